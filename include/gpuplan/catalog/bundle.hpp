@@ -1,0 +1,33 @@
+#pragma once
+// The embedded bundle: a validated catalog in a compact binary form plus the raw text of every
+// shipped file (catalog YAML, presets, decision tree). Written at build time by gpuplan_bundle,
+// read at start-up without parsing any YAML.
+
+#include "gpuplan/catalog/catalog.hpp"
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace gpuplan::catalog {
+
+// A shipped file: its path relative to the catalog folder (`providers/aws.yaml`) and its text.
+struct EmbeddedFile {
+    std::string_view name;
+    std::string_view text;
+};
+
+struct BundleView {
+    Catalog catalog;
+    std::vector<EmbeddedFile> files; // views into the bundle bytes
+};
+
+// Serialises a catalog and the shipped files.
+[[nodiscard]] std::string write_bundle(const Catalog& catalog,
+                                       const std::vector<std::pair<std::string, std::string>>& files);
+
+// Decodes bytes written by write_bundle; the file views point into `bytes`. Throws RuntimeError
+// when the bytes are not a bundle of this build's format.
+[[nodiscard]] BundleView read_bundle(std::string_view bytes);
+
+} // namespace gpuplan::catalog

@@ -1,0 +1,266 @@
+#pragma once
+// The catalog: GPU models, cloud instance types with prices, self-built server builds and site
+// costs, exchange rates and measured benchmarks. Plain values; see docs/catalog-format.md.
+
+#include "gpuplan/units.hpp"
+
+#include <array>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace gpuplan::catalog {
+
+enum class Architecture { volta, turing, ampere, ada, hopper, blackwell };
+enum class FormFactor { sxm, pcie };
+// Numeric precisions a GPU may support; int8 and int4 are TOPS, the rest TFLOPS.
+enum class Precision { fp32, tf32, fp16, bf16, fp8, int8, int4 };
+inline constexpr std::size_t k_precision_count = 7;
+enum class Term { one_year, three_years };
+enum class Payment { no_upfront, partial_upfront, all_upfront };
+
+[[nodiscard]] std::string_view to_string(Architecture value);
+[[nodiscard]] std::string_view to_string(FormFactor value);
+[[nodiscard]] std::string_view to_string(Precision value);
+[[nodiscard]] std::string_view to_string(Term value);
+[[nodiscard]] std::string_view to_string(Payment value);
+[[nodiscard]] std::optional<Precision> parse_precision(std::string_view text);
+// Months in a commitment term: 12 or 36.
+[[nodiscard]] int term_months(Term term);
+
+// Where a figure comes from.
+struct Source {
+    std::string id;
+    std::string title;
+    std::string url;
+    std::string grade; // L list, P provider doc, R reported, E estimate, D derived; may be empty
+    std::string note;
+
+    bool operator==(const Source&) const = default;
+};
+
+// A sourced scalar parameter (a site cost, a spot interruption rate).
+struct Parameter {
+    double value = 0.0;
+    std::vector<std::string> sources;
+    std::string note;
+
+    bool operator==(const Parameter&) const = default;
+};
+
+struct Gpu {
+    std::string name;
+    std::vector<std::string> aliases;
+    Architecture architecture = Architecture::ampere;
+    FormFactor form_factor = FormFactor::sxm;
+    double memory_gib = 0.0;
+    double memory_bandwidth_gb_per_s = 0.0;
+    // Dense peak TFLOPS (TOPS for integers) per Precision; nullopt = not supported.
+    std::array<std::optional<double>, k_precision_count> tflops{};
+    double tdp_watts = 0.0;
+    double nvlink_gb_per_s = 0.0; // total per GPU, both directions; 0 = no NVLink
+    int mig_instances = 0;
+    int released = 0;
+    std::vector<std::string> sources;
+    Date as_of;
+    std::string note;
+
+    [[nodiscard]] std::optional<double> peak_tflops(Precision precision) const {
+        return tflops.at(static_cast<std::size_t>(precision));
+    }
+    bool operator==(const Gpu&) const = default;
+};
+
+struct PriceRow {
+    std::string region;
+    std::string zone; // empty when the provider prices whole regions
+    std::optional<double> on_demand; // per instance-hour, provider currency
+    std::optional<double> spot;
+    std::optional<double> monthly; // monthly subscription, where sold
+    std::vector<std::string> sources; // empty = the provider's
+    std::optional<Date> as_of;        // nullopt = the provider's
+
+    bool operator==(const PriceRow&) const = default;
+};
+
+// A commitment price published for one instance.
+struct ReservedPrice {
+    Term term = Term::one_year;
+    Payment payment = Payment::no_upfront;
+    double effective_per_hour = 0.0; // whole term's cost / hours in the term
+    double upfront_fraction = 0.0;   // share of the term's total paid at the start
+    std::string region;              // empty = every region
+    std::vector<std::string> sources;
+    std::optional<Date> as_of;
+
+    bool operator==(const ReservedPrice&) const = default;
+};
+
+// A provider-wide commitment discount used when an instance has no explicit price.
+struct ReservedDiscount {
+    Term term = Term::one_year;
+    Payment payment = Payment::no_upfront;
+    double discount = 0.0; // fraction off the on-demand rate
+    double upfront_fraction = 0.0;
+    bool is_default = false; // a market-survey placeholder, not the provider's published rate
+    std::vector<std::string> sources;
+
+    bool operator==(const ReservedDiscount&) const = default;
+};
+
+struct Instance {
+    std::string type;
+    std::string gpu; // canonical GPU name (aliases resolved at load)
+    double gpu_count = 0.0;
+    int vcpus = 0;
+    double memory_gib = 0.0;
+    std::optional<double> network_gbps;
+    std::vector<std::string> network_sources;
+    bool nvlink = false;
+    std::optional<double> local_nvme_gb;
+    std::optional<Parameter> spot_interruption_rate_per_node_hour;
+    std::vector<PriceRow> prices;
+    std::vector<ReservedPrice> reserved;
+    std::string note;
+
+    bool operator==(const Instance&) const = default;
+};
+
+struct Billing {
+    double granularity_seconds = 3600.0;
+    double minimum_seconds = 0.0;
+    std::vector<std::string> sources;
+
+    bool operator==(const Billing&) const = default;
+};
+
+struct SpotTerms {
+    Parameter interruption_rate_per_node_hour;
+    Parameter notice_seconds;
+    Parameter restart_minutes;
+
+    bool operator==(const SpotTerms&) const = default;
+};
+
+struct Provider {
+    std::string name;
+    std::string display_name;
+    std::string currency;
+    Date as_of;
+    std::vector<std::string> sources;
+    Billing billing;
+    std::optional<SpotTerms> spot;
+    std::vector<ReservedDiscount> reserved_discounts;
+    std::optional<Parameter> egress_per_gb;
+    std::vector<Instance> instances;
+    std::string note;
+
+    bool operator==(const Provider&) const = default;
+};
+
+struct ResalePoint {
+    double months = 0.0;
+    double fraction = 0.0;
+
+    bool operator==(const ResalePoint&) const = default;
+};
+
+// Site cost parameters for self-built servers; every one sourced.
+struct Site {
+    std::optional<Parameter> electricity_per_kwh;
+    std::optional<Parameter> pue;
+    std::optional<Parameter> colocation_per_kw_month;
+    std::optional<Parameter> staff_fte_per_node;
+    std::optional<Parameter> staff_cost_per_fte_year;
+    std::optional<Parameter> maintenance_rate_per_year;
+    std::optional<Parameter> utilisation;
+    std::optional<Parameter> economic_life_months;
+    std::vector<ResalePoint> resale_curve; // ascending months
+    std::vector<std::string> resale_sources;
+
+    bool operator==(const Site&) const = default;
+};
+
+struct Build {
+    std::string name;
+    std::string gpu;
+    int gpu_count = 0;
+    double capex = 0.0;                  // per node, self_built currency
+    double network_capex_per_node = 0.0; // share of fabric and switches per node
+    double node_kw = 0.0;                // nameplate IT power per node
+    double lead_time_weeks = 0.0;
+    std::optional<double> network_gbps;
+    bool nvlink = false;
+    std::vector<std::string> sources;
+    Date as_of;
+    std::string note;
+
+    bool operator==(const Build&) const = default;
+};
+
+struct SelfBuilt {
+    std::string currency;
+    Site site;
+    std::vector<Build> builds;
+
+    bool operator==(const SelfBuilt&) const = default;
+};
+
+struct FxRate {
+    std::string currency;
+    double per_base = 1.0; // units of `currency` per one unit of the base currency
+    Date as_of;
+    std::vector<std::string> sources;
+
+    bool operator==(const FxRate&) const = default;
+};
+
+struct Fx {
+    std::string base = "USD";
+    std::vector<FxRate> rates;
+
+    bool operator==(const Fx&) const = default;
+};
+
+struct Benchmark {
+    std::string model;
+    std::string gpu;
+    Precision precision = Precision::fp32;
+    std::string metric;
+    double value = 0.0;
+    int gpu_count = 1;
+    std::vector<std::string> sources;
+    Date as_of;
+
+    bool operator==(const Benchmark&) const = default;
+};
+
+struct Catalog {
+    std::vector<Gpu> gpus;
+    std::vector<Provider> providers;
+    std::optional<SelfBuilt> self_built;
+    Fx fx;
+    std::vector<Benchmark> benchmarks;
+    std::map<std::string, Source> sources;
+    std::vector<std::string> files; // names of the files this catalog was read from, in order
+    std::string digest;             // fnv1a64 over the files' contents, in order
+
+    bool operator==(const Catalog&) const = default;
+};
+
+// The GPU named `name` or one of its aliases, compared case-insensitively; nullptr if none.
+[[nodiscard]] const Gpu* find_gpu(const Catalog& catalog, std::string_view name);
+[[nodiscard]] const Provider* find_provider(const Catalog& catalog, std::string_view name);
+// Units of `to` per unit of `from` through the base currency; nullopt if either is unknown.
+[[nodiscard]] std::optional<double> fx_rate(const Catalog& catalog, std::string_view from,
+                                            std::string_view to);
+// The rate record for `currency` (nullptr for the base or an unknown code).
+[[nodiscard]] const FxRate* find_fx_rate(const Catalog& catalog, std::string_view currency);
+// Number of price rows (offers) across all providers.
+[[nodiscard]] std::size_t offer_count(const Catalog& catalog);
+// Oldest and newest as_of of every price row; nullopt for a catalog without prices.
+[[nodiscard]] std::optional<std::pair<Date, Date>> price_date_range(const Catalog& catalog);
+
+} // namespace gpuplan::catalog

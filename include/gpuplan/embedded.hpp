@@ -1,0 +1,19 @@
+#pragma once
+// The catalog, presets and decision tree compiled into the executable.
+
+#include "gpuplan/catalog/bundle.hpp"
+
+#include <optional>
+#include <string_view>
+
+namespace gpuplan::embedded {
+
+// The embedded bundle, decoded on first use (no YAML is parsed). Throws RuntimeError if the
+// bundle is corrupt, which only a broken build can cause.
+[[nodiscard]] const catalog::BundleView& bundle();
+
+// The text of a shipped file by its path relative to the catalog folder
+// (`decision_tree.yaml`, `presets/resnet50-imagenet.yaml`); nullopt when absent.
+[[nodiscard]] std::optional<std::string_view> file(std::string_view name);
+
+} // namespace gpuplan::embedded

@@ -1,0 +1,62 @@
+#pragma once
+// Errors and diagnostics: the only exceptions gpuplan throws, all raised at loading boundaries.
+
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace gpuplan {
+
+// One problem found in an input file, with its 1-based place and the YAML/JSON path to the value.
+struct Diagnostic {
+    std::string file;
+    std::uint32_t line = 0; // 1-based; 0 when the problem has no place in a file
+    std::uint32_t column = 0;
+    std::string path; // JSON-pointer style: /providers/0/instances/3/gpu
+    std::string message;
+
+    bool operator==(const Diagnostic&) const = default;
+};
+
+// Formats a diagnostic as `FILE:LINE:COL: error: PATH: MESSAGE` (the parts that are known).
+[[nodiscard]] std::string format_diagnostic(const Diagnostic& diagnostic);
+
+// Invalid input (catalog, workload, rules, plan file): every problem found, reported at once.
+// The CLI maps it to exit code 3.
+class InputError : public std::runtime_error {
+public:
+    explicit InputError(std::vector<Diagnostic> diagnostics);
+    [[nodiscard]] const std::vector<Diagnostic>& diagnostics() const { return m_diagnostics; }
+
+private:
+    std::vector<Diagnostic> m_diagnostics;
+};
+
+// A wrong command line (unknown option value, missing argument). The CLI maps it to exit code 2.
+class UsageError : public std::runtime_error {
+public:
+    using std::runtime_error::runtime_error;
+};
+
+// I/O or internal failure. The CLI maps it to exit code 1.
+class RuntimeError : public std::runtime_error {
+public:
+    using std::runtime_error::runtime_error;
+};
+
+// Collects diagnostics while a reader walks a document; throws them together at the end.
+class DiagnosticSink {
+public:
+    void add(Diagnostic diagnostic) { m_diagnostics.push_back(std::move(diagnostic)); }
+    [[nodiscard]] bool empty() const { return m_diagnostics.empty(); }
+    [[nodiscard]] std::size_t size() const { return m_diagnostics.size(); }
+    [[nodiscard]] const std::vector<Diagnostic>& diagnostics() const { return m_diagnostics; }
+    // Throws InputError with everything collected so far, if anything was collected.
+    void throw_if_any() const;
+
+private:
+    std::vector<Diagnostic> m_diagnostics;
+};
+
+} // namespace gpuplan

@@ -1,0 +1,89 @@
+#pragma once
+// The estimator: from a workload and a GPU/node shape to FLOPs, memory per GPU, GPU count and
+// wall time (docs/methodology.md, "Estimator"). Pure functions; no prices.
+
+#include "gpuplan/catalog/catalog.hpp"
+#include "gpuplan/workload/workload.hpp"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace gpuplan::estimate {
+
+// The machine the job runs on: how GPUs are grouped into nodes and how nodes talk.
+struct NodeShape {
+    int gpus_per_node = 8;
+    bool nvlink = false;                // GPUs inside a node talk over NVLink
+    std::optional<double> network_gbps; // node to node; nullopt = unknown (documented fallback)
+    std::optional<double> local_nvme_gb;
+
+    bool operator==(const NodeShape&) const = default;
+};
+
+enum class Bottleneck { compute, memory_bandwidth, communication, data_loading };
+[[nodiscard]] std::string_view to_string(Bottleneck value);
+
+// Memory needed on each GPU, in GiB.
+struct MemoryBreakdown {
+    double weights_gib = 0.0;
+    double gradients_gib = 0.0;
+    double optimizer_gib = 0.0;
+    double activations_gib = 0.0;
+    double kv_cache_gib = 0.0;
+    double overhead_gib = 0.0;
+
+    [[nodiscard]] double total_gib() const {
+        return weights_gib + gradients_gib + optimizer_gib + activations_gib + kv_cache_gib +
+               overhead_gib;
+    }
+    bool operator==(const MemoryBreakdown&) const = default;
+};
+
+struct Throughput {
+    double samples_per_second = 0.0; // whole job (all GPUs); tokens for transformers count as samples
+    double tokens_per_second = 0.0;  // whole job; 0 for cnn/custom
+    std::optional<double> decode_tokens_per_second; // inference: per replica
+    std::optional<double> prefill_tokens_per_second; // inference: per replica
+    std::optional<double> requests_per_second_capacity; // inference: all GPUs
+
+    bool operator==(const Throughput&) const = default;
+};
+
+struct GpuEstimate {
+    std::string gpu;
+    NodeShape node;
+    int gpu_count = 0; // GPUs used for the time estimate
+    int nodes = 0;
+    int min_gpus = 0;  // fewest GPUs on which the job fits in memory
+    bool fits = false; // fits in memory at gpu_count
+    double memory_per_gpu_gib = 0.0;
+    MemoryBreakdown memory;
+    double total_flops = 0.0;
+    Precision precision = Precision::bf16; // precision actually used (after fallback)
+    double mfu = 0.0;                      // efficiency used
+    double scaling_efficiency = 1.0;
+    double gpu_hours = 0.0;  // per run; inference: per month of service
+    double wall_hours = 0.0; // per run; inference: service hours per month (docs/methodology.md)
+    Bottleneck bottleneck = Bottleneck::compute;
+    Throughput throughput;
+    double checkpoint_gb = 0.0; // size of one checkpoint (spot and storage costs)
+    std::vector<std::string> notes;
+
+    bool operator==(const GpuEstimate&) const = default;
+};
+
+// Estimates the workload on `gpu_count` GPUs of `gpu` in nodes of `node`. With nullopt
+// `gpu_count`, chooses the count: the workload's constraints.gpu_count if set, else the smallest
+// count that fits in memory and meets the deadline (capped by max_gpus), in whole nodes once it
+// spans more than one node.
+[[nodiscard]] GpuEstimate estimate(const workload::Workload& workload, const catalog::Gpu& gpu,
+                                   const NodeShape& node, std::optional<int> gpu_count,
+                                   const catalog::Catalog& catalog);
+
+// The node shape `gpuplan estimate` assumes for a GPU type: the catalog's largest instance of it
+// (most GPUs per node, then fastest network), or 8 GPUs with NVLink when the GPU has NVLink.
+[[nodiscard]] NodeShape default_node_shape(const catalog::Catalog& catalog,
+                                           const catalog::Gpu& gpu);
+
+} // namespace gpuplan::estimate

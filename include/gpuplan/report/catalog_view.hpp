@@ -1,0 +1,39 @@
+#pragma once
+// Renderings of the catalog for `gpuplan catalog list` and `gpuplan catalog show`.
+
+#include "gpuplan/catalog/catalog.hpp"
+#include "gpuplan/report/format.hpp"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace gpuplan::report {
+
+// Which offers to list; empty lists match everything. GPU names may be aliases.
+struct CatalogFilter {
+    std::vector<std::string> gpus;
+    std::vector<std::string> providers;
+    std::vector<std::string> regions;
+};
+
+// Name and version of the program, injected so that outputs are reproducible.
+struct GeneratorInfo {
+    std::string name = "gpuplan";
+    std::string version;
+};
+
+// The GPU models and instance offers that pass `filter`. Table and markdown show one row per
+// instance type with its cheapest price; JSON lists every price row with its as_of and source.
+// Throws UsageError for a filter naming an unknown GPU or provider.
+[[nodiscard]] std::string render_catalog_list(const catalog::Catalog& catalog,
+                                              const CatalogFilter& filter, Format format,
+                                              const GeneratorInfo& generator);
+
+// Everything the catalog says about `name`: a GPU model, a provider, an instance type or a
+// self-built build. nullopt when nothing has that name.
+[[nodiscard]] std::optional<std::string> render_catalog_show(const catalog::Catalog& catalog,
+                                                             std::string_view name, Format format,
+                                                             const GeneratorInfo& generator);
+
+} // namespace gpuplan::report

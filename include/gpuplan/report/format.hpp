@@ -1,0 +1,33 @@
+#pragma once
+// Output formats and the number formatting every writer shares (rounding lives here only).
+
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace gpuplan::report {
+
+enum class Format { table, json, markdown };
+
+[[nodiscard]] std::optional<Format> parse_format(std::string_view text);
+[[nodiscard]] std::string_view to_string(Format format);
+
+// Version of every JSON output's schema ("MAJOR.MINOR"; docs/json-output.md).
+inline constexpr std::string_view k_json_schema_version = "1.0";
+
+// Rounds money to cents for output (half away from zero); -0 becomes 0.
+[[nodiscard]] double round_money(double amount);
+// Rounds to `digits` decimals for output.
+[[nodiscard]] double round_to(double value, int digits);
+// `1,234,567.89 USD` (cents, thousands separators).
+[[nodiscard]] std::string format_money(double amount, std::string_view currency);
+// `1,234,568` with thousands separators, no decimals.
+[[nodiscard]] std::string format_thousands(double value);
+// A price as published: up to 6 significant decimals, trailing zeros dropped (`21.957642`).
+[[nodiscard]] std::string format_price(double value);
+// Hours as `3d 4h`, `5h 30m`, `45m`, `2y 3mo` for long spans.
+[[nodiscard]] std::string format_duration(double hours);
+// A number with `digits` decimals and thousands separators.
+[[nodiscard]] std::string format_fixed(double value, int digits);
+
+} // namespace gpuplan::report

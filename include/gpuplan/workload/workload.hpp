@@ -1,0 +1,129 @@
+#pragma once
+// The workload: what job to plan (docs/workload-format.md). Every field has a documented
+// default; optional fields are nullopt when the user gave nothing and no default applies.
+
+#include "gpuplan/catalog/catalog.hpp"
+#include "gpuplan/purchase.hpp"
+#include "gpuplan/units.hpp"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace gpuplan::workload {
+
+using catalog::Precision;
+
+enum class Task { train, finetune, inference };
+enum class Family { transformer, cnn, custom };
+enum class Optimizer { adamw, sgd, adafactor };
+enum class Method { full, lora, qlora };
+enum class Sharding { none, zero1, zero2, zero3 };
+
+[[nodiscard]] std::string_view to_string(Task value);
+[[nodiscard]] std::string_view to_string(Family value);
+[[nodiscard]] std::string_view to_string(Optimizer value);
+[[nodiscard]] std::string_view to_string(Method value);
+[[nodiscard]] std::string_view to_string(Sharding value);
+
+struct Model {
+    Family family = Family::transformer;
+    double params = 0.0;                  // total parameters
+    std::optional<double> active_params;  // MoE: used per token (default: params)
+    std::optional<int> layers;
+    std::optional<int> hidden;
+    std::optional<int> heads;
+    std::optional<int> kv_heads;          // default: heads
+    std::optional<int> seq_len;
+    std::optional<double> flops_per_sample; // cnn/custom: forward FLOPs per sample
+    std::string reference;                  // benchmarks.yaml model name, may be empty
+
+    bool operator==(const Model&) const = default;
+};
+
+struct Data {
+    std::optional<double> tokens;  // transformer: total training tokens, all epochs
+    std::optional<double> samples; // cnn/custom: samples per epoch
+    double epochs = 1.0;
+    std::optional<double> dataset_gb;
+
+    bool operator==(const Data&) const = default;
+};
+
+struct Training {
+    Precision precision = Precision::bf16;
+    Optimizer optimizer = Optimizer::adamw;
+    Method method = Method::full;
+    Sharding sharding = Sharding::none;
+    int micro_batch = 1;
+    bool activation_checkpointing = false;
+    std::optional<double> mfu; // overrides the efficiency default
+
+    bool operator==(const Training&) const = default;
+};
+
+struct Inference {
+    Precision precision = Precision::fp16;
+    double requests_per_second = 1.0;
+    double input_tokens = 512.0;
+    double output_tokens = 256.0;
+    int batch = 1;
+    std::optional<double> latency_ms;
+    double hours_per_day = 24.0;
+
+    bool operator==(const Inference&) const = default;
+};
+
+struct Schedule {
+    int runs = 1;              // how many times the job runs within the horizon
+    double every_months = 1.0; // spacing of repeated runs
+
+    bool operator==(const Schedule&) const = default;
+};
+
+struct Constraints {
+    std::optional<double> deadline_hours;
+    std::optional<Money> budget;
+    std::vector<std::string> providers;
+    std::vector<std::string> regions;
+    std::vector<std::string> gpu_models;
+    std::optional<int> gpu_count; // run on exactly this many GPUs
+    std::optional<int> max_gpus;
+    bool interruptible = false;
+    std::vector<PurchaseOption> purchase; // empty = all five
+
+    bool operator==(const Constraints&) const = default;
+};
+
+struct Finance {
+    double discount_rate = 0.10; // annual
+    std::string currency = "USD";
+
+    bool operator==(const Finance&) const = default;
+};
+
+struct Reference {
+    std::string title;
+    std::string url;
+
+    bool operator==(const Reference&) const = default;
+};
+
+struct Workload {
+    std::string name;
+    std::string description;
+    Task task = Task::train;
+    Model model;
+    Data data;
+    Training training;
+    Inference inference;
+    Schedule schedule;
+    double horizon_months = 36.0;
+    Constraints constraints;
+    Finance finance;
+    std::vector<Reference> sources;
+
+    bool operator==(const Workload&) const = default;
+};
+
+} // namespace gpuplan::workload

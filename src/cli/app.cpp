@@ -1,0 +1,159 @@
+#include "cli/app.hpp"
+
+#include "cli/catalog_cmd.hpp"
+#include "gpuplan/error.hpp"
+
+#include <CLI/CLI.hpp>
+#include <functional>
+#include <spdlog/sinks/ostream_sink.h>
+#include <spdlog/spdlog.h>
+
+namespace gpuplan::cli {
+
+namespace {
+
+// spdlog's default logger writes to stdout; gpuplan's logs go to the run's error stream.
+void set_up_logging(Io& io, int verbosity) {
+    auto sink = std::make_shared<spdlog::sinks::ostream_sink_mt>(io.err, true);
+    auto logger = std::make_shared<spdlog::logger>("gpuplan", sink);
+    logger->set_pattern("gpuplan: %l: %v");
+    logger->set_level(verbosity < 0    ? spdlog::level::err
+                      : verbosity == 0 ? spdlog::level::warn
+                      : verbosity == 1 ? spdlog::level::info
+                                       : spdlog::level::debug);
+    spdlog::set_default_logger(logger);
+}
+
+struct Parsed {
+    CommonOptions common;
+    std::string format_text = "table";
+    int verbose_count = 0;
+    bool quiet = false;
+    std::function<Exit(Io&)> action;
+};
+
+void add_common_options(CLI::App& app, Parsed& parsed) {
+    CommonOptions& c = parsed.common;
+    app.add_option("--catalog", c.catalogs,
+                   "Catalog file or folder to overlay on the embedded catalog (repeatable)")
+        ->type_name("PATH");
+    app.add_flag("--no-default-catalog", c.no_default_catalog,
+                 "Do not load the embedded catalog");
+    app.add_option("--format", parsed.format_text, "Output format: table, json or markdown")
+        ->type_name("FORMAT");
+    app.add_option("-o,--output", c.output, "Write the output to FILE (atomically)")
+        ->type_name("FILE");
+    app.add_option("--currency", c.currency, "Currency of money in the output (ISO 4217)")
+        ->type_name("CODE");
+    app.add_flag("-v,--verbose", parsed.verbose_count, "More log output on stderr (repeatable)");
+    app.add_flag("-q,--quiet", parsed.quiet, "Only errors on stderr");
+    app.add_flag("--no-color", c.no_color, "No colours (also when NO_COLOR is set)");
+    app.add_flag("--wide", c.wide, "Do not fit tables to 80 columns");
+}
+
+void add_catalog_commands(CLI::App& app, Parsed& parsed) {
+    CLI::App* catalog = app.add_subcommand("catalog", "Inspect, check and extend the catalog");
+    catalog->require_subcommand(1);
+
+    auto list_options = std::make_shared<CatalogListOptions>();
+    CLI::App* list = catalog->add_subcommand("list", "List GPU models and instance offers");
+    list->add_option("--gpu", list_options->filter.gpus, "Only this GPU model (repeatable)");
+    list->add_option("--provider", list_options->filter.providers,
+                     "Only this provider (repeatable)");
+    list->add_option("--region", list_options->filter.regions, "Only this region (repeatable)");
+    list->callback([&parsed, list_options] {
+        parsed.action = [&parsed, list_options](Io& io) {
+            return run_catalog_list(parsed.common, *list_options, io);
+        };
+    });
+
+    auto show_options = std::make_shared<CatalogShowOptions>();
+    CLI::App* show = catalog->add_subcommand(
+        "show", "Show a GPU model, provider, instance type or build");
+    show->add_option("NAME", show_options->name, "What to show")->required();
+    show->callback([&parsed, show_options] {
+        parsed.action = [&parsed, show_options](Io& io) {
+            return run_catalog_show(parsed.common, *show_options, io);
+        };
+    });
+
+    auto validate_options = std::make_shared<CatalogValidateOptions>();
+    CLI::App* validate = catalog->add_subcommand(
+        "validate", "Check catalog files (default: the embedded catalog); exit 3 on problems");
+    validate->add_option("PATH", validate_options->paths, "Catalog files or folders");
+    validate->callback([&parsed, validate_options] {
+        parsed.action = [&parsed, validate_options](Io& io) {
+            return run_catalog_validate(parsed.common, *validate_options, io);
+        };
+    });
+}
+
+int report_error(Io& io, Exit code, const std::string& message) {
+    io.err << message << '\n';
+    io.err.flush();
+    return static_cast<int>(code);
+}
+
+} // namespace
+
+int run(const std::vector<std::string>& args, Io& io) {
+    Parsed parsed;
+    CLI::App app{"gpuplan: plan where to run a deep-learning job and what it will cost",
+                 "gpuplan"};
+    app.set_version_flag("--version", std::string("gpuplan ") + GPUPLAN_VERSION);
+    app.fallthrough();
+    app.require_subcommand(1);
+    add_common_options(app, parsed);
+    add_catalog_commands(app, parsed);
+
+    std::vector<std::string> reversed(args.rbegin(), args.rend());
+    try {
+        app.parse(reversed);
+    } catch (const CLI::CallForHelp&) {
+        io.out << app.help();
+        return static_cast<int>(Exit::ok);
+    } catch (const CLI::CallForAllHelp&) {
+        io.out << app.help("", CLI::AppFormatMode::All);
+        return static_cast<int>(Exit::ok);
+    } catch (const CLI::CallForVersion& e) {
+        io.out << e.what() << '\n';
+        return static_cast<int>(Exit::ok);
+    } catch (const CLI::ParseError& e) {
+        return report_error(io, Exit::usage,
+                            std::string("gpuplan: error: ") + e.what() +
+                                "\nRun 'gpuplan --help' for usage.");
+    }
+
+    parsed.common.verbosity = parsed.quiet ? -1 : parsed.verbose_count;
+    set_up_logging(io, parsed.common.verbosity);
+    try {
+        auto format = report::parse_format(parsed.format_text);
+        if (!format) {
+            throw UsageError("--format: expected table, json or markdown, got '" +
+                             parsed.format_text + "'");
+        }
+        parsed.common.format = *format;
+        if (!parsed.common.currency.empty() && !is_currency_code(parsed.common.currency)) {
+            throw UsageError("--currency: expected an ISO 4217 code such as USD or CNY, got '" +
+                             parsed.common.currency + "'");
+        }
+        if (!parsed.action) {
+            throw UsageError("no command given; run 'gpuplan --help'");
+        }
+        return static_cast<int>(parsed.action(io));
+    } catch (const InputError& e) {
+        for (const Diagnostic& diagnostic : e.diagnostics()) {
+            io.err << format_diagnostic(diagnostic) << '\n';
+        }
+        io.err.flush();
+        return static_cast<int>(Exit::invalid_input);
+    } catch (const UsageError& e) {
+        return report_error(io, Exit::usage, std::string("gpuplan: error: ") + e.what());
+    } catch (const RuntimeError& e) {
+        return report_error(io, Exit::runtime, e.what());
+    } catch (const std::exception& e) {
+        return report_error(io, Exit::runtime, std::string("gpuplan: internal error: ") + e.what());
+    }
+}
+
+} // namespace gpuplan::cli

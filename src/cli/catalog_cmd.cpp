@@ -1,0 +1,68 @@
+#include "cli/catalog_cmd.hpp"
+
+#include "gpuplan/embedded.hpp"
+#include "gpuplan/error.hpp"
+#include "gpuplan/shipped.hpp"
+
+#include <fmt/format.h>
+#include <ostream>
+
+namespace gpuplan::cli {
+
+Exit run_catalog_list(const CommonOptions& common, const CatalogListOptions& options, Io& io) {
+    const catalog::Catalog catalog = load_catalog(common);
+    write_output(common,
+                 report::render_catalog_list(catalog, options.filter, common.format,
+                                             generator_info()),
+                 io);
+    return Exit::ok;
+}
+
+Exit run_catalog_show(const CommonOptions& common, const CatalogShowOptions& options, Io& io) {
+    const catalog::Catalog catalog = load_catalog(common);
+    auto text = report::render_catalog_show(catalog, options.name, common.format, generator_info());
+    if (!text) {
+        throw UsageError(fmt::format("nothing in the catalog is named '{}' (a GPU, provider, "
+                                     "instance type or build)",
+                                     options.name));
+    }
+    write_output(common, *text, io);
+    return Exit::ok;
+}
+
+Exit run_catalog_validate(const CommonOptions& common, const CatalogValidateOptions& options,
+                          Io& io) {
+    std::vector<Diagnostic> problems;
+    std::size_t file_count = 0;
+    if (options.paths.empty()) {
+        // Re-validate the shipped files from their embedded text with the same readers a user's
+        // files go through.
+        std::vector<std::pair<std::string, std::string>> files;
+        for (const catalog::EmbeddedFile& file : embedded::bundle().files) {
+            files.emplace_back(std::string(file.name), std::string(file.text));
+        }
+        file_count = files.size();
+        problems = shipped::validate_shipped(files);
+    } else {
+        std::vector<catalog::TextFile> files = read_catalog_paths(options.paths);
+        file_count = files.size();
+        if (!common.no_default_catalog) {
+            try {
+                (void)catalog::overlay_catalog(embedded::bundle().catalog, files);
+            } catch (const InputError& e) {
+                problems = e.diagnostics();
+            }
+        } else {
+            problems = catalog::validate_catalog(files);
+        }
+    }
+    if (!problems.empty()) {
+        throw InputError(problems);
+    }
+    if (common.verbosity >= 0) {
+        io.out << fmt::format("ok: {} file{} valid\n", file_count, file_count == 1 ? "" : "s");
+    }
+    return Exit::ok;
+}
+
+} // namespace gpuplan::cli

@@ -1,0 +1,120 @@
+#include "cli/common.hpp"
+
+#include "gpuplan/embedded.hpp"
+#include "gpuplan/error.hpp"
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+#include <fmt/format.h>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+#include <unistd.h>
+
+namespace gpuplan::cli {
+
+namespace fs = std::filesystem;
+
+catalog::TextFile read_text_file(const std::string& path) {
+    std::error_code ec;
+    if (fs::is_directory(path, ec)) {
+        throw RuntimeError(fmt::format("{}: error: is a directory, expected a file", path));
+    }
+    std::ifstream in(path, std::ios::binary);
+    if (!in) {
+        throw RuntimeError(
+            fmt::format("{}: error: cannot read file: {}", path, std::strerror(errno)));
+    }
+    std::ostringstream text;
+    text << in.rdbuf();
+    if (in.bad()) {
+        throw RuntimeError(fmt::format("{}: error: cannot read file", path));
+    }
+    return {path, text.str()};
+}
+
+std::vector<catalog::TextFile> read_catalog_paths(const std::vector<std::string>& paths) {
+    std::vector<catalog::TextFile> files;
+    for (const std::string& path : paths) {
+        std::error_code ec;
+        if (!fs::is_directory(path, ec)) {
+            files.push_back(read_text_file(path));
+            continue;
+        }
+        std::vector<fs::path> found;
+        for (auto it = fs::recursive_directory_iterator(path, ec);
+             !ec && it != fs::recursive_directory_iterator(); it.increment(ec)) {
+            const fs::path relative = fs::relative(it->path(), path);
+            if (it->is_directory() && relative == "presets") {
+                it.disable_recursion_pending();
+                continue;
+            }
+            if (it->is_regular_file() && it->path().extension() == ".yaml" &&
+                relative != "decision_tree.yaml") {
+                found.push_back(it->path());
+            }
+        }
+        if (ec) {
+            throw RuntimeError(fmt::format("{}: error: cannot read folder: {}", path, ec.message()));
+        }
+        std::sort(found.begin(), found.end());
+        for (const fs::path& file : found) {
+            files.push_back(read_text_file(file.string()));
+        }
+    }
+    return files;
+}
+
+catalog::Catalog load_catalog(const CommonOptions& options) {
+    std::vector<catalog::TextFile> overlays = read_catalog_paths(options.catalogs);
+    if (options.no_default_catalog) {
+        if (overlays.empty()) {
+            throw UsageError("--no-default-catalog needs at least one --catalog PATH");
+        }
+        return catalog::load_catalog(overlays);
+    }
+    catalog::Catalog base = embedded::bundle().catalog;
+    if (overlays.empty()) {
+        return base;
+    }
+    return catalog::overlay_catalog(std::move(base), overlays);
+}
+
+void write_output(const CommonOptions& options, const std::string& text, Io& io) {
+    if (options.output.empty() || options.output == "-") {
+        io.out << text;
+        io.out.flush();
+        return;
+    }
+    const fs::path target = options.output;
+    std::error_code ec;
+    if (fs::is_directory(target, ec)) {
+        throw RuntimeError(fmt::format("{}: error: is a directory, expected a file", target.string()));
+    }
+    const fs::path folder = target.has_parent_path() ? target.parent_path() : fs::path(".");
+    const fs::path temporary =
+        folder / fmt::format(".{}.tmp.{}", target.filename().string(), ::getpid());
+    {
+        std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
+        out << text;
+        out.flush();
+        if (!out) {
+            fs::remove(temporary, ec);
+            throw RuntimeError(fmt::format("{}: error: cannot write file: {}", target.string(),
+                                           std::strerror(errno)));
+        }
+    }
+    fs::rename(temporary, target, ec);
+    if (ec) {
+        std::error_code ignored;
+        fs::remove(temporary, ignored);
+        throw RuntimeError(
+            fmt::format("{}: error: cannot write file: {}", target.string(), ec.message()));
+    }
+}
+
+report::GeneratorInfo generator_info() { return {"gpuplan", GPUPLAN_VERSION}; }
+
+} // namespace gpuplan::cli

@@ -1,0 +1,26 @@
+#include "gpuplan/embedded.hpp"
+
+extern "C" {
+extern const char gpuplan_embedded_bundle_begin[];
+extern const char gpuplan_embedded_bundle_end[];
+}
+
+namespace gpuplan::embedded {
+
+const catalog::BundleView& bundle() {
+    static const catalog::BundleView decoded = catalog::read_bundle(std::string_view(
+        gpuplan_embedded_bundle_begin,
+        static_cast<std::size_t>(gpuplan_embedded_bundle_end - gpuplan_embedded_bundle_begin)));
+    return decoded;
+}
+
+std::optional<std::string_view> file(std::string_view name) {
+    for (const catalog::EmbeddedFile& entry : bundle().files) {
+        if (entry.name == name) {
+            return entry.text;
+        }
+    }
+    return std::nullopt;
+}
+
+} // namespace gpuplan::embedded

@@ -1,0 +1,43 @@
+#include "gpuplan/error.hpp"
+
+#include <fmt/format.h>
+
+namespace gpuplan {
+
+std::string format_diagnostic(const Diagnostic& diagnostic) {
+    std::string out;
+    if (!diagnostic.file.empty()) {
+        out += diagnostic.file;
+        if (diagnostic.line > 0) {
+            out += fmt::format(":{}:{}", diagnostic.line, diagnostic.column);
+        }
+        out += ": ";
+    }
+    out += "error: ";
+    if (!diagnostic.path.empty()) {
+        out += diagnostic.path;
+        out += ": ";
+    }
+    out += diagnostic.message;
+    return out;
+}
+
+namespace {
+std::string summary(const std::vector<Diagnostic>& diagnostics) {
+    if (diagnostics.empty()) {
+        return "invalid input";
+    }
+    return format_diagnostic(diagnostics.front());
+}
+} // namespace
+
+InputError::InputError(std::vector<Diagnostic> diagnostics)
+    : std::runtime_error(summary(diagnostics)), m_diagnostics(std::move(diagnostics)) {}
+
+void DiagnosticSink::throw_if_any() const {
+    if (!m_diagnostics.empty()) {
+        throw InputError(m_diagnostics);
+    }
+}
+
+} // namespace gpuplan

@@ -1,0 +1,429 @@
+#include "gpuplan/report/catalog_view.hpp"
+
+#include "detail/strings.hpp"
+#include "gpuplan/error.hpp"
+#include "gpuplan/report/text_table.hpp"
+
+#include <algorithm>
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+#include <set>
+
+namespace gpuplan::report {
+
+using catalog::Catalog;
+using catalog::Gpu;
+using catalog::Instance;
+using catalog::PriceRow;
+using catalog::Provider;
+using nlohmann::ordered_json;
+
+namespace {
+
+struct Selection {
+    std::set<std::string> gpus; // canonical names
+    std::set<std::string> providers;
+    std::set<std::string> regions;
+};
+
+Selection resolve(const Catalog& catalog, const CatalogFilter& filter) {
+    Selection selection;
+    for (const std::string& name : filter.gpus) {
+        const Gpu* gpu = catalog::find_gpu(catalog, name);
+        if (gpu == nullptr) {
+            std::vector<std::string_view> names;
+            for (const Gpu& g : catalog.gpus) {
+                names.push_back(g.name);
+            }
+            std::string hint = detail::closest_match(name, names);
+            throw UsageError(hint.empty() ? fmt::format("unknown GPU '{}'", name)
+                                          : fmt::format("unknown GPU '{}'; did you mean '{}'?",
+                                                        name, hint));
+        }
+        selection.gpus.insert(gpu->name);
+    }
+    for (const std::string& name : filter.providers) {
+        const Provider* provider = catalog::find_provider(catalog, name);
+        if (provider == nullptr) {
+            std::vector<std::string_view> names;
+            for (const Provider& p : catalog.providers) {
+                names.push_back(p.name);
+            }
+            std::string hint = detail::closest_match(name, names);
+            throw UsageError(hint.empty()
+                                 ? fmt::format("unknown provider '{}'", name)
+                                 : fmt::format("unknown provider '{}'; did you mean '{}'?", name,
+                                               hint));
+        }
+        selection.providers.insert(provider->name);
+    }
+    selection.regions.insert(filter.regions.begin(), filter.regions.end());
+    return selection;
+}
+
+bool selected(const Selection& s, const Provider& provider, const Instance& instance) {
+    return (s.providers.empty() || s.providers.count(provider.name) != 0) &&
+           (s.gpus.empty() || s.gpus.count(instance.gpu) != 0);
+}
+
+bool selected(const Selection& s, const PriceRow& row) {
+    return s.regions.empty() || s.regions.count(row.region) != 0;
+}
+
+ordered_json sources_json(const std::vector<std::string>& ids) {
+    ordered_json out = ordered_json::array();
+    for (const std::string& id : ids) {
+        out.push_back(id);
+    }
+    return out;
+}
+
+ordered_json gpu_json(const Gpu& gpu) {
+    ordered_json tflops = ordered_json::object();
+    for (std::size_t i = 0; i < catalog::k_precision_count; ++i) {
+        if (gpu.tflops.at(i)) {
+            tflops[std::string(catalog::to_string(static_cast<catalog::Precision>(i)))] =
+                *gpu.tflops.at(i);
+        }
+    }
+    ordered_json out;
+    out["name"] = gpu.name;
+    out["aliases"] = gpu.aliases;
+    out["architecture"] = catalog::to_string(gpu.architecture);
+    out["form_factor"] = catalog::to_string(gpu.form_factor);
+    out["memory_gib"] = gpu.memory_gib;
+    out["memory_bandwidth_gb_per_s"] = gpu.memory_bandwidth_gb_per_s;
+    out["dense_tflops"] = tflops;
+    out["tdp_watts"] = gpu.tdp_watts;
+    out["nvlink_gb_per_s"] = gpu.nvlink_gb_per_s;
+    out["mig_instances"] = gpu.mig_instances;
+    out["released"] = gpu.released;
+    out["as_of"] = gpu.as_of.to_string();
+    out["sources"] = sources_json(gpu.sources);
+    return out;
+}
+
+ordered_json catalog_header(const Catalog& catalog) {
+    ordered_json out;
+    auto range = catalog::price_date_range(catalog);
+    out["digest"] = "fnv1a64:" + catalog.digest;
+    out["as_of"] = range ? ordered_json{{"oldest", range->first.to_string()},
+                                        {"newest", range->second.to_string()}}
+                         : ordered_json(nullptr);
+    out["offers"] = catalog::offer_count(catalog);
+    out["files"] = catalog.files;
+    return out;
+}
+
+ordered_json sources_table(const Catalog& catalog, const std::set<std::string>& used) {
+    ordered_json out = ordered_json::object();
+    for (const std::string& id : used) {
+        auto it = catalog.sources.find(id);
+        if (it == catalog.sources.end()) {
+            continue;
+        }
+        ordered_json entry;
+        entry["title"] = it->second.title;
+        entry["url"] = it->second.url;
+        if (!it->second.grade.empty()) {
+            entry["grade"] = it->second.grade;
+        }
+        if (!it->second.note.empty()) {
+            entry["note"] = it->second.note;
+        }
+        out[id] = entry;
+    }
+    return out;
+}
+
+std::string list_json(const Catalog& catalog, const Selection& selection,
+                      const GeneratorInfo& generator) {
+    ordered_json out;
+    out["schema_version"] = k_json_schema_version;
+    out["generator"] = {{"name", generator.name}, {"version", generator.version}};
+    out["catalog"] = catalog_header(catalog);
+    std::set<std::string> used_sources;
+    std::set<std::string> listed_gpus;
+    ordered_json offers = ordered_json::array();
+    for (const Provider& provider : catalog.providers) {
+        for (const Instance& instance : provider.instances) {
+            if (!selected(selection, provider, instance)) {
+                continue;
+            }
+            for (const PriceRow& row : instance.prices) {
+                if (!selected(selection, row)) {
+                    continue;
+                }
+                const auto& sources = row.sources.empty() ? provider.sources : row.sources;
+                used_sources.insert(sources.begin(), sources.end());
+                listed_gpus.insert(instance.gpu);
+                ordered_json offer;
+                offer["provider"] = provider.name;
+                offer["instance"] = instance.type;
+                offer["gpu"] = instance.gpu;
+                offer["gpu_count"] = instance.gpu_count;
+                offer["vcpus"] = instance.vcpus;
+                offer["memory_gib"] = instance.memory_gib;
+                offer["region"] = row.region;
+                offer["zone"] = row.zone.empty() ? ordered_json(nullptr) : ordered_json(row.zone);
+                offer["currency"] = provider.currency;
+                offer["on_demand_per_hour"] =
+                    row.on_demand ? ordered_json(*row.on_demand) : ordered_json(nullptr);
+                offer["spot_per_hour"] = row.spot ? ordered_json(*row.spot) : ordered_json(nullptr);
+                if (row.monthly) {
+                    offer["monthly"] = *row.monthly;
+                }
+                offer["as_of"] = row.as_of.value_or(provider.as_of).to_string();
+                offer["sources"] = sources_json(sources);
+                offers.push_back(std::move(offer));
+            }
+        }
+    }
+    ordered_json gpus = ordered_json::array();
+    for (const Gpu& gpu : catalog.gpus) {
+        const bool wanted = selection.gpus.empty() ? (selection.providers.empty() &&
+                                                      selection.regions.empty()) ||
+                                                         listed_gpus.count(gpu.name) != 0
+                                                   : selection.gpus.count(gpu.name) != 0;
+        if (wanted) {
+            used_sources.insert(gpu.sources.begin(), gpu.sources.end());
+            gpus.push_back(gpu_json(gpu));
+        }
+    }
+    out["gpus"] = gpus;
+    out["offers"] = offers;
+    out["sources"] = sources_table(catalog, used_sources);
+    return out.dump(2) + "\n";
+}
+
+struct InstanceSummary {
+    const Provider* provider;
+    const Instance* instance;
+    std::size_t regions = 0;
+    std::optional<double> on_demand;
+    std::optional<double> spot;
+    Date as_of;
+};
+
+std::vector<InstanceSummary> summarise(const Catalog& catalog, const Selection& selection) {
+    std::vector<InstanceSummary> out;
+    for (const Provider& provider : catalog.providers) {
+        for (const Instance& instance : provider.instances) {
+            if (!selected(selection, provider, instance)) {
+                continue;
+            }
+            InstanceSummary summary{&provider, &instance, 0, std::nullopt, std::nullopt, {}};
+            std::set<std::string> regions;
+            for (const PriceRow& row : instance.prices) {
+                if (!selected(selection, row)) {
+                    continue;
+                }
+                regions.insert(row.region);
+                auto lower = [](std::optional<double>& best, const std::optional<double>& value) {
+                    if (value && (!best || *value < *best)) {
+                        best = value;
+                    }
+                };
+                lower(summary.on_demand, row.on_demand);
+                lower(summary.spot, row.spot);
+                summary.as_of = std::max(summary.as_of, row.as_of.value_or(provider.as_of));
+            }
+            summary.regions = regions.size();
+            if (summary.regions > 0) {
+                out.push_back(summary);
+            }
+        }
+    }
+    std::stable_sort(out.begin(), out.end(), [](const auto& a, const auto& b) {
+        if (a.instance->gpu != b.instance->gpu) {
+            return a.instance->gpu < b.instance->gpu;
+        }
+        if (a.instance->gpu_count != b.instance->gpu_count) {
+            return a.instance->gpu_count < b.instance->gpu_count;
+        }
+        if (a.provider->name != b.provider->name) {
+            return a.provider->name < b.provider->name;
+        }
+        return a.instance->type < b.instance->type;
+    });
+    return out;
+}
+
+std::string count_text(double count) {
+    return count == std::floor(count) ? fmt::format("{}", static_cast<long>(count))
+                                      : format_price(count);
+}
+
+std::string list_table(const Catalog& catalog, const Selection& selection, Format format) {
+    TextTable table;
+    table.add_column("GPU");
+    table.add_column("N", Align::right);
+    table.add_column("PROVIDER");
+    table.add_column("INSTANCE");
+    table.add_column("REGIONS", Align::right);
+    table.add_column("ON-DEMAND/H", Align::right);
+    table.add_column("SPOT/H", Align::right);
+    table.add_column("CUR");
+    auto price = [](const std::optional<double>& value) {
+        return value ? format_price(*value) : std::string("-");
+    };
+    const auto rows = summarise(catalog, selection);
+    for (const InstanceSummary& row : rows) {
+        table.add_row({row.instance->gpu, count_text(row.instance->gpu_count), row.provider->name,
+                       row.instance->type, std::to_string(row.regions), price(row.on_demand),
+                       price(row.spot), row.provider->currency});
+    }
+    std::string out = format == Format::markdown ? table.render_markdown() : table.render_text();
+    std::set<std::string> providers;
+    std::size_t offers = 0;
+    for (const InstanceSummary& row : rows) {
+        providers.insert(row.provider->name);
+        for (const PriceRow& price_row : row.instance->prices) {
+            offers += selected(selection, price_row) ? 1U : 0U;
+        }
+    }
+    auto range = catalog::price_date_range(catalog);
+    const std::string summary = fmt::format(
+        "{} instance types, {} offers, {} providers; cheapest price across the listed regions; "
+        "prices as of {} to {}",
+        rows.size(), offers, providers.size(), range ? range->first.to_string() : "-",
+        range ? range->second.to_string() : "-");
+    out += format == Format::markdown ? "\n" + summary + "\n" : summary + "\n";
+    return out;
+}
+
+std::string show_gpu(const Catalog& catalog, const Gpu& gpu, Format format,
+                     const GeneratorInfo& generator) {
+    if (format == Format::json) {
+        ordered_json out;
+        out["schema_version"] = k_json_schema_version;
+        out["generator"] = {{"name", generator.name}, {"version", generator.version}};
+        out["gpu"] = gpu_json(gpu);
+        out["sources"] = sources_table(catalog, {gpu.sources.begin(), gpu.sources.end()});
+        return out.dump(2) + "\n";
+    }
+    TextTable table;
+    table.add_column("FIELD");
+    table.add_column("VALUE");
+    table.add_row({"name", gpu.name});
+    std::string aliases;
+    for (const std::string& alias : gpu.aliases) {
+        aliases += (aliases.empty() ? "" : ", ") + alias;
+    }
+    table.add_row({"aliases", aliases.empty() ? "-" : aliases});
+    table.add_row({"architecture", std::string(catalog::to_string(gpu.architecture))});
+    table.add_row({"form factor", std::string(catalog::to_string(gpu.form_factor))});
+    table.add_row({"memory", format_price(gpu.memory_gib) + " GiB"});
+    table.add_row({"memory bandwidth", format_price(gpu.memory_bandwidth_gb_per_s) + " GB/s"});
+    for (std::size_t i = 0; i < catalog::k_precision_count; ++i) {
+        auto precision = static_cast<catalog::Precision>(i);
+        const bool integer =
+            precision == catalog::Precision::int8 || precision == catalog::Precision::int4;
+        table.add_row({fmt::format("dense {}", catalog::to_string(precision)),
+                       gpu.tflops.at(i) ? format_price(*gpu.tflops.at(i)) +
+                                              (integer ? " TOPS" : " TFLOPS")
+                                        : "not supported"});
+    }
+    table.add_row({"TDP", format_price(gpu.tdp_watts) + " W"});
+    table.add_row({"NVLink", gpu.nvlink_gb_per_s > 0 ? format_price(gpu.nvlink_gb_per_s) +
+                                                           " GB/s (total, both directions)"
+                                                     : "none"});
+    table.add_row({"MIG", gpu.mig_instances > 0 ? std::to_string(gpu.mig_instances) +
+                                                      " instances"
+                                                : "no"});
+    table.add_row({"released", std::to_string(gpu.released)});
+    table.add_row({"as of", gpu.as_of.to_string()});
+    for (const std::string& id : gpu.sources) {
+        auto it = catalog.sources.find(id);
+        table.add_row({"source " + id, it == catalog.sources.end()
+                                           ? "?"
+                                           : it->second.title + " " + it->second.url});
+    }
+    if (!gpu.note.empty()) {
+        table.add_row({"note", gpu.note});
+    }
+    return format == Format::markdown ? table.render_markdown() : table.render_text();
+}
+
+} // namespace
+
+std::string render_catalog_list(const Catalog& catalog, const CatalogFilter& filter, Format format,
+                                const GeneratorInfo& generator) {
+    const Selection selection = resolve(catalog, filter);
+    if (format == Format::json) {
+        return list_json(catalog, selection, generator);
+    }
+    return list_table(catalog, selection, format);
+}
+
+std::optional<std::string> render_catalog_show(const Catalog& catalog, std::string_view name,
+                                               Format format, const GeneratorInfo& generator) {
+    if (const Gpu* gpu = catalog::find_gpu(catalog, name)) {
+        return show_gpu(catalog, *gpu, format, generator);
+    }
+    if (const Provider* provider = catalog::find_provider(catalog, name)) {
+        CatalogFilter filter;
+        filter.providers.push_back(provider->name);
+        return render_catalog_list(catalog, filter, format, generator);
+    }
+    for (const Provider& provider : catalog.providers) {
+        for (const Instance& instance : provider.instances) {
+            if (instance.type != name) {
+                continue;
+            }
+            if (format == Format::json) {
+                ordered_json out;
+                out["schema_version"] = k_json_schema_version;
+                out["generator"] = {{"name", generator.name}, {"version", generator.version}};
+                out["provider"] = provider.name;
+                out["instance"] = instance.type;
+                out["gpu"] = instance.gpu;
+                out["gpu_count"] = instance.gpu_count;
+                out["vcpus"] = instance.vcpus;
+                out["memory_gib"] = instance.memory_gib;
+                out["network_gbps"] = instance.network_gbps ? ordered_json(*instance.network_gbps)
+                                                            : ordered_json(nullptr);
+                out["nvlink"] = instance.nvlink;
+                out["currency"] = provider.currency;
+                ordered_json prices = ordered_json::array();
+                for (const PriceRow& row : instance.prices) {
+                    prices.push_back({{"region", row.region},
+                                      {"zone", row.zone.empty() ? ordered_json(nullptr)
+                                                                : ordered_json(row.zone)},
+                                      {"on_demand_per_hour", row.on_demand
+                                                                 ? ordered_json(*row.on_demand)
+                                                                 : ordered_json(nullptr)},
+                                      {"spot_per_hour", row.spot ? ordered_json(*row.spot)
+                                                                 : ordered_json(nullptr)},
+                                      {"as_of", row.as_of.value_or(provider.as_of).to_string()}});
+                }
+                out["prices"] = prices;
+                return out.dump(2) + "\n";
+            }
+            TextTable table;
+            table.add_column("REGION");
+            table.add_column("ZONE");
+            table.add_column("ON-DEMAND/H", Align::right);
+            table.add_column("SPOT/H", Align::right);
+            table.add_column("AS OF");
+            for (const PriceRow& row : instance.prices) {
+                table.add_row({row.region, row.zone.empty() ? "-" : row.zone,
+                               row.on_demand ? format_price(*row.on_demand) : "-",
+                               row.spot ? format_price(*row.spot) : "-",
+                               row.as_of.value_or(provider.as_of).to_string()});
+            }
+            std::string header = fmt::format(
+                "{} {}: {} x {}, {} vCPU, {} GiB RAM, network {}, prices in {}\n", provider.name,
+                instance.type, count_text(instance.gpu_count), instance.gpu, instance.vcpus,
+                format_price(instance.memory_gib),
+                instance.network_gbps ? format_price(*instance.network_gbps) + " Gbps"
+                                      : "not stated",
+                provider.currency);
+            return header + (format == Format::markdown ? "\n" + table.render_markdown()
+                                                        : table.render_text());
+        }
+    }
+    return std::nullopt;
+}
+
+} // namespace gpuplan::report

@@ -1,0 +1,113 @@
+#include "gpuplan/report/format.hpp"
+
+#include "gpuplan/units.hpp"
+
+#include <cmath>
+#include <fmt/format.h>
+
+namespace gpuplan::report {
+
+std::optional<Format> parse_format(std::string_view text) {
+    if (text == "table") {
+        return Format::table;
+    }
+    if (text == "json") {
+        return Format::json;
+    }
+    if (text == "markdown" || text == "md") {
+        return Format::markdown;
+    }
+    return std::nullopt;
+}
+
+std::string_view to_string(Format format) {
+    switch (format) {
+    case Format::table: return "table";
+    case Format::json: return "json";
+    case Format::markdown: return "markdown";
+    }
+    return "?";
+}
+
+double round_to(double value, int digits) {
+    if (!std::isfinite(value)) {
+        return 0.0;
+    }
+    const double scale = std::pow(10.0, digits);
+    double rounded = std::round(value * scale) / scale;
+    if (rounded == 0.0) {
+        rounded = 0.0; // no negative zero in output
+    }
+    return rounded;
+}
+
+double round_money(double amount) { return round_to(amount, 2); }
+
+namespace {
+std::string group_thousands(std::string digits) {
+    std::string out;
+    const std::size_t n = digits.size();
+    for (std::size_t i = 0; i < n; ++i) {
+        out += digits[i];
+        const std::size_t remaining = n - i - 1;
+        if (remaining > 0 && remaining % 3 == 0) {
+            out += ',';
+        }
+    }
+    return out;
+}
+} // namespace
+
+std::string format_fixed(double value, int digits) {
+    const double rounded = round_to(value, digits);
+    std::string text = fmt::format("{:.{}f}", std::fabs(rounded), digits);
+    const auto dot = text.find('.');
+    std::string integer = dot == std::string::npos ? text : text.substr(0, dot);
+    std::string fraction = dot == std::string::npos ? "" : text.substr(dot);
+    return (rounded < 0 ? "-" : "") + group_thousands(integer) + fraction;
+}
+
+std::string format_money(double amount, std::string_view currency) {
+    return format_fixed(amount, 2) + " " + std::string(currency);
+}
+
+std::string format_thousands(double value) { return format_fixed(value, 0); }
+
+std::string format_price(double value) {
+    std::string text = fmt::format("{:.6f}", round_to(value, 6));
+    while (!text.empty() && text.back() == '0') {
+        text.pop_back();
+    }
+    if (!text.empty() && text.back() == '.') {
+        text.pop_back();
+    }
+    return text;
+}
+
+std::string format_duration(double hours) {
+    if (!std::isfinite(hours) || hours < 0) {
+        return "n/a";
+    }
+    const double minutes_total = std::round(hours * 60.0);
+    if (minutes_total < 60) {
+        return fmt::format("{}m", static_cast<long>(minutes_total));
+    }
+    if (hours < k_hours_per_day) {
+        const long total = static_cast<long>(minutes_total);
+        return total % 60 == 0 ? fmt::format("{}h", total / 60)
+                               : fmt::format("{}h {}m", total / 60, total % 60);
+    }
+    if (hours < 90 * k_hours_per_day) {
+        const long total_hours = std::lround(hours);
+        return total_hours % 24 == 0 ? fmt::format("{}d", total_hours / 24)
+                                     : fmt::format("{}d {}h", total_hours / 24, total_hours % 24);
+    }
+    const long total_months = std::lround(hours / k_hours_per_month);
+    if (total_months < 12) {
+        return fmt::format("{}mo", total_months);
+    }
+    return total_months % 12 == 0 ? fmt::format("{}y", total_months / 12)
+                                  : fmt::format("{}y {}mo", total_months / 12, total_months % 12);
+}
+
+} // namespace gpuplan::report

@@ -1,0 +1,31 @@
+#pragma once
+// Runs the gpuplan CLI in-process for tests, from the source folder, capturing both streams.
+
+#include "cli/app.hpp"
+
+#include <filesystem>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace gpuplan::test {
+
+struct CliResult {
+    int exit_code = 0;
+    std::string out;
+    std::string err;
+};
+
+inline CliResult run_cli(const std::vector<std::string>& args) {
+    std::filesystem::current_path(GPUPLAN_SOURCE_DIR);
+    std::ostringstream out;
+    std::ostringstream err;
+    cli::Io io{out, err, false, false};
+    CliResult result;
+    result.exit_code = cli::run(args, io);
+    result.out = out.str();
+    result.err = err.str();
+    return result;
+}
+
+} // namespace gpuplan::test

@@ -1,0 +1,918 @@
+#!/usr/bin/env python3
+"""Generate gpuplan provider catalogs from the SkyPilot price extracts.
+
+Reads the six CSV extracts (aws, gcp, azure, lambda, nebius, oci) of the
+skypilot-org/skypilot-catalog price files and writes one catalog file per
+provider (``schema_version: 1``, see docs/catalog-format.md).
+
+Usage:
+    python3 tools/catalog_from_skypilot.py --prices DIR --out DIR [--gcp-n1-hosts FILE]
+
+``--prices`` is the folder holding aws_gpu_vms.csv, gcp_gpu_vms.csv,
+azure_gpu_vms.csv, lambda_gpu_vms.csv, nebius_gpu_vms.csv and
+oci_gpu_vms_partial.csv. ``--gcp-n1-hosts`` is an optional CSV (GCP schema) of
+n1 host-VM rows; with it, GCP T4 and V100 instances are built as
+``<host>+<GPU>x<count>``. The script prints, per provider and GPU model, how
+many CSV rows became price rows, and exits non-zero when a check fails.
+
+Only the Python 3 standard library is used. Prices are copied as decimal text
+(GCP instance prices are exact decimal sums of a GPU row and a host row).
+"""
+
+import argparse
+import collections
+import csv
+import json
+import math
+import os
+import re
+import sys
+from decimal import Decimal
+
+# --------------------------------------------------------------------------
+# Curated metadata (sources, interconnect, network bandwidth, notes).
+# Every number below names its source id; the ids are defined per provider.
+# --------------------------------------------------------------------------
+
+SKYPILOT_AS_OF = "2026-07-09"
+SKYPILOT_DATE_NOTE = (
+    "Commit dates are unknown; as_of 2026-07-09 is the date of PR "
+    "skypilot-org/skypilot-catalog#185 (v9 catalog) and is approximate. "
+    "Prices are a snapshot of public list prices, not current prices.")
+SKYPILOT_REPO = "https://github.com/skypilot-org/skypilot-catalog"
+
+GPU_ORDER = ["T4", "V100", "V100-32GB", "A10", "A10G", "A100", "A100-80GB",
+             "H100", "H200", "L4", "L40S"]
+
+# Common reserved-discount defaults: market survey (yobitel A100, 2026):
+# on-demand $1.80-2.25, 1y $1.10-1.40, 3y $0.85-1.10 per GPU-hour.
+# Midpoints 2.025 / 1.25 / 0.975 -> 1y 1 - 1.25/2.025 = 0.383, 3y 1 - 0.975/2.025 = 0.519.
+MARKET_SOURCE = {
+    "title": "NVIDIA A100 knowledge-base page (market pricing 2026)",
+    "url": "https://www.yobitel.com/knowledge-base/nvidia-a100",
+    "grade": "D",
+    "note": ("derived: A100 per-GPU-hour midpoints on-demand 2.025 (1.80-2.25), "
+             "1y 1.25 (1.10-1.40), 3y 0.975 (0.85-1.10) give 1y 1-1.25/2.025 = 0.38 "
+             "and 3y 1-0.975/2.025 = 0.52 off; a market survey (grade E), not a "
+             "price the provider published"),
+}
+MARKET_DISCOUNTS = [
+    {"term": "1y", "payment": "no_upfront", "discount": "0.38", "source": "market-a100-2026", "default": True},
+    {"term": "3y", "payment": "no_upfront", "discount": "0.52", "source": "market-a100-2026", "default": True},
+]
+METHODOLOGY_SOURCE = {
+    "title": "gpuplan cost methodology, section 8 default parameter table",
+    "url": "urn:gpuplan:research:cost-methodology#8",
+    "grade": "E",
+    "note": ("placeholders marked UNVERIFIED in the methodology research: spot hazard "
+             "0.05 per node-hour (stress 0.2), restart 15 minutes"),
+}
+
+# AWS baseline network bandwidth in Gbps (karpenter table, generated from the
+# EC2 instance-type docs; values are the *baseline* Mbps / 1000, not the
+# "up to" burst figure).
+AWS_NETWORK = {
+    "g4dn.xlarge": 5, "g4dn.2xlarge": 10, "g4dn.4xlarge": 20, "g4dn.8xlarge": 50,
+    "g4dn.12xlarge": 50, "g4dn.16xlarge": 50, "g4dn.metal": 100,
+    "g5.xlarge": 2.5, "g5.2xlarge": 5, "g5.4xlarge": 10, "g5.8xlarge": 25,
+    "g5.16xlarge": 25, "g5.12xlarge": 40, "g5.24xlarge": 50, "g5.48xlarge": 100,
+    "g6.xlarge": 2.5, "g6.2xlarge": 5, "g6.4xlarge": 10, "g6.8xlarge": 25,
+    "g6.16xlarge": 25, "g6.12xlarge": 40, "g6.24xlarge": 50, "g6.48xlarge": 100,
+    "g6e.xlarge": 2.5, "g6e.2xlarge": 5, "g6e.4xlarge": 20, "g6e.8xlarge": 25,
+    "g6e.16xlarge": 35, "g6e.12xlarge": 100, "g6e.24xlarge": 200, "g6e.48xlarge": 400,
+    "g6f.large": 1.5, "g6f.xlarge": 2.5, "g6f.2xlarge": 5, "g6f.4xlarge": 10,
+    "gr6.4xlarge": 10, "gr6.8xlarge": 25, "gr6f.4xlarge": 10,
+    "p3.2xlarge": 2.5, "p3.8xlarge": 10, "p3.16xlarge": 25, "p3dn.24xlarge": 100,
+    "p4d.24xlarge": 400, "p4de.24xlarge": 400, "p5.4xlarge": 100,
+    "p5.48xlarge": 3200, "p5e.48xlarge": 3200, "p5en.48xlarge": 3200,
+}
+AWS_NVLINK = {"p3.8xlarge", "p3.16xlarge", "p3dn.24xlarge", "p4d.24xlarge",
+              "p4de.24xlarge", "p5.48xlarge", "p5e.48xlarge", "p5en.48xlarge"}
+AWS_NOTES = {
+    "g6f.large": "fractional L4 (GPU partition 1/8); count kept as in source",
+    "g6f.xlarge": "fractional L4 (GPU partition 1/8); count kept as in source",
+    "g6f.2xlarge": "fractional L4 (GPU partition 1/4); count kept as in source",
+    "g6f.4xlarge": "fractional L4 (GPU partition 1/2); count kept as in source",
+    "gr6f.4xlarge": "fractional L4 (GPU partition 1/2); count kept as in source",
+    "p3dn.24xlarge": "source GpuInfo names the GPU V100; AcceleratorName V100-32GB",
+    "p4de.24xlarge": "source GpuInfo names the GPU A100; AcceleratorName A100-80GB",
+    "p5e.48xlarge": "no on-demand price in the source for any region (spot only); one row with neither price was dropped",
+    "g6e.xlarge": ("explicit reserved rates: modal-l40s (us-east-1, Aug 2025; day not stated, 2025-08-01 used); "
+                   "on-demand 1.861 matches the catalog"),
+}
+# g6e.xlarge explicit reserved prices (modal-l40s): effective $/h.
+AWS_RESERVED = {
+    "g6e.xlarge": [
+        {"term": "1y", "payment": "no_upfront", "effective_per_hour": "1.17", "region": "us-east-1", "source": "modal-l40s", "as_of": "2025-08-01"},
+        {"term": "1y", "payment": "all_upfront", "effective_per_hour": "1.09", "region": "us-east-1", "source": "modal-l40s", "as_of": "2025-08-01"},
+        {"term": "3y", "payment": "no_upfront", "effective_per_hour": "0.80", "region": "us-east-1", "source": "modal-l40s", "as_of": "2025-08-01"},
+        {"term": "3y", "payment": "all_upfront", "effective_per_hour": "0.70", "region": "us-east-1", "source": "modal-l40s", "as_of": "2025-08-01"},
+    ],
+}
+
+
+def aws_hazard(p):
+    """Monthly interruption fraction p -> per instance-hour hazard."""
+    return -math.log(1.0 - p) / 730.0
+
+
+# GCP pairing of host VM types with accelerator rows (machine-type naming and
+# matching zone lists; prices/README.md). g2 sizes: 4/8/12/16/32 = 1 L4,
+# 24 = 2, 48 = 4, 96 = 8 (same table as SkyPilot's gcp_catalog.py).
+GCP_PAIRS = {
+    "a2-highgpu-1g": ("A100", 1), "a2-highgpu-2g": ("A100", 2),
+    "a2-highgpu-4g": ("A100", 4), "a2-highgpu-8g": ("A100", 8),
+    "a2-megagpu-16g": ("A100", 16),
+    "a2-ultragpu-1g": ("A100-80GB", 1), "a2-ultragpu-2g": ("A100-80GB", 2),
+    "a2-ultragpu-4g": ("A100-80GB", 4), "a2-ultragpu-8g": ("A100-80GB", 8),
+    "a3-highgpu-1g": ("H100", 1), "a3-highgpu-2g": ("H100", 2),
+    "a3-highgpu-4g": ("H100", 4), "a3-highgpu-8g": ("H100", 8),
+    "a3-edgegpu-8g": ("H100", 8), "a3-edgegpu-8g-nolssd": ("H100", 8),
+    "a3-megagpu-8g": ("H100-MEGA", 8),
+    "a3-ultragpu-8g": ("H200", 8), "a3-ultragpu-8g-nolssd": ("H200", 8),
+    "g2-standard-4": ("L4", 1), "g2-standard-8": ("L4", 1),
+    "g2-standard-12": ("L4", 1), "g2-standard-16": ("L4", 1),
+    "g2-standard-32": ("L4", 1), "g2-standard-24": ("L4", 2),
+    "g2-standard-48": ("L4", 4), "g2-standard-96": ("L4", 8),
+}
+# Catalog GPU name for each SkyPilot accelerator name.
+GCP_GPU = {"H100-MEGA": "H100"}
+# T4 / V100 on N1: one documented host for every count (n1-highmem-8: 8 vCPU,
+# 52 GiB). It fits every count's vCPU/memory limit (V100 x1 allows up to
+# 12 vCPU / 78 GB; T4 x1 up to 48 vCPU; SkyPilot gcp_catalog.py table citing
+# cloud.google.com/compute/docs/gpus) and is SkyPilot's default host for
+# V100 x1 / T4 x2 (8 vCPU, >= 4 GiB per vCPU, cheapest n1 family).
+GCP_N1_HOST = "n1-highmem-8"
+GCP_N1_GPUS = ("T4", "V100")
+# Network: per-size figures from the Compute Engine "network bandwidths and
+# GPUs" page (older version, a2-highgpu table) and the current page
+# (per-series maxima for A3).
+GCP_NETWORK = {
+    "a2-highgpu-1g": (24, "gcp-gpu-bw-table"), "a2-highgpu-2g": (32, "gcp-gpu-bw-table"),
+    "a2-highgpu-4g": (50, "gcp-gpu-bw-table"), "a2-highgpu-8g": (100, "gcp-gpu-bw-table"),
+    "a3-highgpu-8g": (1000, "gcp-gpu-bw-current"),
+    "a3-edgegpu-8g": (800, "gcp-gpu-bw-current"), "a3-edgegpu-8g-nolssd": (800, "gcp-gpu-bw-current"),
+    "a3-megagpu-8g": (1600, "gcp-gpu-bw-current"),
+    "a3-ultragpu-8g": (3600, "gcp-gpu-bw-current"), "a3-ultragpu-8g-nolssd": (3600, "gcp-gpu-bw-current"),
+}
+GCP_NVLINK_PREFIXES = ("a2-", "a3-")
+GCP_NOTES = {
+    "a3-megagpu-8g": "GPU price from the H100-MEGA accelerator rows (GCP's a3-megagpu name); catalog GPU is H100",
+    "a3-ultragpu-8g": "network 3600 Gbps = 8 CX-7 NICs (3200 Gbps GPU-to-GPU RDMA) + 400 Gbps gVNIC",
+    "a3-ultragpu-8g-nolssd": "network 3600 Gbps = 8 CX-7 NICs (3200 Gbps GPU-to-GPU RDMA) + 400 Gbps gVNIC",
+    "a3-highgpu-8g": "network is the A3 High series maximum (up to 1,000 Gbps)",
+    "a3-edgegpu-8g": "network is the A3 Edge series maximum (up to 800 Gbps)",
+    "a3-edgegpu-8g-nolssd": "network is the A3 Edge series maximum (up to 800 Gbps)",
+}
+
+AZURE_NETWORK = {
+    "Standard_ND96isr_H100_v5": (3200, "azure-ndv5"),
+    "Standard_ND96asr_v4": (1600, "azure-nda100v4"),
+    "Standard_ND96amsr_A100_v4": (1600, "azure-ndma100v4"),
+    "Standard_ND40rs_v2": (100, "azure-ndv2"),
+    "Standard_NC24ads_A100_v4": (20, "azure-nca100v4"),
+    "Standard_NC48ads_A100_v4": (40, "azure-nca100v4"),
+    "Standard_NC96ads_A100_v4": (80, "azure-nca100v4"),
+    "Standard_NC40ads_H100_v5": (40, "azure-ncadsh100v5"),
+    "Standard_NC80adis_H100_v5": (80, "azure-ncadsh100v5"),
+    "Standard_NC4as_T4_v3": (8, "azure-ncast4v3"),
+    "Standard_NC8as_T4_v3": (8, "azure-ncast4v3"),
+    "Standard_NC16as_T4_v3": (8, "azure-ncast4v3"),
+    "Standard_NC64as_T4_v3": (32, "azure-ncast4v3"),
+    "Standard_NV36ads_A10_v5": (40, "azure-nvadsa10v5"),
+    "Standard_NV36adms_A10_v5": (80, "azure-nvadsa10v5"),
+    "Standard_NV72ads_A10_v5": (80, "azure-nvadsa10v5"),
+}
+AZURE_NVLINK = {"Standard_ND96isr_H100_v5", "Standard_ND96asr_v4",
+                "Standard_ND96amsr_A100_v4", "Standard_ND40rs_v2"}
+AZURE_GPU_COUNT_FIX = {"Standard_ND96isr_H100_v5": ("12", 8)}
+AZURE_NOTES = {
+    "Standard_ND96isr_H100_v5": (
+        "source lists 12 GPUs; 8 written: Microsoft lists the size as 96 vCPUs, 1900 GB RAM, 8 GPUs "
+        "(ms-aspire-ndh100v5) and the ND H100 v5 series starts with eight H100 GPUs per VM (azure-ndv5); "
+        "network = 8 x 400 Gb/s InfiniBand; spot equals on-demand in the source"),
+    "Standard_ND96asr_v4": "network = 8 x 200 Gb/s HDR InfiniBand (1.6 Tb/s per VM)",
+    "Standard_ND96amsr_A100_v4": "network = 8 x 200 Gb/s HDR InfiniBand (1.6 Tb/s per VM)",
+    "Standard_ND40rs_v2": "network = 100 Gb/s EDR InfiniBand",
+    "Standard_NC40ads_H100_v5": "spot equals on-demand in the source",
+    "Standard_NC80adis_H100_v5": "spot equals on-demand in the source",
+}
+
+LAMBDA_NOTES = {
+    "gpu_1x_h100_pcie": "PCIe H100; the catalog's H100 figures are SXM (PCIe: 51 FP32 TFLOPS, 2,000 GB/s, 300-350 W per gpu-specs.md S22/S25)",
+    "gpu_1x_a100": "form factor not stated in the source (name has no sxm4 suffix)",
+    "gpu_2x_a100": "form factor and interconnect not stated in the source",
+    "gpu_4x_a100": "form factor and interconnect not stated in the source",
+    "gpu_8x_a100": "interconnect not stated in the source",
+    "gpu_8x_v100": "interconnect not stated in the source; source TotalGpuMemoryInMiB is one GPU's memory",
+    "gpu_8x_v100_n": "interconnect not stated in the source; source TotalGpuMemoryInMiB is one GPU's memory",
+}
+
+
+def lambda_nvlink(t, count):
+    return "sxm" in t and count > 1
+
+
+NEBIUS_NVLINK = {"gpu-h100-sxm_8gpu-128vcpu-1600gb", "gpu-h200-sxm_8gpu-128vcpu-1600gb"}
+
+OCI_NETWORK = {
+    "BM.GPU4.8": (1600, "8 x 200 Gbps RDMA (plus 1 x 50 Gbps front-end)"),
+    "BM.GPU.A100-v2.8": (1600, "16 x 100 Gbps RDMA (plus 2 x 50 Gbps front-end)"),
+    "BM.GPU.H100.8": (3200, "8 x 2 x 200 Gbps RDMA (plus 1 x 100 Gbps front-end)"),
+    "BM.GPU.H200.8": (3200, "8 x 400 Gbps RDMA (plus 1 x 200 Gbps front-end)"),
+    "BM.GPU.L40S.4": (800, "800 Gbps RDMA (plus 1 x 200 Gbps front-end)"),
+    "BM.GPU3.8": (50, "2 x 25 Gbps"),
+    "BM.GPU.A10.4": (100, "2 x 50 Gbps"),
+    "VM.GPU3.1": (4, None), "VM.GPU3.2": (8, None), "VM.GPU3.4": (24.6, None),
+    "VM.GPU.A10.1": (24, None), "VM.GPU.A10.2": (48, None),
+}
+OCI_NVLINK = {"BM.GPU4.8", "BM.GPU.A100-v2.8", "BM.GPU.H100.8", "BM.GPU.H200.8"}
+
+
+def skypilot_source(cloud, version, commit, grade="R", extra=""):
+    path = "catalogs/%s/%s/vms.csv" % (version, cloud)
+    note = "%s @ %s. %s" % (path, commit, SKYPILOT_DATE_NOTE)
+    if extra:
+        note += " " + extra
+    return {
+        "title": "SkyPilot catalog %s %s vms.csv (GPU rows, extract)" % (version, cloud),
+        "url": "%s/blob/%s/%s" % (SKYPILOT_REPO, commit, path),
+        "grade": grade,
+        "note": note,
+    }
+
+
+PROVIDERS = {
+    "aws": {
+        "display_name": "Amazon Web Services",
+        "csv": "aws_gpu_vms.csv",
+        "source_id": "skypilot-aws-v9",
+        "sources": {
+            "skypilot-aws-v9": skypilot_source("aws", "v9", "2c3d7ea7d76bf84cf80d382e946c1609571485fd"),
+            "aws-ec2-pricing": {
+                "title": "Amazon EC2 on-demand pricing page (public copy): per-second billing, data transfer tiers",
+                "url": "https://aws.amazon.com/ec2/pricing/",
+                "grade": "P",
+                "note": ("per-second billing with a 60 s minimum (Linux); egress example is the Middle East (UAE) "
+                         "region: first 100 GB/month free, then 0.11 USD/GB for the first 10 TB; the US-region "
+                         "rate (~0.09) is UNVERIFIED; cost-methodology S43"),
+            },
+            "aws-spot-advisor": {
+                "title": "AWS Spot Instance Advisor interruption-frequency bands (commitments-and-spot.md 4.1)",
+                "url": "https://spot-bid-advisor.s3.amazonaws.com/spot-advisor-data.json",
+                "grade": "D",
+                "note": ("derived: a monthly interruption fraction p becomes a per-instance-hour hazard "
+                         "lambda = -ln(1-p)/730. Provider default uses the worst band '>20%%' taken as p = 0.20 "
+                         "(conservative): lambda = %.7f. Third-party reads of the advisor (thundercompute, "
+                         "2025-2026): p4d 5-10%% (p=0.10 -> %.7f), p5.48xlarge 15-20%% (p=0.20 -> %.7f), "
+                         "L4 <5%% (p=0.05 -> %.7f). The live file was not fetched."
+                         % (aws_hazard(0.20), aws_hazard(0.10), aws_hazard(0.20), aws_hazard(0.05))),
+            },
+            "aws-spot-notice": {
+                "title": "AWS: Spot Instance interruption notices (two-minute warning)",
+                "url": "https://docs.aws.amazon.com/aws-technical-content/latest/cost-optimization-leveraging-ec2-spot-instances/managing-instance-termination.html",
+                "grade": "P",
+            },
+            "methodology": METHODOLOGY_SOURCE,
+            "modal-l40s": {
+                "title": "Modal blog: NVIDIA L40S price (g6e.xlarge on-demand, RI and spot, us-east-1)",
+                "url": "https://modal.com/blog/nvidia-l40s-price-article",
+                "grade": "R",
+                "note": ("g6e.xlarge on-demand 1.861; RI 1y no-upfront ~1.17 (-37%), 1y all-upfront ~1.09 (-41%), "
+                         "3y no-upfront ~0.80 (-57%), 3y all-upfront ~0.70 (-62%); Aug 2025 (day not stated). "
+                         "One instance's data, applied to all instances as default discounts"),
+            },
+            "karpenter-bandwidth": {
+                "title": "Karpenter AWS provider: generated instance-type baseline network bandwidth table (Mbps)",
+                "url": ("https://github.com/aws/karpenter-provider-aws/blob/01a436f0bbbc75a1252aba1a3a48ca115b7e6cc0/"
+                        "pkg/providers/instancetype/zz_generated.bandwidth.go"),
+                "grade": "R",
+                "note": ("generated from the EC2 instance-type documentation; baseline bandwidth (not the 'up to' "
+                         "burst figure), Mbps / 1000 = Gbps. Cross-checked with the AWS EC2 user guide (awsdocs "
+                         "accelerated-computing-instances.md): p3.8xlarge 10, p3.16xlarge 25, p3dn.24xlarge 100, "
+                         "g4dn.8xlarge-16xlarge 50, g4dn.metal 100, p4d.24xlarge 4x100 Gbps; and the AWS Batch "
+                         "GPU-jobs page for g5 sizes"),
+            },
+        },
+        "billing": {"granularity_seconds": 1, "minimum_seconds": 60, "source": "aws-ec2-pricing"},
+        "spot": {
+            "interruption_rate_per_node_hour": ("%.7f" % aws_hazard(0.20), "aws-spot-advisor"),
+            "notice_seconds": ("120", "aws-spot-notice"),
+            "restart_minutes": ("15", "methodology"),
+        },
+        "reserved_discounts": [
+            {"term": "1y", "payment": "no_upfront", "discount": "0.37", "source": "modal-l40s", "default": True},
+            {"term": "1y", "payment": "all_upfront", "discount": "0.41", "source": "modal-l40s", "default": True},
+            {"term": "3y", "payment": "no_upfront", "discount": "0.57", "source": "modal-l40s", "default": True},
+            {"term": "3y", "payment": "all_upfront", "discount": "0.62", "source": "modal-l40s", "default": True},
+        ],
+        "egress_per_gb": ("0.11", "aws-ec2-pricing"),
+    },
+    "gcp": {
+        "display_name": "Google Cloud",
+        "csv": "gcp_gpu_vms.csv",
+        "source_id": "skypilot-gcp-v9",
+        "sources": {
+            "skypilot-gcp-v9": skypilot_source(
+                "gcp", "v9", "2c3d7ea7d76bf84cf80d382e946c1609571485fd", grade="D",
+                extra=("Instance price = accelerator row (GPU price) + host row (vCPU and RAM price) in the same "
+                       "zone, on-demand and spot separately (derived sum); no spot when either part has none.")),
+            "skypilot-gcp-v9-n1": skypilot_source(
+                "gcp", "v9", "2c3d7ea7d76bf84cf80d382e946c1609571485fd", grade="D",
+                extra=("n1-highmem-8 host rows (8 vCPU, 52 GiB, 87 zones) read from the same file at character "
+                       "offset 1,200,000 and added to the T4/V100 accelerator rows (derived sum).")),
+            "skypilot-gcp-code": {
+                "title": "SkyPilot sky/catalog/gcp_catalog.py: GPU-to-host tables",
+                "url": "https://github.com/skypilot-org/skypilot/blob/005261080a6b8102f3d95ff2147a855250f40272/sky/catalog/gcp_catalog.py",
+                "grade": "R",
+                "note": ("g2-standard-4/8/12/16/32 = 1 L4, 24 = 2, 48 = 4, 96 = 8; N1 limits per GPU count "
+                         "(V100 x1: 12 vCPU / 78 GB ... T4 x1: 48 vCPU), citing cloud.google.com/compute/docs/gpus; "
+                         "default host: >= 8 vCPU (V100 x1), >= 4 GiB per vCPU, cheapest n1 family"),
+            },
+            "gcp-gpu-bw-table": {
+                "title": "Compute Engine: network bandwidths and GPUs (older version, per-machine-type table)",
+                "url": "https://cloud.google.com/compute/docs/gpus/gpu-network-bandwidth?hl=de",
+                "grade": "P",
+                "note": "a2-highgpu-1g 24, -2g 32, -4g 50, -8g 100 Gbps (the 50/100 rows marked Beta in that version)",
+            },
+            "gcp-gpu-bw-current": {
+                "title": "Compute Engine: networking and GPU machines (current version, read via a mirror)",
+                "url": "https://cloud.google.com/compute/docs/gpus/gpu-network-bandwidth",
+                "grade": "P",
+                "note": ("maximum network bandwidth per series: A3 Ultra (H200) up to 3,600 Gbps, A3 Mega up to "
+                         "1,600, A3 High up to 1,000, A3 Edge up to 800, A2 and G2 up to 100 based on machine type. "
+                         "Read through a mirror (mobile.dudasite.com); an older version gave A3 Mega 1,800"),
+            },
+            "methodology": METHODOLOGY_SOURCE,
+            "gcp-spot-notice": {
+                "title": "Thunder Compute: cloud GPU spot instance availability (GCP preemption notice up to 30 s)",
+                "url": "https://www.thundercompute.com/blog/cloud-gpu-spot-instance-availability",
+                "grade": "R",
+                "note": "best-effort preemption notice of up to 30 seconds; the Google page for this was not read",
+            },
+            "gcp-cud": {
+                "title": "GCP committed use discounts (training page): resource-based CUD 37% (1y) / 55% (3y)",
+                "url": "https://lillytechsystems.com/ai-school/gcp-ai-cost/cuds.html",
+                "grade": "E",
+                "note": ("third-party page; no Google-published GPU CUD percentage was read. Resource-based CUDs "
+                         "are billed monthly (no upfront) and cannot be cancelled (archera, littlepig)"),
+            },
+        },
+        "spot": {
+            "interruption_rate_per_node_hour": ("0.05", "methodology"),
+            "notice_seconds": ("30", "gcp-spot-notice"),
+            "restart_minutes": ("15", "methodology"),
+        },
+        "reserved_discounts": [
+            {"term": "1y", "payment": "no_upfront", "discount": "0.37", "source": "gcp-cud", "default": True},
+            {"term": "3y", "payment": "no_upfront", "discount": "0.55", "source": "gcp-cud", "default": True},
+        ],
+    },
+    "azure": {
+        "display_name": "Microsoft Azure",
+        "csv": "azure_gpu_vms.csv",
+        "source_id": "skypilot-azure-v6",
+        "sources": {
+            "skypilot-azure-v6": skypilot_source(
+                "azure", "v6", "098741e70562f65d7af1cceb81e33b284f742604",
+                extra="Old v6 schema, US regions only (no newer Azure file in the index)."),
+            "ms-aspire-ndh100v5": {
+                "title": "Microsoft Aspire AKS VM-size reference: StandardNDsH100v5 (96 vCPUs, 1900 GB RAM, 8 GPUs)",
+                "url": "https://aspire.dev/reference/api/csharp/aspire.hosting.azure.kubernetes/standardndsh100v5/fields.md",
+                "grade": "P",
+            },
+            "azure-ndv5": {
+                "title": "Azure docs: ND H100 v5-series (8 H100 per VM, 400 Gb/s InfiniBand per GPU, 3.2 Tb/s per VM)",
+                "url": "https://github.com/MicrosoftDocs/azure-docs/blob/main/articles/virtual-machines/ndv5-series.md",
+                "grade": "P",
+            },
+            "azure-nda100v4": {
+                "title": "Azure docs: ND A100 v4-series (8 A100 40GB, 200 Gb/s HDR InfiniBand per GPU, 1.6 Tb/s per VM)",
+                "url": "https://github.com/MicrosoftDocs/azure-docs/blob/main/articles/virtual-machines/nda100-v4-series.md",
+                "grade": "P",
+            },
+            "azure-ndma100v4": {
+                "title": "Azure docs: NDm A100 v4-series summary (8 A100 80GB, 200 Gb HDR InfiniBand per GPU, 1.6 Tb per VM)",
+                "url": "https://github.com/MicrosoftDocs/azure-docs/blob/main/articles/virtual-machines/sizes/gpu-accelerated/includes/ndma100v4-series-summary.md",
+                "grade": "P",
+                "note": "the page writes GB/s and TB/s; the 2021 ND A100 v4 page writes Gb/s and Tb/s for the same fabric",
+            },
+            "azure-ndv2": {
+                "title": "Azure docs: NDv2-series (8 V100 32GB NVLink, 100 Gb/s EDR InfiniBand)",
+                "url": "https://github.com/MicrosoftDocs/azure-docs/blob/main/articles/virtual-machines/ndv2-series.md",
+                "grade": "P",
+            },
+            "azure-nca100v4": {
+                "title": "Azure docs: NC_A100_v4 sizes, network tab (max bandwidth Mbps)",
+                "url": "https://github.com/MicrosoftDocs/azure-docs/blob/dcab08d773bdc35e85e1cc5324ace584f7517884/articles/virtual-machines/sizes/gpu-accelerated/nca100v4-series.md",
+                "grade": "P",
+            },
+            "azure-ncadsh100v5": {
+                "title": "Azure docs: NCads_H100_v5 sizes, network tab (max bandwidth Mbps)",
+                "url": "https://github.com/MicrosoftDocs/azure-docs/blob/02affc86f41ba9094cf5cfbe0727a30b758f516e/articles/virtual-machines/sizes/gpu-accelerated/ncadsh100v5-series.md",
+                "grade": "P",
+                "note": "the size table lists 94 GB accelerator memory per GPU, so not the 80 GB SXM H100 the catalog describes",
+            },
+            "azure-ncast4v3": {
+                "title": "Azure docs: NCasT4_v3 sizes, network tab (max bandwidth Mbps)",
+                "url": "https://github.com/MicrosoftDocs/azure-docs/blob/dcab08d773bdc35e85e1cc5324ace584f7517884/articles/virtual-machines/sizes/gpu-accelerated/ncast4v3-series.md",
+                "grade": "P",
+            },
+            "azure-nvadsa10v5": {
+                "title": "Azure docs: NVadsA10_v5 sizes, network tab (max bandwidth Mbps)",
+                "url": "https://github.com/MicrosoftDocs/azure-docs/blob/de83e2ca3647630a3bcf5ca2c32ed482b25ffddb/articles/virtual-machines/sizes/gpu-accelerated/nvadsa10v5-series.md",
+                "grade": "P",
+            },
+            "methodology": METHODOLOGY_SOURCE,
+            "azure-spot-docs": {
+                "title": "Azure Spot Virtual Machines (eviction with 30 seconds notice)",
+                "url": "https://learn.microsoft.com/en-us/azure/virtual-machines/spot-vms",
+                "grade": "P",
+            },
+            "market-a100-2026": MARKET_SOURCE,
+        },
+        "spot": {
+            "interruption_rate_per_node_hour": ("0.05", "methodology"),
+            "notice_seconds": ("30", "azure-spot-docs"),
+            "restart_minutes": ("15", "methodology"),
+        },
+        "reserved_discounts": MARKET_DISCOUNTS,
+    },
+    "lambda": {
+        "display_name": "Lambda",
+        "csv": "lambda_gpu_vms.csv",
+        "source_id": "skypilot-lambda-v9",
+        "sources": {
+            "skypilot-lambda-v9": skypilot_source("lambda", "v9", "2c3d7ea7d76bf84cf80d382e946c1609571485fd",
+                                                  extra="Same price in all 17 regions; no spot market."),
+            "market-a100-2026": MARKET_SOURCE,
+        },
+        "reserved_discounts": MARKET_DISCOUNTS,
+    },
+    "nebius": {
+        "display_name": "Nebius AI Cloud",
+        "csv": "nebius_gpu_vms.csv",
+        "source_id": "skypilot-nebius-v9",
+        "sources": {
+            "skypilot-nebius-v9": skypilot_source("nebius", "v9", "d9bf3aa4d21f5c1e1f3d8fde27adf0204c46fbc8",
+                                                  extra="Spot (preemptible) prices exist for the H100 and H200 types only."),
+            "nebius-preemptible": {
+                "title": "Nebius docs: preemptible virtual machines (SIGTERM 60 seconds before stop)",
+                "url": "https://docs.nebius.com/compute/virtual-machines/preemptible",
+                "grade": "P",
+            },
+            "methodology": METHODOLOGY_SOURCE,
+            "market-a100-2026": MARKET_SOURCE,
+        },
+        "spot": {
+            "interruption_rate_per_node_hour": ("0.05", "methodology"),
+            "notice_seconds": ("60", "nebius-preemptible"),
+            "restart_minutes": ("15", "methodology"),
+        },
+        "reserved_discounts": MARKET_DISCOUNTS,
+    },
+    "oci": {
+        "display_name": "Oracle Cloud Infrastructure",
+        "csv": "oci_gpu_vms_partial.csv",
+        "source_id": "skypilot-oci-v9",
+        "sources": {
+            "skypilot-oci-v9": skypilot_source(
+                "oci", "v9", "a5be53865774cac59df537ba1842e45ffc8be722",
+                extra=("Partial: only the first 16,000 characters were read (eu-amsterdam-1, eu-stockholm-1); "
+                       "the source repeats the same shapes and prices for about 29 region blocks.")),
+            "oci-computeshapes": {
+                "title": "OCI docs: Compute Shapes (GPU bare metal and VM tables, max network bandwidth), crawl updated 2025-02-13",
+                "url": "https://docs.oracle.com/en-us/iaas/Content/Compute/References/computeshapes.htm",
+                "grade": "P",
+                "note": "read as the crawl jacklty/oci_doc_crawler iaas/Content/Compute/References/computeshapes.md @ 8e7bbd72",
+            },
+            "market-a100-2026": MARKET_SOURCE,
+        },
+        "reserved_discounts": MARKET_DISCOUNTS,
+    },
+}
+
+PROVIDER_NOTES = {
+    "aws": ("Every CSV row of the ten GPU models is one price row (zone = AWS zone id; Local Zones such as "
+            "usw2-lax1-az1 are listed under their parent region as in the source). Rows with neither price are "
+            "dropped: {dropped}. Spot hazard is the conservative provider default (worst advisor band); "
+            "per-type bands are in the aws-spot-advisor source note. egress_per_gb 0.11 is the Middle East (UAE) "
+            "first-10-TB tier, not a US rate. Reserved defaults are one instance's (g6e.xlarge) RI data applied "
+            "to all."),
+    "gcp": ("Instance prices are derived sums of a GPU (accelerator) row and a host-VM row in the same zone. "
+            "Spot is above on-demand in some zones for A100/H100/H200 (as in the source). T4 and V100 attach to "
+            "N1 VMs: they are priced on one documented host, n1-highmem-8 (8 vCPU, 52 GiB), for every GPU count "
+            "(type names '<host>+<GPU>x<count>'); multi-GPU configurations usually get a larger host, so their "
+            "host cost is understated. Accelerator rows with no host row in the same zone are not used: "
+            "{unused}. Rows dropped: {dropped}. Spot hazard 0.05 per node-hour is a placeholder (UNVERIFIED); "
+            "preemptible (not Spot) VMs also stop after 24 hours."),
+    "azure": ("Old v6 extract, US regions only; no Azure H200, L4 or L40S rows exist in it. Rows dropped: "
+              "{dropped}. NC A100 v4 uses the A100 80GB PCIe card (azure-nca100v4) and NCads H100 v5 lists 94 GB "
+              "per GPU (azure-ncadsh100v5); both map to the catalog's SXM entries, so override their specs for exact work. Spot hazard 0.05 per node-hour "
+              "is a placeholder (UNVERIFIED). Reserved defaults are market-survey derived (1y 38%, 3y 52%); the "
+              "only Azure-specific typical figure read is 32% for a 1-year D4s_v3 reservation (non-GPU); Azure "
+              "lets reservations be paid monthly at no extra cost, hence no_upfront."),
+    "lambda": ("One price for all 17 regions (as in source); no spot market. Rows dropped: {dropped}. Network "
+               "bandwidth is not stated in the sources read. Reserved defaults are market-survey derived (not "
+               "Lambda prices)."),
+    "nebius": ("Spot prices exist for H100/H200 only (L40S rows have none, as in source). Rows dropped: "
+               "{dropped}. Network bandwidth not sourced. Spot hazard 0.05 per node-hour is a placeholder "
+               "(UNVERIFIED). Reserved defaults are market-survey derived."),
+    "oci": ("Partial extract: 2 of about 29 region blocks (the source repeats identical shapes and prices). No "
+            "spot prices in the source, so no spot section. Rows dropped: {dropped}. Network is the RDMA "
+            "cluster-network figure for bare-metal shapes (front-end NIC in the note). Reserved defaults are "
+            "market-survey derived."),
+}
+
+
+# --------------------------------------------------------------------------
+# YAML emitting (compact: price rows as one-line flow mappings)
+# --------------------------------------------------------------------------
+
+PLAIN_RE = re.compile(r"^[A-Za-z_][A-Za-z0-9_.+/\-]*$")
+RESERVED_WORDS = {"true", "false", "yes", "no", "on", "off", "null", "y", "n", "~"}
+
+
+def ystr(s):
+    s = str(s)
+    if PLAIN_RE.match(s) and s.lower() not in RESERVED_WORDS:
+        return s
+    return json.dumps(s, ensure_ascii=False)
+
+
+def ynum(v):
+    if isinstance(v, bool):
+        raise TypeError("bool is not a number")
+    if isinstance(v, (int,)):
+        return str(v)
+    d = Decimal(str(v))
+    if d == d.to_integral_value():
+        return str(int(d))
+    s = format(d.normalize(), "f") if isinstance(v, float) else str(v).strip()
+    return s
+
+
+def num_text(s):
+    """CSV numeric text -> YAML number text (integral floats lose '.0')."""
+    d = Decimal(s)
+    if d == d.to_integral_value():
+        return str(int(d))
+    return format(d, "f").rstrip("0").rstrip(".") if "e" in s.lower() else s
+
+
+def flow(pairs):
+    return "{" + ", ".join("%s: %s" % (k, v) for k, v in pairs) + "}"
+
+
+def emit_sources(lines, sources):
+    lines.append("sources:")
+    for sid, src in sources.items():
+        lines.append("  %s:" % sid)
+        lines.append("    title: %s" % ystr(src["title"]))
+        lines.append("    url: %s" % ystr(src["url"]))
+        if "grade" in src:
+            lines.append("    grade: %s" % src["grade"])
+        if src.get("note"):
+            lines.append("    note: %s" % ystr(src["note"]))
+
+
+# --------------------------------------------------------------------------
+# Reading CSVs into instances
+# --------------------------------------------------------------------------
+
+class Instance:
+    def __init__(self, itype, gpu, count_text, vcpus, mem):
+        self.type = itype
+        self.gpu = gpu
+        self.count_text = count_text
+        self.vcpus = vcpus
+        self.mem = mem
+        self.rows = []          # list of dicts: region, zone, on_demand, spot
+        self.network = None     # (gbps, source)
+        self.nvlink = False
+        self.local_nvme_gb = None
+        self.reserved = []
+        self.notes = []
+
+
+def read_csv(path):
+    with open(path, newline="") as f:
+        return list(csv.DictReader(f))
+
+
+def gpu_sort_key(inst):
+    return (GPU_ORDER.index(inst.gpu), Decimal(inst.count_text), Decimal(inst.vcpus), inst.type)
+
+
+def add_row(inst, region, zone, od, spot, stats, gpu):
+    if not od and not spot:
+        stats[gpu]["dropped"] += 1
+        return
+    row = {"region": region}
+    if zone:
+        row["zone"] = zone
+    if od:
+        row["on_demand"] = od
+    if spot:
+        row["spot"] = spot
+    inst.rows.append(row)
+    stats[gpu]["price_rows"] += 1
+
+
+def new_stats():
+    return collections.defaultdict(lambda: collections.Counter())
+
+
+def build_simple(pname, rows, zone_col, stats):
+    """AWS, Azure, Lambda, Nebius, OCI: one price row per CSV row."""
+    insts = {}
+    for r in rows:
+        gpu = r["AcceleratorName"]
+        if gpu not in GPU_ORDER:
+            raise SystemExit("%s: unknown accelerator %r" % (pname, gpu))
+        stats[gpu]["csv_rows"] += 1
+        t = r["InstanceType"]
+        count = r["AcceleratorCount"]
+        if pname == "azure" and t in AZURE_GPU_COUNT_FIX:
+            src_count, fixed = AZURE_GPU_COUNT_FIX[t]
+            if Decimal(count) != Decimal(src_count):
+                raise SystemExit("azure: %s count changed in source (%s)" % (t, count))
+            count = str(fixed)
+        if t not in insts:
+            insts[t] = Instance(t, gpu, num_text(count), num_text(r["vCPUs"]), num_text(r["MemoryGiB"]))
+            if pname == "aws" and r.get("NVMeSupported") == "True" and r.get("LocalDiskSize"):
+                insts[t].local_nvme_gb = num_text(str(Decimal(r["LocalDiskSize"]) * Decimal(r["LocalDiskCount"])))
+        inst = insts[t]
+        if (inst.gpu, inst.vcpus) != (gpu, num_text(r["vCPUs"])):
+            raise SystemExit("%s: %s has inconsistent rows" % (pname, t))
+        zone = r[zone_col] if zone_col else None
+        add_row(inst, r["Region"], zone, r["Price"].strip(), r["SpotPrice"].strip(), stats, gpu)
+    return list(insts.values())
+
+
+def dsum(a, b):
+    return str(Decimal(a) + Decimal(b))
+
+
+def build_gcp(rows, n1_rows, stats, extra):
+    acc = collections.defaultdict(dict)     # (name, count) -> zone -> row
+    hosts = collections.defaultdict(list)
+    for r in rows:
+        if r["InstanceType"]:
+            hosts[r["InstanceType"]].append(r)
+        else:
+            key = (r["AcceleratorName"], int(Decimal(r["AcceleratorCount"])))
+            if r["AvailabilityZone"] in acc[key]:
+                raise SystemExit("gcp: duplicate accelerator row %r %s" % (key, r["AvailabilityZone"]))
+            acc[key][r["AvailabilityZone"]] = r
+    used = collections.defaultdict(set)
+    insts = []
+    for t in sorted(hosts):
+        if t not in GCP_PAIRS:
+            raise SystemExit("gcp: no pairing for host type %s" % t)
+        name, count = GCP_PAIRS[t]
+        gpu = GCP_GPU.get(name, name)
+        hrows = hosts[t]
+        inst = Instance(t, gpu, str(count), num_text(hrows[0]["vCPUs"]), num_text(hrows[0]["MemoryGiB"]))
+        for h in hrows:
+            stats[name]["host_csv_rows"] += 1
+            a = acc[(name, count)].get(h["AvailabilityZone"])
+            if a is None:
+                stats[name]["dropped"] += 1
+                continue
+            used[(name, count)].add(h["AvailabilityZone"])
+            od = dsum(a["Price"], h["Price"]) if a["Price"] and h["Price"] else ""
+            sp = dsum(a["SpotPrice"], h["SpotPrice"]) if a["SpotPrice"] and h["SpotPrice"] else ""
+            add_row(inst, h["Region"], h["AvailabilityZone"], od, sp, stats, name)
+        insts.append(inst)
+    # T4 / V100 on the n1 host
+    if n1_rows:
+        n1 = {}
+        for h in n1_rows:
+            if h["InstanceType"] != GCP_N1_HOST:
+                continue
+            n1[h["AvailabilityZone"]] = h
+        for (name, count) in sorted(acc):
+            if name not in GCP_N1_GPUS:
+                continue
+            t = "%s+%sx%d" % (GCP_N1_HOST, name, count)
+            any_host = next(iter(n1.values()))
+            inst = Instance(t, name, str(count), num_text(any_host["vCPUs"]), num_text(any_host["MemoryGiB"]))
+            inst.notes.append("%s (8 vCPU, 52 GiB) host for every %s count: documented choice, see provider note"
+                              % (GCP_N1_HOST, name))
+            for zone in sorted(acc[(name, count)]):
+                a = acc[(name, count)][zone]
+                h = n1.get(zone)
+                if h is None:
+                    stats[name]["dropped"] += 1
+                    continue
+                used[(name, count)].add(zone)
+                od = dsum(a["Price"], h["Price"]) if a["Price"] and h["Price"] else ""
+                sp = dsum(a["SpotPrice"], h["SpotPrice"]) if a["SpotPrice"] and h["SpotPrice"] else ""
+                inst.rows_source = "skypilot-gcp-v9-n1"
+                add_row(inst, a["Region"], zone, od, sp, stats, name)
+            insts.append(inst)
+    unused = {}
+    for key, zones in acc.items():
+        stats[key[0]]["acc_csv_rows"] += len(zones)
+        stats[key[0]]["acc_rows_used"] += len(used[key])
+        n_unused = len(zones) - len(used[key])
+        if n_unused:
+            unused["%s x%d" % key] = n_unused
+    extra["unused"] = unused
+    # check: g2 L4 counts exist among the accelerator rows
+    for t, (name, count) in GCP_PAIRS.items():
+        if t.startswith("g2-") and (name, count) not in acc:
+            raise SystemExit("gcp: no accelerator rows for %s x%d (%s)" % (name, count, t))
+    return insts
+
+
+def decorate(pname, insts):
+    for inst in insts:
+        t = inst.type
+        if pname == "aws":
+            if t in AWS_NETWORK:
+                inst.network = (AWS_NETWORK[t], "karpenter-bandwidth")
+            inst.nvlink = t in AWS_NVLINK
+            if t in AWS_NOTES:
+                inst.notes.append(AWS_NOTES[t])
+            inst.reserved = AWS_RESERVED.get(t, [])
+        elif pname == "gcp":
+            if t in GCP_NETWORK:
+                inst.network = GCP_NETWORK[t]
+            inst.nvlink = t.startswith(GCP_NVLINK_PREFIXES) and Decimal(inst.count_text) > 1
+            if GCP_NOTES.get(t):
+                inst.notes.append(GCP_NOTES[t])
+        elif pname == "azure":
+            if t in AZURE_NETWORK:
+                inst.network = AZURE_NETWORK[t]
+            inst.nvlink = t in AZURE_NVLINK
+            if t in AZURE_NOTES:
+                inst.notes.append(AZURE_NOTES[t])
+        elif pname == "lambda":
+            inst.nvlink = lambda_nvlink(t, Decimal(inst.count_text))
+            if t in LAMBDA_NOTES:
+                inst.notes.append(LAMBDA_NOTES[t])
+        elif pname == "nebius":
+            inst.nvlink = t in NEBIUS_NVLINK
+        elif pname == "oci":
+            if t in OCI_NETWORK:
+                gbps, detail = OCI_NETWORK[t]
+                inst.network = (gbps, "oci-computeshapes")
+                if detail:
+                    inst.notes.append("network: " + detail)
+            inst.nvlink = t in OCI_NVLINK
+
+
+# --------------------------------------------------------------------------
+# Writing one provider file
+# --------------------------------------------------------------------------
+
+def write_provider(pname, meta, insts, note, out_dir):
+    lines = [
+        "# Generated by tools/catalog_from_skypilot.py from the SkyPilot catalog extracts.",
+        "# Do not edit by hand: change the script or its inputs and run it again.",
+        "schema_version: 1",
+    ]
+    emit_sources(lines, meta["sources"])
+    lines.append("providers:")
+    lines.append("  - name: %s" % pname)
+    lines.append("    display_name: %s" % ystr(meta["display_name"]))
+    lines.append("    currency: USD")
+    lines.append("    as_of: %s" % SKYPILOT_AS_OF)
+    lines.append("    source: %s" % meta["source_id"])
+    if "billing" in meta:
+        b = meta["billing"]
+        lines.append("    billing:")
+        lines.append("      granularity_seconds: %d" % b["granularity_seconds"])
+        lines.append("      minimum_seconds: %d" % b["minimum_seconds"])
+        lines.append("      source: %s" % b["source"])
+    if "spot" in meta:
+        lines.append("    spot:")
+        for key in ("interruption_rate_per_node_hour", "notice_seconds", "restart_minutes"):
+            v, s = meta["spot"][key]
+            lines.append("      %s: %s" % (key, flow([("value", v), ("source", s)])))
+    if meta.get("reserved_discounts"):
+        lines.append("    reserved_discounts:")
+        for d in meta["reserved_discounts"]:
+            pairs = [("term", d["term"]), ("payment", d["payment"]), ("discount", d["discount"]),
+                     ("source", d["source"])]
+            if d.get("default"):
+                pairs.append(("default", "true"))
+            lines.append("      - " + flow(pairs))
+    if "egress_per_gb" in meta:
+        v, s = meta["egress_per_gb"]
+        lines.append("    egress_per_gb: %s" % flow([("value", v), ("source", s)]))
+    lines.append("    note: %s" % ystr(note))
+    lines.append("    instances:")
+    for inst in sorted(insts, key=gpu_sort_key):
+        lines.append("      - type: %s" % ystr(inst.type))
+        lines.append("        gpu: %s" % inst.gpu)
+        lines.append("        gpu_count: %s" % inst.count_text)
+        lines.append("        vcpus: %s" % inst.vcpus)
+        lines.append("        memory_gib: %s" % inst.mem)
+        if inst.network:
+            lines.append("        network_gbps: %s" % ynum(inst.network[0]))
+            lines.append("        network_source: %s" % inst.network[1])
+        if inst.nvlink:
+            lines.append("        nvlink: true")
+        if inst.local_nvme_gb:
+            lines.append("        local_nvme_gb: %s" % inst.local_nvme_gb)
+        lines.append("        prices:")
+        row_src = getattr(inst, "rows_source", None)
+        for r in sorted(inst.rows, key=lambda r: (r["region"], r.get("zone", ""))):
+            pairs = [("region", ystr(r["region"]))]
+            if "zone" in r:
+                pairs.append(("zone", ystr(r["zone"])))
+            if "on_demand" in r:
+                pairs.append(("on_demand", r["on_demand"]))
+            if "spot" in r:
+                pairs.append(("spot", r["spot"]))
+            if row_src:
+                pairs.append(("source", row_src))
+            lines.append("          - " + flow(pairs))
+        if inst.reserved:
+            lines.append("        reserved:")
+            for d in inst.reserved:
+                lines.append("          - " + flow([(k, d[k]) for k in
+                                                      ("term", "payment", "effective_per_hour", "region", "source", "as_of")]))
+        if inst.notes:
+            lines.append("        note: %s" % ystr("; ".join(inst.notes)))
+    path = os.path.join(out_dir, "%s.yaml" % pname)
+    with open(path, "w") as f:
+        f.write("\n".join(lines) + "\n")
+    return path
+
+
+def fmt_dropped(stats):
+    items = ["%s %d" % (g, stats[g]["dropped"]) for g in sorted(stats) if stats[g]["dropped"]]
+    return ", ".join(items) if items else "none"
+
+
+def main(argv):
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--prices", required=True, help="folder with the six SkyPilot CSV extracts")
+    ap.add_argument("--out", required=True, help="output folder for <provider>.yaml")
+    ap.add_argument("--gcp-n1-hosts", help="CSV (GCP schema) with n1-highmem-8 host rows")
+    args = ap.parse_args(argv)
+    os.makedirs(args.out, exist_ok=True)
+
+    n1_rows = read_csv(args.gcp_n1_hosts) if args.gcp_n1_hosts else []
+    ok = True
+    grand = collections.Counter()
+    for pname, meta in PROVIDERS.items():
+        rows = read_csv(os.path.join(args.prices, meta["csv"]))
+        stats = new_stats()
+        extra = {}
+        if pname == "gcp":
+            insts = build_gcp(rows, n1_rows, stats, extra)
+        else:
+            zone_col = "AvailabilityZone" if pname in ("aws", "oci") else None
+            insts = build_simple(pname, rows, zone_col, stats)
+        decorate(pname, insts)
+        # uniqueness of (region, zone) per instance
+        for inst in insts:
+            keys = [(r["region"], r.get("zone")) for r in inst.rows]
+            if len(keys) != len(set(keys)):
+                print("ERROR %s %s: duplicate (region, zone)" % (pname, inst.type))
+                ok = False
+        fmt = {"dropped": fmt_dropped(stats)}
+        if pname == "gcp":
+            unused = extra["unused"]
+            fmt["unused"] = ", ".join("%s %d" % kv for kv in sorted(unused.items())) or "none"
+        if pname == "gcp" and not n1_rows:
+            PROVIDER_NOTES["gcp"] = PROVIDER_NOTES["gcp"].replace(
+                "they are priced on one documented host", "no n1 host prices were given, so they are left out; "
+                "with host prices they would be priced on one documented host")
+        note = PROVIDER_NOTES[pname].format(**fmt)
+        path = write_provider(pname, meta, insts, note, args.out)
+        total_csv = len(rows)
+        total_price = sum(len(i.rows) for i in insts)
+        print("%s: %d CSV rows, %d instance types, %d price rows -> %s"
+              % (pname, total_csv, len(insts), total_price, os.path.basename(path)))
+        order = GPU_ORDER + (["H100-MEGA"] if pname == "gcp" else [])
+        order = sorted(order, key=lambda g: GPU_ORDER.index(GCP_GPU.get(g, g)) + (0.5 if g in GCP_GPU else 0))
+        for g in order:
+            s = stats[g]
+            if not s:
+                continue
+            if pname == "gcp":
+                host = ("n1 host %s" % GCP_N1_HOST) if g in GCP_N1_GPUS else ("host rows %4d" % s["host_csv_rows"])
+                print("  %-10s accelerator rows %4d (used %4d)  %s  price rows %4d  dropped %d"
+                      % (g, s["acc_csv_rows"], s["acc_rows_used"], host, s["price_rows"], s["dropped"]))
+            else:
+                print("  %-10s CSV rows %4d  price rows %4d  dropped %d"
+                      % (g, s["csv_rows"], s["price_rows"], s["dropped"]))
+            if pname != "gcp" and s["csv_rows"] != s["price_rows"] + s["dropped"]:
+                print("ERROR %s %s: row count mismatch" % (pname, g))
+                ok = False
+        if pname == "gcp":
+            print("  unused accelerator rows (no host row in that zone): %s" % fmt["unused"])
+        grand["csv"] += total_csv
+        grand["price"] += total_price
+    print("total: %d CSV rows, %d price rows" % (grand["csv"], grand["price"]))
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
