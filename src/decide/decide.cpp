@@ -83,22 +83,6 @@ bool is_unknown(Outcome outcome) {
     return outcome == Outcome::missing || outcome == Outcome::type_error;
 }
 
-std::string join(const std::vector<std::string>& names) {
-    std::string out;
-    for (const std::string& name : names) {
-        out += (out.empty() ? "" : ", ") + name;
-    }
-    return out;
-}
-
-std::string join(const std::vector<PurchaseOption>& options) {
-    std::vector<std::string> names;
-    for (PurchaseOption option : options) {
-        names.emplace_back(to_string(option));
-    }
-    return join(names);
-}
-
 // Accumulates the effects of the branches taken.
 class Accumulator {
 public:
@@ -112,19 +96,15 @@ public:
         }
     }
 
-    std::vector<std::string> apply(const Branch& branch, const Reason& reason) {
-        std::vector<std::string> effects;
-        if (!branch.gpus.prefer.empty()) {
-            effects.push_back("prefer " + join(branch.gpus.prefer));
-            for (const std::string& gpu : branch.gpus.prefer) {
-                if (std::none_of(m_preferred.begin(), m_preferred.end(),
-                                 [&](const auto& p) { return p.first == gpu; })) {
-                    m_preferred.emplace_back(gpu, reason);
-                }
+    // Applies the branch's effects with `reason` as the rule behind each one.
+    void apply(const Branch& branch, const Reason& reason) {
+        for (const std::string& gpu : branch.gpus.prefer) {
+            if (std::none_of(m_preferred.begin(), m_preferred.end(),
+                             [&](const auto& p) { return p.first == gpu; })) {
+                m_preferred.emplace_back(gpu, reason);
             }
         }
         if (!branch.gpus.only.empty()) {
-            effects.push_back("only " + join(branch.gpus.only));
             for (const std::string& gpu : m_universe) {
                 if (std::find(branch.gpus.only.begin(), branch.gpus.only.end(), gpu) ==
                     branch.gpus.only.end()) {
@@ -132,45 +112,31 @@ public:
                 }
             }
         }
-        if (!branch.gpus.exclude.empty()) {
-            effects.push_back("exclude " + join(branch.gpus.exclude));
-            for (const std::string& gpu : branch.gpus.exclude) {
-                exclude_gpu(gpu, reason);
+        for (const std::string& gpu : branch.gpus.exclude) {
+            exclude_gpu(gpu, reason);
+        }
+        for (PurchaseOption option : branch.purchase.prefer) {
+            auto& slot = m_purchase.at(static_cast<std::size_t>(option));
+            if (!slot) {
+                slot = std::make_pair(PurchaseStatus::preferred, reason);
             }
         }
-        if (!branch.purchase.prefer.empty()) {
-            effects.push_back("prefer purchase " + join(branch.purchase.prefer));
-            for (PurchaseOption option : branch.purchase.prefer) {
-                auto& slot = m_purchase.at(static_cast<std::size_t>(option));
-                if (!slot) {
-                    slot = std::make_pair(PurchaseStatus::preferred, reason);
-                }
+        for (PurchaseOption option : branch.purchase.exclude) {
+            auto& slot = m_purchase.at(static_cast<std::size_t>(option));
+            if (!slot || slot->first != PurchaseStatus::excluded) {
+                slot = std::make_pair(PurchaseStatus::excluded, reason);
             }
         }
-        if (!branch.purchase.exclude.empty()) {
-            effects.push_back("exclude purchase " + join(branch.purchase.exclude));
-            for (PurchaseOption option : branch.purchase.exclude) {
-                auto& slot = m_purchase.at(static_cast<std::size_t>(option));
-                if (!slot || slot->first != PurchaseStatus::excluded) {
-                    slot = std::make_pair(PurchaseStatus::excluded, reason);
-                }
-            }
-        }
-        if (branch.interconnect.nvlink) {
-            effects.emplace_back("require NVLink inside a node");
-            if (!m_interconnect.nvlink) {
-                m_interconnect.nvlink = true;
-                m_interconnect.nvlink_reason = reason;
-            }
+        if (branch.interconnect.nvlink && !m_interconnect.nvlink) {
+            m_interconnect.nvlink = true;
+            m_interconnect.nvlink_reason = reason;
         }
         if (auto gbps = branch.interconnect.min_network_gbps) {
-            effects.push_back(fmt::format("require {} Gbps between nodes", describe(*gbps)));
             if (!m_interconnect.min_network_gbps || *gbps > *m_interconnect.min_network_gbps) {
                 m_interconnect.min_network_gbps = *gbps;
                 m_interconnect.network_reason = reason;
             }
         }
-        return effects;
     }
 
     void finish(Decision& decision) const {
@@ -325,7 +291,8 @@ Decision decide(const Tree& tree, const Facts& facts) {
         }
         step.why = branch->why.empty() ? node->why : branch->why;
         step.sources = branch->sources.empty() ? node->sources : branch->sources;
-        step.effects = accumulator.apply(*branch, Reason{node->id, step.why});
+        step.effects = describe_effects(*branch);
+        accumulator.apply(*branch, Reason{node->id, step.why});
         decision.trace.push_back(std::move(step));
         current = branch->next;
     }

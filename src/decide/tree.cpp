@@ -18,10 +18,11 @@ constexpr std::array<SiSuffix, 3> k_si_suffixes{{{1e12, "T"}, {1e9, "B"}, {1e6, 
 std::string describe_number(double value) {
     for (const SiSuffix& suffix : k_si_suffixes) {
         if (std::fabs(value) >= suffix.scale) {
-            return fmt::format("{:.6g}{}", value / suffix.scale, suffix.letter);
+            return fmt::format("{:.4g}{}", value / suffix.scale, suffix.letter);
         }
     }
-    return fmt::format("{:.6g}", value);
+    // Below a million: whole numbers from 1,000 up, four significant digits under that.
+    return std::fabs(value) >= 1000.0 ? fmt::format("{:.0f}", value) : fmt::format("{:.4g}", value);
 }
 
 std::string describe_list(const std::vector<FactValue>& values) {
@@ -47,6 +48,9 @@ std::string_view symbol(Op op) {
     }
     return "?";
 }
+
+std::string_view to_string_or_self(const std::string& text) { return text; }
+std::string_view to_string_or_self(PurchaseOption option) { return to_string(option); }
 
 std::string describe_nested(const Condition& condition) {
     const bool compound = condition.kind == Condition::Kind::all ||
@@ -80,6 +84,40 @@ const Node* find_node(const Tree& tree, std::string_view id) {
         }
     }
     return nullptr;
+}
+
+std::vector<std::string> describe_effects(const Branch& branch) {
+    auto join = [](const auto& items) {
+        std::string out;
+        for (const auto& item : items) {
+            out += (out.empty() ? "" : ", ") + std::string(to_string_or_self(item));
+        }
+        return out;
+    };
+    std::vector<std::string> out;
+    if (!branch.gpus.prefer.empty()) {
+        out.push_back("prefer " + join(branch.gpus.prefer));
+    }
+    if (!branch.gpus.only.empty()) {
+        out.push_back("only " + join(branch.gpus.only));
+    }
+    if (!branch.gpus.exclude.empty()) {
+        out.push_back("exclude " + join(branch.gpus.exclude));
+    }
+    if (!branch.purchase.prefer.empty()) {
+        out.push_back("prefer purchase " + join(branch.purchase.prefer));
+    }
+    if (!branch.purchase.exclude.empty()) {
+        out.push_back("exclude purchase " + join(branch.purchase.exclude));
+    }
+    if (branch.interconnect.nvlink) {
+        out.emplace_back("require NVLink inside a node");
+    }
+    if (branch.interconnect.min_network_gbps) {
+        out.push_back(fmt::format("require {} Gbps between nodes",
+                                  describe(FactValue{*branch.interconnect.min_network_gbps})));
+    }
+    return out;
 }
 
 std::string describe(const FactValue& value) {

@@ -127,7 +127,12 @@ struct Tree {
 // The condition as a readable expression: `params >= 1e+11 and task in [train, finetune]`.
 [[nodiscard]] std::string describe(const Condition& condition);
 
-// A fact value as text: numbers in shortest round-trip form, lists as `[a, b]`.
+// What a branch does, as short phrases (`prefer T4, L4`, `exclude purchase spot`,
+// `require 100 Gbps between nodes`), in the order decide() applies them.
+[[nodiscard]] std::vector<std::string> describe_effects(const Branch& branch);
+
+// A fact value as text: numbers with M/B/T from a million up (6.74B), whole from 1,000 up, else
+// to 4 significant digits; lists as `[a, b]`.
 [[nodiscard]] std::string describe(const FactValue& value);
 
 } // namespace gpuplan::decide
