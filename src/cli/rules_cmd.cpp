@@ -37,8 +37,8 @@ workload::Workload load_workload(const RulesExplainOptions& options) {
         const std::string name = "presets/" + options.preset + ".yaml";
         auto text = embedded::file(name);
         if (!text) {
-            throw UsageError(fmt::format("unknown preset '{}'; run 'gpuplan presets'",
-                                         options.preset));
+            throw UsageError(
+                fmt::format("unknown preset '{}'; run 'gpuplan presets'", options.preset));
         }
         return workload::read_workload({"catalog/" + name, std::string(*text)});
     }
@@ -101,10 +101,9 @@ void override_facts(decide::Facts& facts, const std::vector<std::string>& overri
                 names.push_back(definition.name);
             }
             const std::string hint = detail::closest_match(name, names);
-            throw UsageError(hint.empty()
-                                 ? fmt::format("{}: unknown fact '{}'", flag, name)
-                                 : fmt::format("{}: unknown fact '{}'; did you mean '{}'?", flag,
-                                               name, hint));
+            throw UsageError(hint.empty() ? fmt::format("{}: unknown fact '{}'", flag, name)
+                                          : fmt::format("{}: unknown fact '{}'; did you mean '{}'?",
+                                                        flag, name, hint));
         }
         if (text.empty()) {
             facts.erase(name);
@@ -161,8 +160,7 @@ Exit run_rules_explain(const CommonOptions& common, const RulesExplainOptions& o
     override_facts(facts, options.facts);
     const decide::Decision decision = decide::decide(tree, facts);
     write_output(common,
-                 report::render_explanation(facts, decision, common.format, generator_info()),
-                 io);
+                 report::render_explanation(facts, decision, common.format, generator_info()), io);
     return Exit::ok;
 }
 

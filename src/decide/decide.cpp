@@ -29,7 +29,9 @@ FactType expected_type(const Condition& condition) {
     return condition.values.empty() ? FactType::number : type_of(condition.values.front());
 }
 
-Outcome from_bool(bool value) { return value ? Outcome::yes : Outcome::no; }
+Outcome from_bool(bool value) {
+    return value ? Outcome::yes : Outcome::no;
+}
 
 Outcome compare(const Condition& condition, const FactValue& actual) {
     if (condition.op == Op::in || condition.op == Op::not_in) {
@@ -53,9 +55,12 @@ Outcome compare(const Condition& condition, const FactValue& actual) {
         return Outcome::type_error;
     }
     switch (condition.op) {
-    case Op::eq: return from_bool(actual == operand);
-    case Op::ne: return from_bool(actual != operand);
-    default: break;
+    case Op::eq:
+        return from_bool(actual == operand);
+    case Op::ne:
+        return from_bool(actual != operand);
+    default:
+        break;
     }
     const auto* left = std::get_if<double>(&actual);
     const auto* right = std::get_if<double>(&operand);
@@ -63,11 +68,16 @@ Outcome compare(const Condition& condition, const FactValue& actual) {
         return Outcome::type_error;
     }
     switch (condition.op) {
-    case Op::lt: return from_bool(*left < *right);
-    case Op::le: return from_bool(*left <= *right);
-    case Op::gt: return from_bool(*left > *right);
-    case Op::ge: return from_bool(*left >= *right);
-    default: return Outcome::type_error;
+    case Op::lt:
+        return from_bool(*left < *right);
+    case Op::le:
+        return from_bool(*left <= *right);
+    case Op::gt:
+        return from_bool(*left > *right);
+    case Op::ge:
+        return from_bool(*left >= *right);
+    default:
+        return Outcome::type_error;
     }
 }
 
@@ -167,7 +177,8 @@ public:
             if (slot) {
                 decision.purchase_options.push_back({option, slot->first, slot->second});
             } else {
-                decision.purchase_options.push_back({option, PurchaseStatus::allowed, std::nullopt});
+                decision.purchase_options.push_back(
+                    {option, PurchaseStatus::allowed, std::nullopt});
             }
         }
         decision.interconnect = m_interconnect;
@@ -194,19 +205,26 @@ private:
 
 std::string_view to_string(Outcome outcome) {
     switch (outcome) {
-    case Outcome::yes: return "true";
-    case Outcome::no: return "false";
-    case Outcome::missing: return "missing";
-    case Outcome::type_error: return "type_error";
+    case Outcome::yes:
+        return "true";
+    case Outcome::no:
+        return "false";
+    case Outcome::missing:
+        return "missing";
+    case Outcome::type_error:
+        return "type_error";
     }
     return "?";
 }
 
 std::string_view to_string(PurchaseStatus status) {
     switch (status) {
-    case PurchaseStatus::preferred: return "preferred";
-    case PurchaseStatus::allowed: return "allowed";
-    case PurchaseStatus::excluded: return "excluded";
+    case PurchaseStatus::preferred:
+        return "preferred";
+    case PurchaseStatus::allowed:
+        return "allowed";
+    case PurchaseStatus::excluded:
+        return "excluded";
     }
     return "?";
 }
@@ -309,9 +327,9 @@ std::optional<RuleOut> rule_out(const Decision& decision, const Configuration& c
     }
     const PurchaseVerdict& purchase = verdict_for(decision, configuration.purchase);
     if (purchase.status == PurchaseStatus::excluded && purchase.reason) {
-        return RuleOut{fmt::format("purchase option {} is excluded",
-                                   to_string(configuration.purchase)),
-                       *purchase.reason};
+        return RuleOut{
+            fmt::format("purchase option {} is excluded", to_string(configuration.purchase)),
+            *purchase.reason};
     }
     const InterconnectRequirement& need = decision.interconnect;
     const bool gpus_share_a_node = configuration.gpu_count > configuration.nodes;

@@ -15,60 +15,113 @@ const std::vector<FactDefinition> k_facts{
     {"task", FactType::string, "", "workload `task`", {"train", "finetune", "inference"}},
     {"family", FactType::string, "", "workload `model.family`", {"transformer", "cnn", "custom"}},
     {"params", FactType::number, "parameters", "workload `model.params`", {}},
-    {"active_params", FactType::number, "parameters",
-     "workload `model.active_params` (default: `params`)", {}},
-    {"method", FactType::string, "",
-     "workload `training.method`; absent for inference", {"full", "lora", "qlora"}},
-    {"precision", FactType::string, "",
+    {"active_params",
+     FactType::number,
+     "parameters",
+     "workload `model.active_params` (default: `params`)",
+     {}},
+    {"method",
+     FactType::string,
+     "",
+     "workload `training.method`; absent for inference",
+     {"full", "lora", "qlora"}},
+    {"precision",
+     FactType::string,
+     "",
      "`training.precision` for train and finetune, `inference.precision` for inference",
      {"fp32", "tf32", "fp16", "bf16", "fp8", "int8", "int4"}},
-    {"interruptible", FactType::boolean, "",
-     "workload `constraints.interruptible`: the job checkpoints and may be interrupted", {}},
-    {"deadline_hours", FactType::number, "hours",
-     "workload `constraints.deadline`; absent without a deadline", {}},
+    {"interruptible",
+     FactType::boolean,
+     "",
+     "workload `constraints.interruptible`: the job checkpoints and may be interrupted",
+     {}},
+    {"deadline_hours",
+     FactType::number,
+     "hours",
+     "workload `constraints.deadline`; absent without a deadline",
+     {}},
     {"horizon_months", FactType::number, "months", "workload `horizon_months`", {}},
     {"runs", FactType::number, "runs", "workload `schedule.runs`", {}},
-    {"hours_per_day", FactType::number, "hours",
-     "inference: `inference.hours_per_day`; absent for training", {}},
-    {"latency_ms", FactType::number, "milliseconds",
-     "inference: `inference.latency_ms`; absent without a latency target and for training", {}},
-    {"ms_per_output_token", FactType::number, "milliseconds",
+    {"hours_per_day",
+     FactType::number,
+     "hours",
+     "inference: `inference.hours_per_day`; absent for training",
+     {}},
+    {"latency_ms",
+     FactType::number,
+     "milliseconds",
+     "inference: `inference.latency_ms`; absent without a latency target and for training",
+     {}},
+    {"ms_per_output_token",
+     FactType::number,
+     "milliseconds",
      "inference, transformer: `latency_ms` / `inference.output_tokens`, the time per output "
      "token the latency target allows; absent without a latency target",
      {}},
-    {"requests_per_second", FactType::number, "requests per second",
-     "inference: `inference.requests_per_second`; absent for training", {}},
+    {"requests_per_second",
+     FactType::number,
+     "requests per second",
+     "inference: `inference.requests_per_second`; absent for training",
+     {}},
     {"currency", FactType::string, "", "currency of the money facts (ISO 4217)", {}},
-    {"budget", FactType::number, "currency",
+    {"budget",
+     FactType::number,
+     "currency",
      "workload `constraints.budget` converted to `currency` through the catalog's fx rates; "
      "absent without a budget",
      {}},
-    {"plan_months", FactType::number, "months",
+    {"plan_months",
+     FactType::number,
+     "months",
      "months the budget is spread over: inference `horizon_months`; training `runs` x "
      "`schedule.every_months`, at least 1 and at most `horizon_months`",
      {}},
     {"budget_per_month", FactType::number, "currency", "`budget` / `plan_months`", {}},
-    {"budget_per_month_usd", FactType::number, "USD",
-     "`budget_per_month` in USD through the catalog's fx rates", {}},
-    {"budget_per_month_cny", FactType::number, "CNY",
-     "`budget_per_month` in CNY through the catalog's fx rates", {}},
-    {"gpu_models", FactType::list, "",
+    {"budget_per_month_usd",
+     FactType::number,
+     "USD",
+     "`budget_per_month` in USD through the catalog's fx rates",
+     {}},
+    {"budget_per_month_cny",
+     FactType::number,
+     "CNY",
+     "`budget_per_month` in CNY through the catalog's fx rates",
+     {}},
+    {"gpu_models",
+     FactType::list,
+     "",
      "GPU models in the search: the estimated models in estimate order (without estimates: the "
      "catalog's models, narrowed by `constraints.gpu_models`)",
      {}},
-    {"min_gpus", FactType::number, "GPUs",
-     "fewest GPUs the job fits on in memory, over every estimated model", {}},
-    {"gpu_count", FactType::number, "GPUs",
-     "fewest GPUs any estimate runs the job on (fit and deadline)", {}},
-    {"nodes", FactType::number, "nodes",
-     "fewest nodes any estimate runs the job on; above 1, every option is multi-node", {}},
-    {"fits_one_gpu", FactType::boolean, "", "`min_gpus` is 1: some model holds the job alone",
+    {"min_gpus",
+     FactType::number,
+     "GPUs",
+     "fewest GPUs the job fits on in memory, over every estimated model",
      {}},
-    {"memory_needed_gib", FactType::number, "GiB",
-     "smallest total GPU memory in use over the estimates: memory per GPU x GPU count", {}},
-    {"wall_hours", FactType::number, "hours",
-     "shortest wall time over the estimates (per run; inference: service hours per month)", {}},
-    {"busy_fraction", FactType::number, "fraction",
+    {"gpu_count",
+     FactType::number,
+     "GPUs",
+     "fewest GPUs any estimate runs the job on (fit and deadline)",
+     {}},
+    {"nodes",
+     FactType::number,
+     "nodes",
+     "fewest nodes any estimate runs the job on; above 1, every option is multi-node",
+     {}},
+    {"fits_one_gpu", FactType::boolean, "", "`min_gpus` is 1: some model holds the job alone", {}},
+    {"memory_needed_gib",
+     FactType::number,
+     "GiB",
+     "smallest total GPU memory in use over the estimates: memory per GPU x GPU count",
+     {}},
+    {"wall_hours",
+     FactType::number,
+     "hours",
+     "shortest wall time over the estimates (per run; inference: service hours per month)",
+     {}},
+    {"busy_fraction",
+     FactType::number,
+     "fraction",
      "share of the horizon the GPUs are busy: inference `hours_per_day` / 24; training "
      "`runs` x `wall_hours` / (`horizon_months` x 730), at most 1",
      {}},
@@ -85,11 +138,12 @@ std::vector<std::string> catalog_models(const workload::Workload& workload,
     std::vector<std::string> out;
     for (const catalog::Gpu& gpu : catalog.gpus) {
         const auto& wanted = workload.constraints.gpu_models;
-        const bool allowed = wanted.empty() ||
-                             std::any_of(wanted.begin(), wanted.end(), [&](const std::string& name) {
-                                 const catalog::Gpu* match = catalog::find_gpu(catalog, name);
-                                 return match != nullptr && match->name == gpu.name;
-                             });
+        const bool allowed =
+            wanted.empty() ||
+            std::any_of(wanted.begin(), wanted.end(), [&](const std::string& name) {
+                const catalog::Gpu* match = catalog::find_gpu(catalog, name);
+                return match != nullptr && match->name == gpu.name;
+            });
         if (allowed) {
             out.push_back(gpu.name);
         }
@@ -140,10 +194,9 @@ void add_estimate_facts(Facts& facts, const workload::Workload& workload,
     if (nodes != k_none) {
         facts["nodes"] = nodes;
     }
-    if (workload.task != Task::inference && wall_hours != k_none &&
-        workload.horizon_months > 0.0) {
-        const double busy = workload.schedule.runs * wall_hours /
-                            (workload.horizon_months * k_hours_per_month);
+    if (workload.task != Task::inference && wall_hours != k_none && workload.horizon_months > 0.0) {
+        const double busy =
+            workload.schedule.runs * wall_hours / (workload.horizon_months * k_hours_per_month);
         facts["busy_fraction"] = std::min(1.0, busy);
     }
 }
@@ -175,8 +228,8 @@ void add_money_facts(Facts& facts, const workload::Workload& workload,
         return;
     }
     facts["budget_per_month"] = amount / plan_months;
-    for (auto [code, name] : {std::pair{"USD", "budget_per_month_usd"},
-                              std::pair{"CNY", "budget_per_month_cny"}}) {
+    for (auto [code, name] :
+         {std::pair{"USD", "budget_per_month_usd"}, std::pair{"CNY", "budget_per_month_cny"}}) {
         if (auto to = catalog::fx_rate(catalog, money_currency, code)) {
             facts[name] = amount / plan_months * *to;
         }
@@ -185,7 +238,9 @@ void add_money_facts(Facts& facts, const workload::Workload& workload,
 
 } // namespace
 
-const std::vector<FactDefinition>& fact_definitions() { return k_facts; }
+const std::vector<FactDefinition>& fact_definitions() {
+    return k_facts;
+}
 
 const FactDefinition* find_fact(std::string_view name) {
     for (const FactDefinition& fact : k_facts) {
@@ -198,20 +253,28 @@ const FactDefinition* find_fact(std::string_view name) {
 
 std::string_view to_string(FactType type) {
     switch (type) {
-    case FactType::number: return "number";
-    case FactType::string: return "string";
-    case FactType::boolean: return "bool";
-    case FactType::list: return "list";
+    case FactType::number:
+        return "number";
+    case FactType::string:
+        return "string";
+    case FactType::boolean:
+        return "bool";
+    case FactType::list:
+        return "list";
     }
     return "?";
 }
 
 FactType type_of(const FactValue& value) {
     switch (value.index()) {
-    case 0: return FactType::number;
-    case 1: return FactType::string;
-    case 2: return FactType::boolean;
-    default: return FactType::list;
+    case 0:
+        return FactType::number;
+    case 1:
+        return FactType::string;
+    case 2:
+        return FactType::boolean;
+    default:
+        return FactType::list;
     }
 }
 

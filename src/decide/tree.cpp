@@ -35,44 +35,68 @@ std::string describe_list(const std::vector<FactValue>& values) {
 
 std::string_view symbol(Op op) {
     switch (op) {
-    case Op::eq: return "==";
-    case Op::ne: return "!=";
-    case Op::lt: return "<";
-    case Op::le: return "<=";
-    case Op::gt: return ">";
-    case Op::ge: return ">=";
-    case Op::in: return "in";
-    case Op::not_in: return "not in";
-    case Op::contains: return "contains";
-    case Op::exists: return "exists";
+    case Op::eq:
+        return "==";
+    case Op::ne:
+        return "!=";
+    case Op::lt:
+        return "<";
+    case Op::le:
+        return "<=";
+    case Op::gt:
+        return ">";
+    case Op::ge:
+        return ">=";
+    case Op::in:
+        return "in";
+    case Op::not_in:
+        return "not in";
+    case Op::contains:
+        return "contains";
+    case Op::exists:
+        return "exists";
     }
     return "?";
 }
 
-std::string_view to_string_or_self(const std::string& text) { return text; }
-std::string_view to_string_or_self(PurchaseOption option) { return to_string(option); }
+std::string_view to_string_or_self(const std::string& text) {
+    return text;
+}
+std::string_view to_string_or_self(PurchaseOption option) {
+    return to_string(option);
+}
 
 std::string describe_nested(const Condition& condition) {
-    const bool compound = condition.kind == Condition::Kind::all ||
-                          condition.kind == Condition::Kind::any;
+    const bool compound =
+        condition.kind == Condition::Kind::all || condition.kind == Condition::Kind::any;
     return compound && condition.children.size() > 1 ? "(" + describe(condition) + ")"
-                                                      : describe(condition);
+                                                     : describe(condition);
 }
 
 } // namespace
 
 std::string_view to_string(Op op) {
     switch (op) {
-    case Op::eq: return "eq";
-    case Op::ne: return "ne";
-    case Op::lt: return "lt";
-    case Op::le: return "le";
-    case Op::gt: return "gt";
-    case Op::ge: return "ge";
-    case Op::in: return "in";
-    case Op::not_in: return "not_in";
-    case Op::contains: return "contains";
-    case Op::exists: return "exists";
+    case Op::eq:
+        return "eq";
+    case Op::ne:
+        return "ne";
+    case Op::lt:
+        return "lt";
+    case Op::le:
+        return "le";
+    case Op::gt:
+        return "gt";
+    case Op::ge:
+        return "ge";
+    case Op::in:
+        return "in";
+    case Op::not_in:
+        return "not_in";
+    case Op::contains:
+        return "contains";
+    case Op::exists:
+        return "exists";
     }
     return "?";
 }

@@ -15,17 +15,20 @@ namespace {
 
 constexpr std::int64_t k_schema_version = 1;
 
-constexpr std::array<Op, 10> k_ops{Op::eq, Op::ne,     Op::lt,       Op::le,    Op::gt,
-                                   Op::ge, Op::in,     Op::not_in,   Op::contains, Op::exists};
+constexpr std::array<Op, 10> k_ops{Op::eq, Op::ne, Op::lt,     Op::le,       Op::gt,
+                                   Op::ge, Op::in, Op::not_in, Op::contains, Op::exists};
 
 // Which operators make sense for each fact type.
 bool op_allowed(FactType type, Op op) {
     switch (type) {
-    case FactType::number: return op != Op::contains;
-    case FactType::string: return op == Op::eq || op == Op::ne || op == Op::in ||
-                                  op == Op::not_in || op == Op::exists;
-    case FactType::boolean: return op == Op::eq || op == Op::ne || op == Op::exists;
-    case FactType::list: return op == Op::contains || op == Op::exists;
+    case FactType::number:
+        return op != Op::contains;
+    case FactType::string:
+        return op == Op::eq || op == Op::ne || op == Op::in || op == Op::not_in || op == Op::exists;
+    case FactType::boolean:
+        return op == Op::eq || op == Op::ne || op == Op::exists;
+    case FactType::list:
+        return op == Op::contains || op == Op::exists;
     }
     return false;
 }
@@ -41,8 +44,8 @@ std::string allowed_ops(FactType type) {
 }
 
 bool is_valid_id(std::string_view id) {
-    if (id.empty() || !((id.front() >= 'a' && id.front() <= 'z') ||
-                        (id.front() >= '0' && id.front() <= '9'))) {
+    if (id.empty() ||
+        !((id.front() >= 'a' && id.front() <= 'z') || (id.front() >= '0' && id.front() <= '9'))) {
         return false;
     }
     return std::all_of(id.begin(), id.end(), [](char c) {
@@ -59,8 +62,7 @@ struct PendingNext {
 
 class TreeReader {
 public:
-    TreeReader(const catalog::TextFile& file, const catalog::Catalog* catalog,
-               DiagnosticSink& sink)
+    TreeReader(const catalog::TextFile& file, const catalog::Catalog* catalog, DiagnosticSink& sink)
         : m_file(file), m_catalog(catalog) {
         m_context.file = file.name;
         m_context.sink = &sink;
@@ -153,10 +155,10 @@ private:
                     known.push_back(name);
                 }
                 std::string hint = detail::closest_match(id, known);
-                node.error(hint.empty()
-                               ? fmt::format("unknown source '{}': add it to the `sources` table",
-                                             id)
-                               : fmt::format("unknown source '{}'; did you mean '{}'?", id, hint));
+                node.error(
+                    hint.empty()
+                        ? fmt::format("unknown source '{}': add it to the `sources` table", id)
+                        : fmt::format("unknown source '{}'; did you mean '{}'?", id, hint));
                 continue;
             }
             out.push_back(id);
@@ -293,12 +295,11 @@ private:
                 names.push_back(fact.name);
             }
             std::string hint = detail::closest_match(*name, names);
-            fact_node->error(hint.empty()
-                                 ? fmt::format("unknown fact '{}' (docs/decision-rules.md lists "
-                                               "every fact)",
-                                               *name)
-                                 : fmt::format("unknown fact '{}'; did you mean '{}'?", *name,
-                                               hint));
+            fact_node->error(
+                hint.empty() ? fmt::format("unknown fact '{}' (docs/decision-rules.md lists "
+                                           "every fact)",
+                                           *name)
+                             : fmt::format("unknown fact '{}'; did you mean '{}'?", *name, hint));
             return std::nullopt;
         }
         auto& [op, operand] = operators.front();
@@ -395,9 +396,9 @@ private:
             names.push_back(gpu.name);
         }
         std::string hint = detail::closest_match(name, names);
-        node.error(hint.empty() ? fmt::format("unknown GPU model '{}': not in the catalog", name)
-                                : fmt::format("unknown GPU model '{}'; did you mean '{}'?", name,
-                                              hint));
+        node.error(hint.empty()
+                       ? fmt::format("unknown GPU model '{}': not in the catalog", name)
+                       : fmt::format("unknown GPU model '{}'; did you mean '{}'?", name, hint));
         return name;
     }
 
@@ -461,13 +462,12 @@ private:
                     out.gpus.only = read_gpu_list(*list);
                 }
                 for (const std::string& name : out.gpus.prefer) {
-                    const bool excluded = std::find(out.gpus.exclude.begin(),
-                                                    out.gpus.exclude.end(),
-                                                    name) != out.gpus.exclude.end();
-                    const bool outside =
-                        !out.gpus.only.empty() && std::find(out.gpus.only.begin(),
-                                                            out.gpus.only.end(),
-                                                            name) == out.gpus.only.end();
+                    const bool excluded =
+                        std::find(out.gpus.exclude.begin(), out.gpus.exclude.end(), name) !=
+                        out.gpus.exclude.end();
+                    const bool outside = !out.gpus.only.empty() &&
+                                         std::find(out.gpus.only.begin(), out.gpus.only.end(),
+                                                   name) == out.gpus.only.end();
                     if (excluded || outside) {
                         gpus->error(fmt::format("'{}' is both preferred and ruled out", name));
                     }
@@ -485,8 +485,8 @@ private:
                 for (PurchaseOption option : out.purchase.prefer) {
                     if (std::find(out.purchase.exclude.begin(), out.purchase.exclude.end(),
                                   option) != out.purchase.exclude.end()) {
-                        purchase->error(fmt::format("'{}' is both preferred and excluded",
-                                                    to_string(option)));
+                        purchase->error(
+                            fmt::format("'{}' is both preferred and excluded", to_string(option)));
                     }
                 }
             }
@@ -544,6 +544,8 @@ private:
             const std::array<const Branch*, 3> branches{
                 &frame.node->on_true, &frame.node->on_false,
                 frame.node->on_missing ? &*frame.node->on_missing : nullptr};
+            constexpr std::array<std::string_view, 3> k_keys{"then", "else", "missing"};
+            const std::string_view key = k_keys.at(std::min(frame.next_branch, k_keys.size() - 1));
             if (frame.next_branch >= branches.size()) {
                 marks[frame.node->id] = Mark::done;
                 stack.pop_back();
@@ -555,12 +557,12 @@ private:
             }
             const Mark mark = marks[branch->next];
             if (mark == Mark::active) {
-                m_context.sink->add(Diagnostic{m_tree.file, branch->place.line,
-                                               branch->place.column,
-                                               fmt::format("/nodes/{}", index_of(frame.node->id)),
-                                               fmt::format("node '{}' leads back to '{}': the "
-                                                           "tree must not loop",
-                                                           frame.node->id, branch->next)});
+                m_context.sink->add(
+                    Diagnostic{m_tree.file, branch->place.line, branch->place.column,
+                               fmt::format("/nodes/{}/{}/next", index_of(frame.node->id), key),
+                               fmt::format("node '{}' leads back to '{}': the "
+                                           "tree must not loop",
+                                           frame.node->id, branch->next)});
                 continue;
             }
             if (mark == Mark::none) {

@@ -36,8 +36,7 @@ std::string wrap(const std::string& text, const std::string& indent) {
             continue;
         }
         const bool line_empty = line.size() == indent.size();
-        if (!line_empty &&
-            display_width(line) + 1 + display_width(word) > k_text_width) {
+        if (!line_empty && display_width(line) + 1 + display_width(word) > k_text_width) {
             out += line + "\n";
             line = indent;
         }
@@ -96,8 +95,7 @@ std::string branch_summary(const Branch& branch) {
 
 std::string tree_text(const Tree& tree) {
     std::string out = fmt::format("Decision tree {}: {} node{}, starting at {}\n", tree.file,
-                                  tree.nodes.size(), tree.nodes.size() == 1 ? "" : "s",
-                                  tree.root);
+                                  tree.nodes.size(), tree.nodes.size() == 1 ? "" : "s", tree.root);
     for (const Node& node : tree.nodes) {
         out += fmt::format("\n[{}] {}\n", node.id, decide::describe(node.test));
         out += wrap(node.why + sources_suffix(node.sources), "    ");
@@ -119,9 +117,9 @@ std::string tree_text(const Tree& tree) {
 }
 
 std::string tree_markdown(const Tree& tree) {
-    std::string out = fmt::format("# Decision tree\n\n`{}`: {} node{}, starting at `{}`.\n",
-                                  tree.file, tree.nodes.size(), tree.nodes.size() == 1 ? "" : "s",
-                                  tree.root);
+    std::string out =
+        fmt::format("# Decision tree\n\n`{}`: {} node{}, starting at `{}`.\n", tree.file,
+                    tree.nodes.size(), tree.nodes.size() == 1 ? "" : "s", tree.root);
     for (const Node& node : tree.nodes) {
         out += fmt::format("\n## `{}`\n\nTest: `{}`\n\n{}{}\n\n", node.id,
                            decide::describe(node.test), node.why, sources_suffix(node.sources));
@@ -199,11 +197,11 @@ ordered_json branch_json(const Branch& branch) {
                    {"exclude", branch.gpus.exclude},
                    {"only", branch.gpus.only}};
     out["purchase"] = {{"prefer", purchase_prefer}, {"exclude", purchase_exclude}};
-    out["interconnect"] = {{"nvlink", branch.interconnect.nvlink},
-                           {"min_network_gbps", branch.interconnect.min_network_gbps
-                                                    ? ordered_json(
-                                                          *branch.interconnect.min_network_gbps)
-                                                    : ordered_json()}};
+    out["interconnect"] = {
+        {"nvlink", branch.interconnect.nvlink},
+        {"min_network_gbps", branch.interconnect.min_network_gbps
+                                 ? ordered_json(*branch.interconnect.min_network_gbps)
+                                 : ordered_json()}};
     out["why"] = branch.why;
     out["sources"] = branch.sources;
     out["next"] = branch.next.empty() ? ordered_json() : ordered_json(branch.next);
@@ -366,13 +364,18 @@ std::string why_markdown(const Decision& decision) {
 TextTable facts_table(const Facts& facts) {
     TextTable table;
     table.add_column("fact");
-    table.add_column("value");
     table.add_column("unit");
+    table.add_column("value");
+    auto currency = facts.find("currency");
     for (const decide::FactDefinition& definition : decide::fact_definitions()) {
         auto it = facts.find(definition.name);
-        table.add_row({std::string(definition.name),
-                       it == facts.end() ? std::string("unknown") : decide::describe(it->second),
-                       std::string(definition.unit)});
+        // Money facts are in the `currency` fact's currency.
+        std::string unit(definition.unit);
+        if (unit == "currency" && currency != facts.end()) {
+            unit = decide::describe(currency->second);
+        }
+        table.add_row({std::string(definition.name), unit,
+                       it == facts.end() ? std::string("unknown") : decide::describe(it->second)});
     }
     return table;
 }
@@ -409,9 +412,8 @@ ordered_json decision_json(const Decision& decision) {
     for (const decide::TraceStep& step : decision.trace) {
         ordered_json facts = ordered_json::array();
         for (const decide::FactUse& use : step.facts) {
-            facts.push_back(
-                {{"fact", use.fact},
-                 {"value", use.value ? fact_value_json(*use.value) : ordered_json()}});
+            facts.push_back({{"fact", use.fact},
+                             {"value", use.value ? fact_value_json(*use.value) : ordered_json()}});
         }
         trace.push_back({{"node", step.node},
                          {"test", step.test},
@@ -425,8 +427,10 @@ ordered_json decision_json(const Decision& decision) {
     ordered_json candidates = ordered_json::array();
     for (const decide::CandidateGpu& candidate : decision.candidate_gpus) {
         auto [rule, why] = reason_json(candidate.reason);
-        candidates.push_back(
-            {{"gpu", candidate.gpu}, {"preferred", candidate.preferred}, {"rule", rule}, {"why", why}});
+        candidates.push_back({{"gpu", candidate.gpu},
+                              {"preferred", candidate.preferred},
+                              {"rule", rule},
+                              {"why", why}});
     }
     ordered_json excluded = ordered_json::array();
     for (const decide::ExcludedGpu& gpu : decision.excluded_gpus) {
@@ -448,20 +452,23 @@ ordered_json decision_json(const Decision& decision) {
     out["candidate_gpus"] = candidates;
     out["excluded_gpus"] = excluded;
     out["purchase_options"] = purchase;
-    out["interconnect"] = {
-        {"nvlink", need.nvlink},
-        {"nvlink_rule", nvlink_rule},
-        {"min_network_gbps",
-         need.min_network_gbps ? ordered_json(*need.min_network_gbps) : ordered_json()},
-        {"network_rule", network_rule}};
+    out["interconnect"] = {{"nvlink", need.nvlink},
+                           {"nvlink_rule", nvlink_rule},
+                           {"min_network_gbps", need.min_network_gbps
+                                                    ? ordered_json(*need.min_network_gbps)
+                                                    : ordered_json()},
+                           {"network_rule", network_rule}};
     return out;
 }
 
 std::string render_tree(const Tree& tree, Format format, const GeneratorInfo& generator) {
     switch (format) {
-    case Format::json: return tree_json(tree, generator);
-    case Format::markdown: return tree_markdown(tree);
-    case Format::table: break;
+    case Format::json:
+        return tree_json(tree, generator);
+    case Format::markdown:
+        return tree_markdown(tree);
+    case Format::table:
+        break;
     }
     return tree_text(tree);
 }
@@ -484,7 +491,8 @@ std::string render_explanation(const Facts& facts, const Decision& decision, For
     case Format::markdown:
         return "# Decision\n\n## Facts\n\n" + facts_table(facts).render_markdown() + "\n" +
                why_markdown(decision);
-    case Format::table: break;
+    case Format::table:
+        break;
     }
     return "Facts\n" + facts_table(facts).render_text() + "\n" + why_text(decision);
 }

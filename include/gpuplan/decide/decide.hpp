@@ -31,11 +31,11 @@ struct FactUse {
 // One visited node: the test, the facts it read, the outcome, the branch taken and why.
 struct TraceStep {
     std::string node;
-    std::string test;              // describe(node.test)
-    std::vector<FactUse> facts;    // in the order the test names them, each once
+    std::string test;           // describe(node.test)
+    std::vector<FactUse> facts; // in the order the test names them, each once
     Outcome outcome = Outcome::yes;
-    std::string branch;            // `then`, `else` or `missing`: the YAML key of the branch taken
-    std::string why;               // the branch's why, or the node's when the branch has none
+    std::string branch; // `then`, `else` or `missing`: the YAML key of the branch taken
+    std::string why;    // the branch's why, or the node's when the branch has none
     std::vector<std::string> sources;
     std::vector<std::string> effects; // what the branch did, as short phrases
 
@@ -93,7 +93,7 @@ struct Decision {
     // Preferred models in preference order, then the other models of the `gpu_models` fact in
     // their order, without excluded ones.
     std::vector<CandidateGpu> candidate_gpus;
-    std::vector<ExcludedGpu> excluded_gpus; // in the order the rules excluded them
+    std::vector<ExcludedGpu> excluded_gpus;        // in the order the rules excluded them
     std::vector<PurchaseVerdict> purchase_options; // all five, in k_all_purchase_options order
     InterconnectRequirement interconnect;
     std::vector<TraceStep> trace;

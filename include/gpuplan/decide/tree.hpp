@@ -26,9 +26,9 @@ enum class Op { eq, ne, lt, le, gt, ge, in, not_in, contains, exists };
 struct Condition {
     enum class Kind { compare, all, any, negate };
     Kind kind = Kind::compare;
-    std::string fact;               // compare: the fact tested
-    Op op = Op::eq;                 // compare: the operator
-    std::vector<FactValue> values;  // compare: one operand, or the set for in/not_in
+    std::string fact;                // compare: the fact tested
+    Op op = Op::eq;                  // compare: the operator
+    std::vector<FactValue> values;   // compare: one operand, or the set for in/not_in
     std::vector<Condition> children; // all/any: the operands; negate: exactly one
 
     bool operator==(const Condition&) const = default;
@@ -53,8 +53,8 @@ struct PurchaseEffects {
 
 // Interconnect a configuration must have.
 struct InterconnectEffects {
-    bool nvlink = false;                     // multi-GPU nodes must have NVLink
-    std::optional<double> min_network_gbps;  // multi-node configurations: node-to-node bandwidth
+    bool nvlink = false;                    // multi-GPU nodes must have NVLink
+    std::optional<double> min_network_gbps; // multi-node configurations: node-to-node bandwidth
 
     bool operator==(const InterconnectEffects&) const = default;
 };
