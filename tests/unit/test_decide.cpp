@@ -8,6 +8,8 @@
 
 #include <algorithm>
 #include <catch2/catch.hpp>
+#include <fstream>
+#include <sstream>
 
 using namespace gpuplan;
 using namespace gpuplan::decide;
@@ -688,4 +690,21 @@ TEST_CASE("rules reserve-1y, reserve-3y and self-built follow horizon and utilis
     CHECK(step_at(decision, "reserve-1y").branch == "missing");
     CHECK(status_of(decision, PurchaseOption::reserved_1y) == PurchaseStatus::allowed);
     CHECK(status_of(decision, PurchaseOption::self_built) == PurchaseStatus::allowed);
+}
+
+TEST_CASE("docs/decision-rules.md lists every fact and every shipped rule", "[decide][docs]") {
+    std::ifstream in(std::string(GPUPLAN_SOURCE_DIR) + "/docs/decision-rules.md");
+    REQUIRE(in.good());
+    std::ostringstream text;
+    text << in.rdbuf();
+    const std::string doc = text.str();
+    for (const FactDefinition& fact : fact_definitions()) {
+        INFO(fact.name);
+        CHECK(doc.find("| `" + std::string(fact.name) + "` | " + std::string(to_string(fact.type)) +
+                       " |") != std::string::npos);
+    }
+    for (const Node& node : shipped_tree().nodes) {
+        INFO(node.id);
+        CHECK(doc.find("| `" + node.id + "` | `") != std::string::npos);
+    }
 }
