@@ -37,8 +37,7 @@ void add_common_options(CLI::App& app, Parsed& parsed) {
     app.add_option("--catalog", c.catalogs,
                    "Catalog file or folder to overlay on the embedded catalog (repeatable)")
         ->type_name("PATH");
-    app.add_flag("--no-default-catalog", c.no_default_catalog,
-                 "Do not load the embedded catalog");
+    app.add_flag("--no-default-catalog", c.no_default_catalog, "Do not load the embedded catalog");
     app.add_option("--format", parsed.format_text, "Output format: table, json or markdown")
         ->type_name("FORMAT");
     app.add_option("-o,--output", c.output, "Write the output to FILE (atomically)")
@@ -68,8 +67,8 @@ void add_catalog_commands(CLI::App& app, Parsed& parsed) {
     });
 
     auto show_options = std::make_shared<CatalogShowOptions>();
-    CLI::App* show = catalog->add_subcommand(
-        "show", "Show a GPU model, provider, instance type or build");
+    CLI::App* show =
+        catalog->add_subcommand("show", "Show a GPU model, provider, instance type or build");
     show->add_option("NAME", show_options->name, "What to show")->required();
     show->callback([&parsed, show_options] {
         parsed.action = [&parsed, show_options](Io& io) {
@@ -98,8 +97,7 @@ int report_error(Io& io, Exit code, const std::string& message) {
 
 int run(const std::vector<std::string>& args, Io& io) {
     Parsed parsed;
-    CLI::App app{"gpuplan: plan where to run a deep-learning job and what it will cost",
-                 "gpuplan"};
+    CLI::App app{"gpuplan: plan where to run a deep-learning job and what it will cost", "gpuplan"};
     app.set_version_flag("--version", std::string("gpuplan ") + GPUPLAN_VERSION);
     app.fallthrough();
     app.require_subcommand(1);

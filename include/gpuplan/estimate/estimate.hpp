@@ -41,10 +41,11 @@ struct MemoryBreakdown {
 };
 
 struct Throughput {
-    double samples_per_second = 0.0; // whole job (all GPUs); tokens for transformers count as samples
-    double tokens_per_second = 0.0;  // whole job; 0 for cnn/custom
-    std::optional<double> decode_tokens_per_second; // inference: per replica
-    std::optional<double> prefill_tokens_per_second; // inference: per replica
+    double samples_per_second =
+        0.0; // whole job (all GPUs); tokens for transformers count as samples
+    double tokens_per_second = 0.0;                     // whole job; 0 for cnn/custom
+    std::optional<double> decode_tokens_per_second;     // inference: per replica
+    std::optional<double> prefill_tokens_per_second;    // inference: per replica
     std::optional<double> requests_per_second_capacity; // inference: all GPUs
 
     bool operator==(const Throughput&) const = default;

@@ -28,12 +28,12 @@ enum class Sharding { none, zero1, zero2, zero3 };
 
 struct Model {
     Family family = Family::transformer;
-    double params = 0.0;                  // total parameters
-    std::optional<double> active_params;  // MoE: used per token (default: params)
+    double params = 0.0;                 // total parameters
+    std::optional<double> active_params; // MoE: used per token (default: params)
     std::optional<int> layers;
     std::optional<int> hidden;
     std::optional<int> heads;
-    std::optional<int> kv_heads;          // default: heads
+    std::optional<int> kv_heads; // default: heads
     std::optional<int> seq_len;
     std::optional<double> flops_per_sample; // cnn/custom: forward FLOPs per sample
     std::string reference;                  // benchmarks.yaml model name, may be empty
