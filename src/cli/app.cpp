@@ -37,7 +37,8 @@ void add_common_options(CLI::App& app, Parsed& parsed) {
     CommonOptions& c = parsed.common;
     app.add_option("--catalog", c.catalogs,
                    "Catalog file or folder to overlay on the embedded catalog (repeatable)")
-        ->type_name("PATH");
+        ->type_name("PATH")
+        ->allow_extra_args(false);
     app.add_flag("--no-default-catalog", c.no_default_catalog, "Do not load the embedded catalog");
     app.add_option("--format", parsed.format_text, "Output format: table, json or markdown")
         ->type_name("FORMAT");
@@ -57,10 +58,13 @@ void add_catalog_commands(CLI::App& app, Parsed& parsed) {
 
     auto list_options = std::make_shared<CatalogListOptions>();
     CLI::App* list = catalog->add_subcommand("list", "List GPU models and instance offers");
-    list->add_option("--gpu", list_options->filter.gpus, "Only this GPU model (repeatable)");
+    list->add_option("--gpu", list_options->filter.gpus, "Only this GPU model (repeatable)")
+        ->allow_extra_args(false);
     list->add_option("--provider", list_options->filter.providers,
-                     "Only this provider (repeatable)");
-    list->add_option("--region", list_options->filter.regions, "Only this region (repeatable)");
+                     "Only this provider (repeatable)")
+        ->allow_extra_args(false);
+    list->add_option("--region", list_options->filter.regions, "Only this region (repeatable)")
+        ->allow_extra_args(false);
     list->callback([&parsed, list_options] {
         parsed.action = [&parsed, list_options](Io& io) {
             return run_catalog_list(parsed.common, *list_options, io);
