@@ -1,6 +1,7 @@
 #include "cli/app.hpp"
 
 #include "cli/catalog_cmd.hpp"
+#include "cli/estimate_cmd.hpp"
 #include "gpuplan/error.hpp"
 
 #include <CLI/CLI.hpp>
@@ -37,8 +38,7 @@ void add_common_options(CLI::App& app, Parsed& parsed) {
     app.add_option("--catalog", c.catalogs,
                    "Catalog file or folder to overlay on the embedded catalog (repeatable)")
         ->type_name("PATH");
-    app.add_flag("--no-default-catalog", c.no_default_catalog,
-                 "Do not load the embedded catalog");
+    app.add_flag("--no-default-catalog", c.no_default_catalog, "Do not load the embedded catalog");
     app.add_option("--format", parsed.format_text, "Output format: table, json or markdown")
         ->type_name("FORMAT");
     app.add_option("-o,--output", c.output, "Write the output to FILE (atomically)")
@@ -68,8 +68,8 @@ void add_catalog_commands(CLI::App& app, Parsed& parsed) {
     });
 
     auto show_options = std::make_shared<CatalogShowOptions>();
-    CLI::App* show = catalog->add_subcommand(
-        "show", "Show a GPU model, provider, instance type or build");
+    CLI::App* show =
+        catalog->add_subcommand("show", "Show a GPU model, provider, instance type or build");
     show->add_option("NAME", show_options->name, "What to show")->required();
     show->callback([&parsed, show_options] {
         parsed.action = [&parsed, show_options](Io& io) {
@@ -88,6 +88,70 @@ void add_catalog_commands(CLI::App& app, Parsed& parsed) {
     });
 }
 
+// Workload flags shared by every command that takes a workload (design.md section 4).
+void add_workload_options(CLI::App* command, WorkloadInput& input) {
+    command->add_option("WORKLOAD", input.path, "Workload file (YAML)")->type_name("FILE");
+    command->add_option("--preset", input.preset, "Bundled workload preset (see 'gpuplan presets')")
+        ->type_name("NAME");
+    workload::WorkloadOverrides& o = input.overrides;
+    auto text = [command](const std::string& name, std::optional<std::string>& target,
+                          const std::string& help, const std::string& type) {
+        command
+            ->add_option_function<std::string>(
+                name, [&target](const std::string& value) { target = value; }, help)
+            ->type_name(type);
+    };
+    text("--params", o.params, "Model parameters (7B, 340M)", "N");
+    text("--active-params", o.active_params, "MoE: parameters used per token", "N");
+    text("--tokens", o.tokens, "Training tokens, all epochs (2T)", "N");
+    text("--samples", o.samples, "Samples per epoch", "N");
+    text("--epochs", o.epochs, "Epochs", "N");
+    text("--task", o.task, "train, finetune or inference", "TASK");
+    text("--family", o.family, "transformer, cnn or custom", "FAMILY");
+    text("--precision", o.precision, "Training or inference precision (bf16, fp8, int4...)",
+         "PRECISION");
+    text("--optimizer", o.optimizer, "adamw, sgd or adafactor", "NAME");
+    text("--method", o.method, "full, lora or qlora", "METHOD");
+    text("--sharding", o.sharding, "none, zero1, zero2, zero3 or fsdp", "MODE");
+    text("--micro-batch", o.micro_batch, "Micro-batch per GPU", "N");
+    text("--mfu", o.mfu, "Model FLOPs utilisation override (0.4)", "FRACTION");
+    command->add_option("--gpu", o.gpus, "Only this GPU model (repeatable)")->type_name("GPU");
+    text("--gpu-count", o.gpu_count, "Run on exactly this many GPUs", "N");
+    text("--max-gpus", o.max_gpus, "At most this many GPUs", "N");
+    text("--deadline", o.deadline, "Deadline (12h, 30d, 6w, 3mo, 1y)", "DURATION");
+    text("--budget", o.budget, "Budget (250000 USD)", "MONEY");
+    text("--horizon", o.horizon, "Planning horizon in months (36) or a duration (3y)", "MONTHS");
+    text("--discount-rate", o.discount_rate, "Annual discount rate (0.10 or 10%)", "RATE");
+    command->add_flag_callback(
+        "--interruptible", [&o] { o.interruptible = true; },
+        "The job checkpoints and may run on spot");
+    command->add_option("--purchase", o.purchase, "Allowed purchase option (repeatable)")
+        ->type_name("OPTION");
+    command->add_option("--provider", o.providers, "Only this provider (repeatable)")
+        ->type_name("NAME");
+    command->add_option("--region", o.regions, "Only this region (repeatable)")
+        ->type_name("REGION");
+    text("--rps", o.rps, "Inference: requests per second", "N");
+    text("--latency-ms", o.latency_ms, "Inference: target time per request", "MS");
+    text("--hours-per-day", o.hours_per_day, "Inference: service hours per day", "HOURS");
+}
+
+void add_estimate_commands(CLI::App& app, Parsed& parsed) {
+    auto options = std::make_shared<EstimateOptions>();
+    CLI::App* estimate =
+        app.add_subcommand("estimate", "Time, memory and GPU count per GPU type, no prices");
+    add_workload_options(estimate, options->input);
+    estimate->callback([&parsed, options] {
+        parsed.action = [&parsed, options](Io& io) {
+            return run_estimate(parsed.common, *options, io);
+        };
+    });
+    CLI::App* presets = app.add_subcommand("presets", "List bundled workload presets");
+    presets->callback([&parsed] {
+        parsed.action = [&parsed](Io& io) { return run_presets(parsed.common, io); };
+    });
+}
+
 int report_error(Io& io, Exit code, const std::string& message) {
     io.err << message << '\n';
     io.err.flush();
@@ -98,13 +162,13 @@ int report_error(Io& io, Exit code, const std::string& message) {
 
 int run(const std::vector<std::string>& args, Io& io) {
     Parsed parsed;
-    CLI::App app{"gpuplan: plan where to run a deep-learning job and what it will cost",
-                 "gpuplan"};
+    CLI::App app{"gpuplan: plan where to run a deep-learning job and what it will cost", "gpuplan"};
     app.set_version_flag("--version", std::string("gpuplan ") + GPUPLAN_VERSION);
     app.fallthrough();
     app.require_subcommand(1);
     add_common_options(app, parsed);
     add_catalog_commands(app, parsed);
+    add_estimate_commands(app, parsed);
 
     std::vector<std::string> reversed(args.rbegin(), args.rend());
     try {

@@ -38,7 +38,8 @@ struct CommonOptions {
 
 // Expands catalog paths: a file as is, a folder as its *.yaml files (recursively, sorted, without
 // presets/ and decision_tree.yaml). Throws RuntimeError for an unreadable path.
-[[nodiscard]] std::vector<catalog::TextFile> read_catalog_paths(const std::vector<std::string>& paths);
+[[nodiscard]] std::vector<catalog::TextFile>
+read_catalog_paths(const std::vector<std::string>& paths);
 
 // The embedded catalog (unless --no-default-catalog) with the --catalog overlays applied.
 // Throws InputError for invalid overlays and UsageError when no catalog is left.

@@ -75,10 +75,10 @@ struct Gpu {
 
 struct PriceRow {
     std::string region;
-    std::string zone; // empty when the provider prices whole regions
+    std::string zone;                // empty when the provider prices whole regions
     std::optional<double> on_demand; // per instance-hour, provider currency
     std::optional<double> spot;
-    std::optional<double> monthly; // monthly subscription, where sold
+    std::optional<double> monthly;    // monthly subscription, where sold
     std::vector<std::string> sources; // empty = the provider's
     std::optional<Date> as_of;        // nullopt = the provider's
 
