@@ -15,7 +15,10 @@ using nlohmann::ordered_json;
 CatalogInfo catalog_info(const catalog::Catalog& catalog) {
     CatalogInfo info;
     const auto range = catalog::price_date_range(catalog);
-    info.as_of = range ? range->second.to_string() : std::string();
+    if (range) {
+        info.oldest = range->first.to_string();
+        info.newest = range->second.to_string();
+    }
     info.digest = "fnv1a64:" + catalog.digest;
     info.offers = catalog::offer_count(catalog);
     return info;
@@ -123,6 +126,17 @@ ordered_json option_json(const cost::Option& o, std::optional<std::size_t> rank)
     return out;
 }
 
+// The catalog block of docs/schema/common.schema.json.
+ordered_json catalog_json(const CatalogInfo& info) {
+    ordered_json out;
+    out["digest"] = info.digest;
+    out["as_of"] = info.newest.empty()
+                       ? ordered_json(nullptr)
+                       : ordered_json{{"oldest", info.oldest}, {"newest", info.newest}};
+    out["offers"] = info.offers;
+    return out;
+}
+
 ordered_json fx_json(const std::vector<cost::FxUse>& fx) {
     ordered_json out = ordered_json::array();
     for (const cost::FxUse& use : fx) {
@@ -152,10 +166,7 @@ std::string recommend_json(const RecommendReport& r) {
     ordered_json out;
     out["schema_version"] = k_json_schema_version;
     out["generator"] = {{"name", r.generator.name}, {"version", r.generator.version}};
-    out["catalog"] = {
-        {"as_of", r.catalog.as_of.empty() ? ordered_json(nullptr) : ordered_json(r.catalog.as_of)},
-        {"digest", r.catalog.digest},
-        {"offers", r.catalog.offers}};
+    out["catalog"] = catalog_json(r.catalog);
     out["currency"] = plan.currency;
     out["workload"] = workload_json(r.workload);
     ordered_json assumptions = conventions_json(plan);
@@ -263,7 +274,7 @@ TextTable options_table(const RecommendReport& r, bool wide) {
     return table;
 }
 
-std::string recommend_text(const RecommendReport& r, bool markdown) {
+std::string recommend_text(const RecommendReport& r, bool markdown, bool wide) {
     const cost::Plan& plan = r.plan;
     std::string out;
     const std::string bullet = markdown ? "- " : "  ";
@@ -280,7 +291,7 @@ std::string recommend_text(const RecommendReport& r, bool markdown) {
     if (r.ranked.empty()) {
         out += "No feasible option.\n";
     } else {
-        const TextTable table = options_table(r, markdown);
+        const TextTable table = options_table(r, markdown || wide);
         out += markdown ? table.render_markdown() : table.render_text();
         const cost::Option& best = plan.options[r.ranked.front()];
         out += fmt::format("{}Best: {} ({} x {}), NPV {}, total {}\n", markdown ? "\n## " : "\n",
@@ -320,14 +331,14 @@ std::string recommend_text(const RecommendReport& r, bool markdown) {
 
 } // namespace
 
-std::string render_recommend(const RecommendReport& report, Format format) {
+std::string render_recommend(const RecommendReport& report, Format format, bool wide) {
     switch (format) {
     case Format::json:
         return recommend_json(report);
     case Format::markdown:
-        return recommend_text(report, true);
+        return recommend_text(report, true, true);
     case Format::table:
-        return recommend_text(report, false);
+        return recommend_text(report, false, wide);
     }
     return {};
 }
@@ -386,10 +397,7 @@ std::string tco_json(const TcoReport& r) {
     ordered_json out;
     out["schema_version"] = k_json_schema_version;
     out["generator"] = {{"name", r.generator.name}, {"version", r.generator.version}};
-    out["catalog"] = {
-        {"as_of", r.catalog.as_of.empty() ? ordered_json(nullptr) : ordered_json(r.catalog.as_of)},
-        {"digest", r.catalog.digest},
-        {"offers", r.catalog.offers}};
+    out["catalog"] = catalog_json(r.catalog);
     out["configuration"] = {
         {"workload", r.workload.name},
         {"task", workload::to_string(r.workload.task)},

@@ -18,7 +18,8 @@ namespace gpuplan::report {
 
 // What the output says about the catalog it priced from.
 struct CatalogInfo {
-    std::string as_of; // newest price date; empty without prices
+    std::string oldest; // oldest price date; empty without prices
+    std::string newest; // newest price date
     std::string digest;
     std::size_t offers = 0;
 
@@ -44,7 +45,9 @@ make_recommend_report(GeneratorInfo generator, const catalog::Catalog& catalog,
                       workload::Workload workload, cost::Settings settings,
                       rank::Objective objective, cost::Plan plan, int top);
 
-[[nodiscard]] std::string render_recommend(const RecommendReport& report, Format format);
+// `wide` adds total, per GPU-hour, deadline and budget columns to the table (markdown has them).
+[[nodiscard]] std::string render_recommend(const RecommendReport& report, Format format,
+                                           bool wide = false);
 
 // One purchase option of the configuration `gpuplan tco` looks at.
 struct TcoOption {
