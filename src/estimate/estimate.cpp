@@ -30,7 +30,9 @@ struct Shape {
     double seq_len = 0.0;
 };
 
-double safe_div(double a, double b) { return b > 0.0 && std::isfinite(b) ? a / b : 0.0; }
+double safe_div(double a, double b) {
+    return b > 0.0 && std::isfinite(b) ? a / b : 0.0;
+}
 
 bool is_16bit(catalog::Precision p) {
     return p == catalog::Precision::fp16 || p == catalog::Precision::bf16 ||
@@ -50,9 +52,9 @@ Shape shape_of(const workload::Model& model, std::vector<std::string>* notes) {
         shape.layers = model.layers ? *model.layers : layers;
         shape.hidden = model.hidden ? *model.hidden : k_hidden_per_layer * shape.layers;
         if (notes != nullptr && model.family == Family::transformer) {
-            notes->push_back(fmt::format(
-                "model shape not given: assumed {:g} layers of hidden size {:g} (params = 12 L h^2)",
-                shape.layers, shape.hidden));
+            notes->push_back(fmt::format("model shape not given: assumed {:g} layers of hidden "
+                                         "size {:g} (params = 12 L h^2)",
+                                         shape.layers, shape.hidden));
         }
     }
     shape.heads = model.heads ? *model.heads : std::max(1.0, std::round(shape.hidden / k_head_dim));
@@ -85,17 +87,24 @@ catalog::Precision training_precision(const Gpu& gpu, catalog::Precision wanted,
     }
     std::vector<Precision> chain;
     switch (wanted) {
-    case Precision::fp8: chain = {Precision::bf16, Precision::fp16, Precision::fp32}; break;
-    case Precision::bf16: chain = {Precision::fp16, Precision::fp32}; break;
-    case Precision::tf32: chain = {Precision::fp32}; break;
-    default: chain = {Precision::fp16, Precision::fp32}; break;
+    case Precision::fp8:
+        chain = {Precision::bf16, Precision::fp16, Precision::fp32};
+        break;
+    case Precision::bf16:
+        chain = {Precision::fp16, Precision::fp32};
+        break;
+    case Precision::tf32:
+        chain = {Precision::fp32};
+        break;
+    default:
+        chain = {Precision::fp16, Precision::fp32};
+        break;
     }
     for (Precision p : chain) {
         if (supported(p)) {
-            notes.push_back(fmt::format("{} not supported on {} ({}): using {}",
-                                        catalog::to_string(wanted), gpu.name,
-                                        catalog::to_string(gpu.architecture),
-                                        catalog::to_string(p)));
+            notes.push_back(
+                fmt::format("{} not supported on {} ({}): using {}", catalog::to_string(wanted),
+                            gpu.name, catalog::to_string(gpu.architecture), catalog::to_string(p)));
             return p;
         }
     }
@@ -103,13 +112,14 @@ catalog::Precision training_precision(const Gpu& gpu, catalog::Precision wanted,
 }
 
 // The compute precision for inference and the bytes of one weight.
-std::pair<catalog::Precision, double> inference_precision(const Gpu& gpu,
-                                                          catalog::Precision wanted,
+std::pair<catalog::Precision, double> inference_precision(const Gpu& gpu, catalog::Precision wanted,
                                                           std::vector<std::string>& notes) {
     using catalog::Precision;
     switch (wanted) {
-    case Precision::int4: return {Precision::fp16, 0.5};
-    case Precision::int8: return {Precision::fp16, 1.0};
+    case Precision::int4:
+        return {Precision::fp16, 0.5};
+    case Precision::int8:
+        return {Precision::fp16, 1.0};
     case Precision::fp8:
         if (gpu.architecture >= Architecture::hopper && gpu.peak_tflops(Precision::fp8)) {
             return {Precision::fp8, 1.0};
@@ -124,7 +134,8 @@ std::pair<catalog::Precision, double> inference_precision(const Gpu& gpu,
         notes.push_back(fmt::format("bf16 not supported on {} ({}): using fp16", gpu.name,
                                     catalog::to_string(gpu.architecture)));
         return {Precision::fp16, 2.0};
-    default: return {Precision::fp16, 2.0};
+    default:
+        return {Precision::fp16, 2.0};
     }
 }
 
@@ -135,10 +146,18 @@ double default_mfu(const Workload& w, const Gpu& gpu, catalog::Precision precisi
     }
     double mfu = k_mfu_ampere;
     switch (gpu.architecture) {
-    case Architecture::volta: mfu = k_mfu_volta; break;
-    case Architecture::turing: mfu = k_mfu_turing; break;
-    case Architecture::ampere: mfu = k_mfu_ampere; break;
-    case Architecture::ada: mfu = k_mfu_ada; break;
+    case Architecture::volta:
+        mfu = k_mfu_volta;
+        break;
+    case Architecture::turing:
+        mfu = k_mfu_turing;
+        break;
+    case Architecture::ampere:
+        mfu = k_mfu_ampere;
+        break;
+    case Architecture::ada:
+        mfu = k_mfu_ada;
+        break;
     case Architecture::hopper:
     case Architecture::blackwell:
         mfu = gpus > k_large_cluster_gpus ? k_mfu_hopper_large : k_mfu_hopper;
@@ -294,8 +313,7 @@ TrainModel train_model(const Workload& w, catalog::Precision precision,
         m.optimizer_bytes = 4.0 + state_bytes;
         m.grad_bytes = compute_bytes;
         flops_per_unit = k_frozen_flops_per_param * m.active +
-                         k_train_flops_per_param * m.active * k_lora_trainable_fraction +
-                         attention;
+                         k_train_flops_per_param * m.active * k_lora_trainable_fraction + attention;
         notes.push_back(fmt::format("{}: trainable adapter parameters assumed {:g} % of the model",
                                     workload::to_string(w.training.method),
                                     k_lora_trainable_fraction * 100.0));
@@ -308,8 +326,7 @@ TrainModel train_model(const Workload& w, catalog::Precision precision,
     } else {
         m.work = w.data.samples.value_or(0.0) * w.data.epochs;
         m.work_per_step = w.training.micro_batch;
-        m.total_flops =
-            k_train_flops_per_forward * w.model.flops_per_sample.value_or(0.0) * m.work;
+        m.total_flops = k_train_flops_per_forward * w.model.flops_per_sample.value_or(0.0) * m.work;
     }
     return m;
 }
@@ -342,9 +359,8 @@ MemoryBreakdown training_memory(const Workload& w, const TrainModel& m, Layout l
         const double per_layer = w.training.activation_checkpointing
                                      ? k_checkpointed_activation_bytes
                                      : k_activation_bytes;
-        const double live =
-            per_layer * m.shape.layers +
-            (w.training.activation_checkpointing ? k_activation_bytes : 0.0);
+        const double live = per_layer * m.shape.layers +
+                            (w.training.activation_checkpointing ? k_activation_bytes : 0.0);
         activations = w.training.micro_batch * m.shape.seq_len * m.shape.hidden * live *
                       m.activation_scale / layout.tensor;
     } else {
@@ -386,9 +402,9 @@ TrainTiming train_timing(const Workload& w, const TrainModel& m, const Gpu& gpu,
     const double dp = std::max(1.0, std::floor(gpus / mp));
     // per_gpu_rate is work units per second per GPU at full efficiency of the method.
     const double compute = safe_div(m.work, gpus * per_gpu_rate);
-    const double bubble = layout.pipeline > 1 ? (layout.pipeline - 1.0) /
-                                                    (k_microbatches_per_stage * layout.pipeline)
-                                              : 0.0;
+    const double bubble =
+        layout.pipeline > 1 ? (layout.pipeline - 1.0) / (k_microbatches_per_stage * layout.pipeline)
+                            : 0.0;
     const double steps = std::max(1.0, safe_div(m.work, dp * m.work_per_step));
     const double step_compute = compute / steps;
     const double intra = intra_node_gb_per_s(gpu, node);
@@ -404,8 +420,7 @@ TrainTiming train_timing(const Workload& w, const TrainModel& m, const Gpu& gpu,
             dp_comm = ring * bytes / (intra * k_bytes_per_gb);
         } else {
             const double shards_per_node = std::min(mp, static_cast<double>(gpn));
-            dp_comm =
-                ring * bytes * shards_per_node / (inter_node_gb_per_s(node) * k_bytes_per_gb);
+            dp_comm = ring * bytes * shards_per_node / (inter_node_gb_per_s(node) * k_bytes_per_gb);
         }
     }
     double tp_comm = 0.0;
@@ -413,11 +428,11 @@ TrainTiming train_timing(const Workload& w, const TrainModel& m, const Gpu& gpu,
         const double count =
             k_tp_allreduces +
             (w.training.activation_checkpointing ? k_tp_allreduces_recompute : 0.0);
-        const double bytes = w.training.micro_batch * m.shape.seq_len * m.shape.hidden * 2.0 *
-                             m.activation_scale;
+        const double bytes =
+            w.training.micro_batch * m.shape.seq_len * m.shape.hidden * 2.0 * m.activation_scale;
         const double ring = 2.0 * (layout.tensor - 1.0) / layout.tensor;
-        tp_comm = count * (m.shape.layers / layout.pipeline) * ring * bytes /
-                  (intra * k_bytes_per_gb);
+        tp_comm =
+            count * (m.shape.layers / layout.pipeline) * ring * bytes / (intra * k_bytes_per_gb);
     }
     const double exposed = std::max(0.0, dp_comm - k_backward_share * step_compute);
     const double step_busy = step_compute * (1.0 + bubble);
@@ -452,8 +467,8 @@ GpuEstimate estimate_training(const Workload& w, const Gpu& gpu, const NodeShape
     const double peak = peak_flops(gpu, e.precision);
     const auto measured = find_benchmark(w, gpu, e.precision, m.shape, catalog);
     if (!w.model.reference.empty() && !measured) {
-        e.notes.push_back(fmt::format("no benchmark of '{}' on {}: time from MFU",
-                                      w.model.reference, gpu.name));
+        e.notes.push_back(
+            fmt::format("no benchmark of '{}' on {}: time from MFU", w.model.reference, gpu.name));
     }
     auto rate_at = [&](int gpus, double& mfu) {
         if (measured && !w.training.mfu) {
@@ -485,7 +500,8 @@ GpuEstimate estimate_training(const Workload& w, const Gpu& gpu, const NodeShape
         if (!layout) {
             // Show the memory of the most model-parallel layout available at this count.
             auto layouts = model_parallel_layouts(n, gpn, m.shape.layers);
-            layout = layouts.empty() ? Layout{} : Layout{layouts.back().first, layouts.back().second};
+            layout =
+                layouts.empty() ? Layout{} : Layout{layouts.back().first, layouts.back().second};
         }
         out.tensor_parallel = layout->tensor;
         out.pipeline_parallel = layout->pipeline;
@@ -528,9 +544,8 @@ GpuEstimate estimate_training(const Workload& w, const Gpu& gpu, const NodeShape
             }
         }
         if (!found && w.constraints.deadline_hours) {
-            chosen.notes.push_back(fmt::format(
-                "misses the {:g} h deadline even on {} GPUs", *w.constraints.deadline_hours,
-                chosen.gpu_count));
+            chosen.notes.push_back(fmt::format("misses the {:g} h deadline even on {} GPUs",
+                                               *w.constraints.deadline_hours, chosen.gpu_count));
         }
     }
     if (e.min_gpus == 0) {
@@ -542,10 +557,9 @@ GpuEstimate estimate_training(const Workload& w, const Gpu& gpu, const NodeShape
     }
     if (measured && !w.training.mfu) {
         chosen.from_benchmark = true;
-        chosen.notes.push_back(fmt::format("time from measured benchmark '{}' ({} on {})",
-                                           measured->benchmark->model,
-                                           catalog::to_string(measured->benchmark->precision),
-                                           measured->benchmark->gpu));
+        chosen.notes.push_back(fmt::format(
+            "time from measured benchmark '{}' ({} on {})", measured->benchmark->model,
+            catalog::to_string(measured->benchmark->precision), measured->benchmark->gpu));
     }
     if (!node.network_gbps && chosen.nodes > 1) {
         chosen.notes.push_back(fmt::format("node network bandwidth unknown: assumed {:g} Gbps",
@@ -573,16 +587,15 @@ GpuEstimate estimate_inference(const Workload& w, const Gpu& gpu, const NodeShap
     const double out_tokens = w.inference.output_tokens;
     const double weights = w.model.params * weight_bytes;
     const double kv_bytes = precision == catalog::Precision::fp8 ? 1.0 : 2.0;
-    const double kv_per_token = transformer ? 2.0 * shape.layers * shape.kv_heads *
-                                                  (shape.hidden / shape.heads) * kv_bytes
-                                            : 0.0;
+    const double kv_per_token =
+        transformer ? 2.0 * shape.layers * shape.kv_heads * (shape.hidden / shape.heads) * kv_bytes
+                    : 0.0;
     const double kv_full = batch * (in_tokens + out_tokens) * kv_per_token;
     const double kv_mean = batch * (in_tokens + out_tokens / 2.0) * kv_per_token;
-    const double activations = transformer ? 0.0
-                                           : batch * w.model.flops_per_sample.value_or(0.0) *
-                                                 k_cnn_activation_bytes_per_flop;
-    const auto measured = transformer ? std::nullopt
-                                      : find_benchmark(w, gpu, precision, shape, catalog);
+    // Inference keeps no activations for a backward pass; transient buffers are in the overhead.
+    const double activations = 0.0;
+    const auto measured =
+        transformer ? std::nullopt : find_benchmark(w, gpu, precision, shape, catalog);
     const double latency_target = w.inference.latency_ms.value_or(0.0) / 1000.0;
 
     auto memory_at = [&](int m) {
@@ -602,8 +615,8 @@ GpuEstimate estimate_inference(const Workload& w, const Gpu& gpu, const NodeShap
     auto serving_at = [&](int m) {
         Serving s;
         if (transformer) {
-            const double compute_cap = safe_div(m * peak * k_prefill_mfu,
-                                                k_forward_flops_per_param * active);
+            const double compute_cap =
+                safe_div(m * peak * k_prefill_mfu, k_forward_flops_per_param * active);
             const double bandwidth = batch * m * gpu.memory_bandwidth_gb_per_s * k_bytes_per_gb *
                                      k_decode_bandwidth_efficiency;
             const double memory_rate = safe_div(bandwidth, weights + kv_mean);
@@ -635,7 +648,8 @@ GpuEstimate estimate_inference(const Workload& w, const Gpu& gpu, const NodeShap
     e.fits = replica > 0;
     if (replica == 0) {
         replica = gpn;
-        e.notes.push_back(fmt::format("does not fit in memory on up to {} GPUs", k_max_search_gpus));
+        e.notes.push_back(
+            fmt::format("does not fit in memory on up to {} GPUs", k_max_search_gpus));
     } else if (latency_target > 0.0 && serving_at(replica).latency > latency_target) {
         for (int m : sizes) {
             if (m > replica && m <= gpn && serving_at(m).latency <= latency_target) {
@@ -655,7 +669,8 @@ GpuEstimate estimate_inference(const Workload& w, const Gpu& gpu, const NodeShap
         replicas = count / replica;
         if (replicas == 0) {
             e.fits = false;
-            e.notes.push_back(fmt::format("one replica needs {} GPUs, more than {}", replica, count));
+            e.notes.push_back(
+                fmt::format("one replica needs {} GPUs, more than {}", replica, count));
         }
     }
     e.gpu_count = count;
@@ -691,10 +706,9 @@ GpuEstimate estimate_inference(const Workload& w, const Gpu& gpu, const NodeShap
                                       s.latency * 1000.0, *w.inference.latency_ms));
     }
     if (measured) {
-        e.notes.push_back(fmt::format("throughput from measured benchmark '{}' ({} on {})",
-                                      measured->benchmark->model,
-                                      catalog::to_string(measured->benchmark->precision),
-                                      measured->benchmark->gpu));
+        e.notes.push_back(fmt::format(
+            "throughput from measured benchmark '{}' ({} on {})", measured->benchmark->model,
+            catalog::to_string(measured->benchmark->precision), measured->benchmark->gpu));
     }
     return e;
 }
@@ -703,10 +717,14 @@ GpuEstimate estimate_inference(const Workload& w, const Gpu& gpu, const NodeShap
 
 std::string_view to_string(Bottleneck value) {
     switch (value) {
-    case Bottleneck::compute: return "compute";
-    case Bottleneck::memory_bandwidth: return "memory_bandwidth";
-    case Bottleneck::communication: return "communication";
-    case Bottleneck::data_loading: return "data_loading";
+    case Bottleneck::compute:
+        return "compute";
+    case Bottleneck::memory_bandwidth:
+        return "memory_bandwidth";
+    case Bottleneck::communication:
+        return "communication";
+    case Bottleneck::data_loading:
+        return "data_loading";
     }
     return "compute";
 }
@@ -775,10 +793,10 @@ std::vector<GpuEstimate> estimate_all(const workload::Workload& workload,
                     names.push_back(g.name);
                 }
                 const std::string hint = gpuplan::detail::closest_match(name, names);
-                throw UsageError(fmt::format(
-                    "unknown GPU model '{}'{}; known: {}", name,
-                    hint.empty() ? "" : fmt::format(" (did you mean '{}'?)", hint),
-                    gpuplan::detail::join_choices(names)));
+                throw UsageError(
+                    fmt::format("unknown GPU model '{}'{}; known: {}", name,
+                                hint.empty() ? "" : fmt::format(" (did you mean '{}'?)", hint),
+                                gpuplan::detail::join_choices(names)));
             }
             if (std::find(gpus.begin(), gpus.end(), gpu) == gpus.end()) {
                 gpus.push_back(gpu);
@@ -788,8 +806,8 @@ std::vector<GpuEstimate> estimate_all(const workload::Workload& workload,
     std::vector<GpuEstimate> out;
     out.reserve(gpus.size());
     for (const catalog::Gpu* gpu : gpus) {
-        out.push_back(estimate(workload, *gpu, default_node_shape(catalog, *gpu), std::nullopt,
-                               catalog));
+        out.push_back(
+            estimate(workload, *gpu, default_node_shape(catalog, *gpu), std::nullopt, catalog));
     }
     return out;
 }

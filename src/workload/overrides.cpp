@@ -1,6 +1,5 @@
-#include "gpuplan/workload/reader.hpp"
-
 #include "gpuplan/error.hpp"
+#include "gpuplan/workload/reader.hpp"
 
 #include <algorithm>
 #include <fmt/format.h>
@@ -34,7 +33,8 @@ double number_in(std::string_view flag, const std::string& text, double min, boo
 
 int count_in(std::string_view flag, const std::string& text, int max) {
     auto value = parse_number(text);
-    if (!value || *value < 1.0 || *value > max || *value != static_cast<double>(static_cast<int>(*value))) {
+    if (!value || *value < 1.0 || *value > max ||
+        *value != static_cast<double>(static_cast<int>(*value))) {
         bad_flag(flag, fmt::format("a whole number from 1 to {}", max), text);
     }
     return static_cast<int>(*value);
@@ -100,8 +100,7 @@ void apply_overrides(Workload& workload, const WorkloadOverrides& o) {
         auto precision = catalog::parse_precision(*o.precision);
         if (workload.task == Task::inference) {
             if (!precision || *precision == Precision::fp32 || *precision == Precision::tf32) {
-                bad_flag("--precision", "fp16, bf16, fp8, int8 or int4 (inference)",
-                         *o.precision);
+                bad_flag("--precision", "fp16, bf16, fp8, int8 or int4 (inference)", *o.precision);
             }
             workload.inference.precision = *precision;
         } else {
@@ -205,13 +204,13 @@ void apply_overrides(Workload& workload, const WorkloadOverrides& o) {
     }
     if (o.latency_ms) {
         workload.inference.latency_ms =
-            number_in("--latency-ms", *o.latency_ms, 0.0, true,
-                      std::numeric_limits<double>::max(), "a positive number of milliseconds");
+            number_in("--latency-ms", *o.latency_ms, 0.0, true, std::numeric_limits<double>::max(),
+                      "a positive number of milliseconds");
     }
     if (o.hours_per_day) {
-        workload.inference.hours_per_day = number_in("--hours-per-day", *o.hours_per_day, 0.0,
-                                                     true, k_hours_per_day,
-                                                     "hours above 0 and at most 24");
+        workload.inference.hours_per_day =
+            number_in("--hours-per-day", *o.hours_per_day, 0.0, true, k_hours_per_day,
+                      "hours above 0 and at most 24");
     }
 }
 

@@ -17,13 +17,13 @@ constexpr NumberRange k_positive_count{0.0, 1e30, true, "a positive number"};
 constexpr NumberRange k_mfu_range{0.0, 1.0, true, "a fraction above 0 and at most 1"};
 constexpr NumberRange k_hours_per_day_range{0.0, k_hours_per_day, true,
                                             "a number of hours above 0 and at most 24"};
-constexpr NumberRange k_horizon_range{0.0, 1200.0, true, "a number of months above 0 and at most 1200"};
+constexpr NumberRange k_horizon_range{0.0, 1200.0, true,
+                                      "a number of months above 0 and at most 1200"};
 constexpr NumberRange k_rate_range{0.0, 1.0, false, "an annual rate from 0 to 1"};
 constexpr std::int64_t k_max_shape = 10'000'000;
 constexpr std::int64_t k_max_gpu_count = 1'000'000;
 
-const std::vector<std::string_view> k_training_precisions{"fp32", "tf32", "fp16", "bf16",
-                                                          "fp8"};
+const std::vector<std::string_view> k_training_precisions{"fp32", "tf32", "fp16", "bf16", "fp8"};
 const std::vector<std::string_view> k_inference_precisions{"fp16", "bf16", "fp8", "int8", "int4"};
 
 template <typename T> void assign(T& target, const std::optional<T>& value) {
@@ -83,8 +83,9 @@ void read_model(const YamlNode& node, Model& model) {
     }
     model.active_params = si_at(node, "active_params", k_positive_count);
     if (model.active_params && model.params > 0.0 && *model.active_params > model.params) {
-        node.get("active_params")->error(fmt::format(
-            "active_params ({:g}) cannot exceed params ({:g})", *model.active_params, model.params));
+        node.get("active_params")
+            ->error(fmt::format("active_params ({:g}) cannot exceed params ({:g})",
+                                *model.active_params, model.params));
     }
     model.layers = int_at(node, "layers", 1, k_max_shape);
     model.hidden = int_at(node, "hidden", 1, k_max_shape);
@@ -96,8 +97,9 @@ void read_model(const YamlNode& node, Model& model) {
                                              *model.hidden, *model.heads));
     }
     if (model.heads && model.kv_heads && *model.heads % *model.kv_heads != 0) {
-        node.get("kv_heads")->error(fmt::format("heads ({}) must be a multiple of kv_heads ({})",
-                                                *model.heads, *model.kv_heads));
+        node.get("kv_heads")
+            ->error(fmt::format("heads ({}) must be a multiple of kv_heads ({})", *model.heads,
+                                *model.kv_heads));
     }
     model.flops_per_sample = si_at(node, "flops_per_sample", k_positive_count);
     assign(model.reference, node.string_at("reference", false));
@@ -180,8 +182,8 @@ std::optional<std::vector<PurchaseOption>> purchase_list(const YamlNode& node) {
     }
     std::vector<PurchaseOption> out;
     for (const YamlNode& item : items) {
-        if (auto index = item.as_choice(
-                {"on_demand", "reserved_1y", "reserved_3y", "spot", "self_built"})) {
+        if (auto index =
+                item.as_choice({"on_demand", "reserved_1y", "reserved_3y", "spot", "self_built"})) {
             const PurchaseOption option = k_all_purchase_options.at(*index);
             if (std::find(out.begin(), out.end(), option) == out.end()) {
                 out.push_back(option);
@@ -191,8 +193,7 @@ std::optional<std::vector<PurchaseOption>> purchase_list(const YamlNode& node) {
     return out;
 }
 
-void read_constraints(const YamlNode& node, Constraints& constraints,
-                      const std::string& currency) {
+void read_constraints(const YamlNode& node, Constraints& constraints, const std::string& currency) {
     if (!node.expect_map({"deadline", "budget", "providers", "regions", "gpu_models", "gpu_count",
                           "max_gpus", "interruptible", "purchase"})) {
         return;
@@ -214,8 +215,9 @@ void read_constraints(const YamlNode& node, Constraints& constraints,
     constraints.max_gpus = int_at(node, "max_gpus", 1, k_max_gpu_count);
     if (constraints.gpu_count && constraints.max_gpus &&
         *constraints.gpu_count > *constraints.max_gpus) {
-        node.get("gpu_count")->error(fmt::format("gpu_count ({}) exceeds max_gpus ({})",
-                                                 *constraints.gpu_count, *constraints.max_gpus));
+        node.get("gpu_count")
+            ->error(fmt::format("gpu_count ({}) exceeds max_gpus ({})", *constraints.gpu_count,
+                                *constraints.max_gpus));
     }
     assign(constraints.interruptible, bool_at(node, "interruptible"));
     if (auto purchase = node.get("purchase")) {

@@ -46,18 +46,34 @@ constexpr std::array<std::pair<std::string_view, Sharding>, 5> k_shardings{
 
 } // namespace
 
-std::string_view to_string(Task value) { return name_of(k_tasks, value); }
-std::string_view to_string(Family value) { return name_of(k_families, value); }
-std::string_view to_string(Optimizer value) { return name_of(k_optimizers, value); }
-std::string_view to_string(Method value) { return name_of(k_methods, value); }
-std::string_view to_string(Sharding value) { return name_of(k_shardings, value); }
+std::string_view to_string(Task value) {
+    return name_of(k_tasks, value);
+}
+std::string_view to_string(Family value) {
+    return name_of(k_families, value);
+}
+std::string_view to_string(Optimizer value) {
+    return name_of(k_optimizers, value);
+}
+std::string_view to_string(Method value) {
+    return name_of(k_methods, value);
+}
+std::string_view to_string(Sharding value) {
+    return name_of(k_shardings, value);
+}
 
-std::optional<Task> parse_task(std::string_view text) { return parse_enum(k_tasks, text); }
-std::optional<Family> parse_family(std::string_view text) { return parse_enum(k_families, text); }
+std::optional<Task> parse_task(std::string_view text) {
+    return parse_enum(k_tasks, text);
+}
+std::optional<Family> parse_family(std::string_view text) {
+    return parse_enum(k_families, text);
+}
 std::optional<Optimizer> parse_optimizer(std::string_view text) {
     return parse_enum(k_optimizers, text);
 }
-std::optional<Method> parse_method(std::string_view text) { return parse_enum(k_methods, text); }
+std::optional<Method> parse_method(std::string_view text) {
+    return parse_enum(k_methods, text);
+}
 std::optional<Sharding> parse_sharding(std::string_view text) {
     return parse_enum(k_shardings, text);
 }

@@ -61,8 +61,9 @@ struct GpuEstimate {
     double memory_per_gpu_gib = 0.0;
     MemoryBreakdown memory;
     double total_flops = 0.0;
-    catalog::Precision precision = catalog::Precision::bf16; // precision actually used (after fallback)
-    double mfu = 0.0;                      // efficiency used
+    catalog::Precision precision =
+        catalog::Precision::bf16;    // precision actually used (after fallback)
+    double mfu = 0.0;                // efficiency used
     double scaling_efficiency = 1.0; // compute time / step time (communication, pipeline bubble)
     int model_parallel = 1;          // GPUs holding one model replica (tensor x pipeline)
     int tensor_parallel = 1;
