@@ -206,6 +206,15 @@ void add_cost_commands(CLI::App& app, Parsed& parsed) {
         ->type_name("OBJECTIVE");
     recommend->add_option("--top", recommend_options->top, "Options shown (default 10; 0 = all)")
         ->type_name("N");
+    recommend
+        ->add_option("--rules", recommend_options->rules.file,
+                     "Use this decision tree instead of the shipped one")
+        ->type_name("FILE");
+    recommend->add_flag("--no-rules", recommend_options->rules.none,
+                        "Rank without the decision tree");
+    recommend->add_flag("--explain", recommend_options->rules.explain,
+                        "Price the options the rules exclude, list every rejected option and "
+                        "print the full decision trace");
     recommend->add_flag("--fail-if-none", recommend_options->fail_if_none,
                         "Exit 4 when no option is feasible");
     recommend->callback([&parsed, recommend_options] {

@@ -134,7 +134,7 @@ Exit run_rules_check(const CommonOptions& common, const RulesCheckOptions& optio
         throw InputError(std::move(problems));
     }
     if (common.verbosity >= 0) {
-        const decide::Tree tree = decide::read_tree(file, &catalog);
+        const decide::Tree tree = decide::read_tree(file, &catalog, decide::UnknownGpus::error);
         io.out << fmt::format("ok: {}: a valid decision tree ({} node{})\n", file.name,
                               tree.nodes.size(), tree.nodes.size() == 1 ? "" : "s");
     }
@@ -159,8 +159,10 @@ Exit run_rules_explain(const CommonOptions& common, const RulesExplainOptions& o
     decide::Facts facts = decide::make_facts(workload, estimates, catalog, common.currency);
     override_facts(facts, options.facts);
     const decide::Decision decision = decide::decide(tree, facts);
-    write_output(common,
-                 report::render_explanation(facts, decision, common.format, generator_info()), io);
+    write_output(
+        common,
+        report::render_explanation(facts, decision, tree.file, common.format, generator_info()),
+        io);
     return Exit::ok;
 }
 

@@ -25,7 +25,8 @@ struct RulesExplainOptions {
 };
 
 // The decision tree: the shipped one, or `rules_path` when not empty, with GPU names resolved
-// against `catalog`. Throws InputError for an invalid tree and RuntimeError for an unreadable file.
+// against `catalog` (names it lacks are kept: those models are simply not in the search).
+// Throws InputError for an invalid tree and RuntimeError for an unreadable file.
 [[nodiscard]] decide::Tree load_tree(const std::string& rules_path,
                                      const catalog::Catalog& catalog);
 

@@ -62,8 +62,9 @@ struct PendingNext {
 
 class TreeReader {
 public:
-    TreeReader(const catalog::TextFile& file, const catalog::Catalog* catalog, DiagnosticSink& sink)
-        : m_file(file), m_catalog(catalog) {
+    TreeReader(const catalog::TextFile& file, const catalog::Catalog* catalog, UnknownGpus unknown,
+               DiagnosticSink& sink)
+        : m_file(file), m_catalog(catalog), m_unknown(unknown) {
         m_context.file = file.name;
         m_context.sink = &sink;
         m_tree.file = file.name;
@@ -391,6 +392,9 @@ private:
         if (const catalog::Gpu* gpu = catalog::find_gpu(*m_catalog, name)) {
             return gpu->name;
         }
+        if (m_unknown == UnknownGpus::allow) {
+            return name;
+        }
         std::vector<std::string_view> names;
         for (const catalog::Gpu& gpu : m_catalog->gpus) {
             names.push_back(gpu.name);
@@ -592,6 +596,7 @@ private:
 
     const catalog::TextFile& m_file;
     const catalog::Catalog* m_catalog;
+    UnknownGpus m_unknown;
     YamlContext m_context;
     Tree m_tree;
     std::set<std::string, std::less<>> m_node_ids;
@@ -600,17 +605,18 @@ private:
 
 } // namespace
 
-Tree read_tree(const catalog::TextFile& file, const catalog::Catalog* catalog) {
+Tree read_tree(const catalog::TextFile& file, const catalog::Catalog* catalog,
+               UnknownGpus unknown) {
     DiagnosticSink sink;
-    Tree tree = TreeReader(file, catalog, sink).read();
+    Tree tree = TreeReader(file, catalog, unknown, sink).read();
     sink.throw_if_any();
     return tree;
 }
 
 std::vector<Diagnostic> validate_tree(const catalog::TextFile& file,
-                                      const catalog::Catalog* catalog) {
+                                      const catalog::Catalog* catalog, UnknownGpus unknown) {
     DiagnosticSink sink;
-    (void)TreeReader(file, catalog, sink).read();
+    (void)TreeReader(file, catalog, unknown, sink).read();
     return sink.diagnostics();
 }
 

@@ -15,7 +15,10 @@ namespace gpuplan::report {
 // Every fact in name order: {name: value}.
 [[nodiscard]] nlohmann::ordered_json facts_json(const decide::Facts& facts);
 
-// `decision{trace[], candidate_gpus[], excluded_gpus[], purchase_options[], interconnect{}}`.
-[[nodiscard]] nlohmann::ordered_json decision_json(const decide::Decision& decision);
+// `decision{rules, trace[], candidate_gpus[], preferred_gpus[], excluded_gpus[],
+// purchase_options[], purchase_verdicts[], interconnect{}}`; `rules` is null when `rules_file` is
+// empty (no tree applied).
+[[nodiscard]] nlohmann::ordered_json decision_json(const decide::Decision& decision,
+                                                   const std::string& rules_file);
 
 } // namespace gpuplan::report

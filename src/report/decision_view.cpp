@@ -3,6 +3,7 @@
 #include "gpuplan/report/text_table.hpp"
 #include "report/decision_json.hpp"
 
+#include <algorithm>
 #include <fmt/format.h>
 
 namespace gpuplan::report {
@@ -264,10 +265,30 @@ std::string candidates_text(const Decision& decision) {
     return names.empty() ? std::string("none") : join(names);
 }
 
-std::string why_text(const Decision& decision) {
+// Whether a step belongs in a `fired` Why section: it changed the decision.
+bool shown_step(const decide::TraceStep& step, WhyDetail detail) {
+    return detail == WhyDetail::full || !step.effects.empty();
+}
+
+std::string omitted_note(const Decision& decision, WhyDetail detail) {
+    const auto shown = static_cast<std::size_t>(
+        std::count_if(decision.trace.begin(), decision.trace.end(),
+                      [&](const decide::TraceStep& step) { return shown_step(step, detail); }));
+    if (shown == decision.trace.size()) {
+        return {};
+    }
+    return fmt::format("{} of {} rules shown (those that changed the decision); --explain shows "
+                       "the full path.\n",
+                       shown, decision.trace.size());
+}
+
+std::string why_text(const Decision& decision, WhyDetail detail) {
     std::string out = "Why\n";
     for (std::size_t i = 0; i < decision.trace.size(); ++i) {
         const decide::TraceStep& step = decision.trace[i];
+        if (!shown_step(step, detail)) {
+            continue;
+        }
         out += fmt::format("{:2}. {}: {}\n", i + 1, step.node, step.test);
         out += wrap("facts: " + fact_uses(step.facts), "    ");
         out += wrap(fmt::format("outcome: {}, took {}: {}", decide::to_string(step.outcome),
@@ -275,6 +296,7 @@ std::string why_text(const Decision& decision) {
                     "    ");
         out += wrap("why: " + step.why + sources_suffix(step.sources), "    ");
     }
+    out += omitted_note(decision, detail);
     out += "\nCandidate GPUs (* preferred by a rule)\n";
     out += wrap(candidates_text(decision), "  ");
     if (!decision.excluded_gpus.empty()) {
@@ -315,7 +337,7 @@ std::string why_text(const Decision& decision) {
     return out;
 }
 
-std::string why_markdown(const Decision& decision) {
+std::string why_markdown(const Decision& decision, WhyDetail detail) {
     std::string out = "## Why\n\n";
     TextTable trace;
     trace.add_column("#", Align::right);
@@ -327,11 +349,16 @@ std::string why_markdown(const Decision& decision) {
     trace.add_column("why");
     for (std::size_t i = 0; i < decision.trace.size(); ++i) {
         const decide::TraceStep& step = decision.trace[i];
+        if (!shown_step(step, detail)) {
+            continue;
+        }
         trace.add_row({std::to_string(i + 1), step.node, step.test, fact_uses(step.facts),
                        fmt::format("{} ({})", decide::to_string(step.outcome), step.branch),
                        effects_or_none(step.effects), step.why + sources_suffix(step.sources)});
     }
     out += trace.render_markdown();
+    const std::string omitted = omitted_note(decision, detail);
+    out += omitted.empty() ? std::string() : "\n" + omitted;
     out += "\nCandidate GPUs (* preferred by a rule): " + candidates_text(decision) + "\n";
     if (!decision.excluded_gpus.empty()) {
         out += "\n### Excluded by the rules\n\n";
@@ -403,7 +430,7 @@ ordered_json facts_json(const Facts& facts) {
     return out;
 }
 
-ordered_json decision_json(const Decision& decision) {
+ordered_json decision_json(const Decision& decision, const std::string& rules_file) {
     auto reason_json = [](const std::optional<decide::Reason>& reason) {
         return std::pair{reason ? ordered_json(reason->rule) : ordered_json(),
                          reason ? ordered_json(reason->why) : ordered_json()};
@@ -425,21 +452,27 @@ ordered_json decision_json(const Decision& decision) {
                          {"sources", step.sources}});
     }
     ordered_json candidates = ordered_json::array();
+    ordered_json preferred = ordered_json::array();
     for (const decide::CandidateGpu& candidate : decision.candidate_gpus) {
-        auto [rule, why] = reason_json(candidate.reason);
-        candidates.push_back({{"gpu", candidate.gpu},
-                              {"preferred", candidate.preferred},
-                              {"rule", rule},
-                              {"why", why}});
+        candidates.push_back(candidate.gpu);
+        if (candidate.preferred && candidate.reason) {
+            preferred.push_back({{"gpu", candidate.gpu},
+                                 {"rule", candidate.reason->rule},
+                                 {"why", candidate.reason->why}});
+        }
     }
     ordered_json excluded = ordered_json::array();
     for (const decide::ExcludedGpu& gpu : decision.excluded_gpus) {
         excluded.push_back({{"gpu", gpu.gpu}, {"rule", gpu.reason.rule}, {"why", gpu.reason.why}});
     }
-    ordered_json purchase = ordered_json::array();
+    ordered_json allowed = ordered_json::array();
+    ordered_json verdicts = ordered_json::array();
     for (const decide::PurchaseVerdict& verdict : decision.purchase_options) {
+        if (verdict.status != decide::PurchaseStatus::excluded) {
+            allowed.push_back(to_string(verdict.option));
+        }
         auto [rule, why] = reason_json(verdict.reason);
-        purchase.push_back({{"purchase", to_string(verdict.option)},
+        verdicts.push_back({{"purchase", to_string(verdict.option)},
                             {"status", decide::to_string(verdict.status)},
                             {"rule", rule},
                             {"why", why}});
@@ -448,10 +481,13 @@ ordered_json decision_json(const Decision& decision) {
     auto [nvlink_rule, nvlink_why] = reason_json(need.nvlink_reason);
     auto [network_rule, network_why] = reason_json(need.network_reason);
     ordered_json out;
+    out["rules"] = rules_file.empty() ? ordered_json() : ordered_json(rules_file);
     out["trace"] = trace;
     out["candidate_gpus"] = candidates;
+    out["preferred_gpus"] = preferred;
     out["excluded_gpus"] = excluded;
-    out["purchase_options"] = purchase;
+    out["purchase_options"] = allowed;
+    out["purchase_verdicts"] = verdicts;
     out["interconnect"] = {{"nvlink", need.nvlink},
                            {"nvlink_rule", nvlink_rule},
                            {"min_network_gbps", need.min_network_gbps
@@ -473,11 +509,12 @@ std::string render_tree(const Tree& tree, Format format, const GeneratorInfo& ge
     return tree_text(tree);
 }
 
-std::string render_why(const Decision& decision, Format format) {
-    return format == Format::markdown ? why_markdown(decision) : why_text(decision);
+std::string render_why(const Decision& decision, Format format, WhyDetail detail) {
+    return format == Format::markdown ? why_markdown(decision, detail) : why_text(decision, detail);
 }
 
-std::string render_explanation(const Facts& facts, const Decision& decision, Format format,
+std::string render_explanation(const Facts& facts, const Decision& decision,
+                               const std::string& tree_file, Format format,
                                const GeneratorInfo& generator) {
     switch (format) {
     case Format::json: {
@@ -485,16 +522,17 @@ std::string render_explanation(const Facts& facts, const Decision& decision, For
         out["schema_version"] = k_json_schema_version;
         out["generator"] = {{"name", generator.name}, {"version", generator.version}};
         out["facts"] = facts_json(facts);
-        out["decision"] = decision_json(decision);
+        out["decision"] = decision_json(decision, tree_file);
         return out.dump(2) + "\n";
     }
     case Format::markdown:
         return "# Decision\n\n## Facts\n\n" + facts_table(facts).render_markdown() + "\n" +
-               why_markdown(decision);
+               why_markdown(decision, WhyDetail::full);
     case Format::table:
         break;
     }
-    return "Facts\n" + facts_table(facts).render_text() + "\n" + why_text(decision);
+    return "Facts\n" + facts_table(facts).render_text() + "\n" +
+           why_text(decision, WhyDetail::full);
 }
 
 } // namespace gpuplan::report

@@ -113,16 +113,23 @@ struct Tree {
 // The node with `id`; nullptr when none.
 [[nodiscard]] const Node* find_node(const Tree& tree, std::string_view id);
 
+// What a GPU model name the catalog does not know is: an error (`rules check`, the build), or a
+// model that is simply not in the search (applying a tree to a smaller catalog).
+enum class UnknownGpus { error, allow };
+
 // Reads a decision tree (`schema_version: 1`). With a catalog, GPU model names are resolved to
-// the catalog's canonical names and unknown ones are errors. Checks every fact name, operator,
-// operand type, choice, purchase option, source and node reference, and that every node is
-// reachable from the root without a cycle. Throws InputError with every problem.
+// the catalog's canonical names; unknown ones are errors or kept as written (`unknown`). Checks
+// every fact name, operator, operand type, choice, purchase option, source and node reference,
+// and that every node is reachable from the root without a cycle. Throws InputError with every
+// problem.
 [[nodiscard]] Tree read_tree(const catalog::TextFile& file,
-                             const catalog::Catalog* catalog = nullptr);
+                             const catalog::Catalog* catalog = nullptr,
+                             UnknownGpus unknown = UnknownGpus::allow);
 
 // Every problem read_tree() would report (empty when the tree is valid); never throws.
 [[nodiscard]] std::vector<Diagnostic> validate_tree(const catalog::TextFile& file,
-                                                    const catalog::Catalog* catalog = nullptr);
+                                                    const catalog::Catalog* catalog = nullptr,
+                                                    UnknownGpus unknown = UnknownGpus::error);
 
 // The condition as a readable expression: `params >= 1e+11 and task in [train, finetune]`.
 [[nodiscard]] std::string describe(const Condition& condition);

@@ -17,14 +17,20 @@ namespace gpuplan::report {
 [[nodiscard]] std::string render_tree(const decide::Tree& tree, Format format,
                                       const GeneratorInfo& generator);
 
-// The facts, the trace and the resulting decision, as `gpuplan rules explain` prints them.
+// The facts, the trace and the resulting decision, as `gpuplan rules explain` prints them;
+// `tree_file` names the tree applied.
 [[nodiscard]] std::string render_explanation(const decide::Facts& facts,
-                                             const decide::Decision& decision, Format format,
+                                             const decide::Decision& decision,
+                                             const std::string& tree_file, Format format,
                                              const GeneratorInfo& generator);
 
-// The "Why" section for table and markdown reports: each step of the trace (node, test, facts,
-// outcome, effects, why), then the GPU models and purchase options the rules excluded.
-// `format` is table or markdown (JSON carries the decision object instead).
-[[nodiscard]] std::string render_why(const decide::Decision& decision, Format format);
+// How much of the trace a Why section shows: the steps that changed the decision, or all.
+enum class WhyDetail { fired, full };
+
+// The "Why" section for table and markdown reports: the steps of the trace (node, test, facts,
+// outcome, effects, why), then the candidate GPUs, the excluded ones, the purchase options and
+// the interconnect requirement. `format` is table or markdown (JSON carries the decision).
+[[nodiscard]] std::string render_why(const decide::Decision& decision, Format format,
+                                     WhyDetail detail);
 
 } // namespace gpuplan::report
