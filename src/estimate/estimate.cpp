@@ -492,6 +492,9 @@ std::optional<TrainConfig> configure(const Workload& w, const TrainModel& m, con
     return best;
 }
 
+// Memory differences below this count as ties when choosing a count that does not fit.
+constexpr double k_memory_tie_gib = 1e-9;
+
 GpuEstimate no_peak(GpuEstimate e, const Gpu& gpu) {
     e.fits = false;
     e.notes.push_back(fmt::format("no_peak_flops: the catalog has no {} peak for {}; not estimated",
@@ -579,9 +582,14 @@ GpuEstimate estimate_training(const Workload& w, const Gpu& gpu, const NodeShape
                 break;
             }
         }
-    } else if (!counts.empty()) {
-        if (auto config = configure(w, m, gpu, e.node, counts.back(), flops_per_gpu)) {
-            chosen.emplace(counts.back(), *config);
+    } else {
+        // Nothing fits: show the count needing the least memory per GPU (the smallest such).
+        for (int n : counts) {
+            auto config = configure(w, m, gpu, e.node, n, flops_per_gpu);
+            if (config && (!chosen || config->memory.total_gib() <
+                                          chosen->second.memory.total_gib() - k_memory_tie_gib)) {
+                chosen.emplace(n, *config);
+            }
         }
     }
     if (!chosen) {
@@ -594,14 +602,14 @@ GpuEstimate estimate_training(const Workload& w, const Gpu& gpu, const NodeShape
     }
     GpuEstimate out = evaluate(chosen->first, chosen->second);
     if (!out.fits) {
-        out.notes.push_back(
-            fmt::format("does_not_fit: {:.1f} GiB per GPU on {} GPUs exceeds {:.0f} % of {:g} GiB; "
-                        "largest term: {}",
-                        out.memory_per_gpu_gib, out.gpu_count, k_usable_memory_fraction * 100.0,
-                        gpu.memory_gib, largest_term(out.memory)));
+        out.notes.push_back(fmt::format(
+            "does_not_fit: {:.1f} GiB per GPU on {} GPU(s) exceeds {:.0f} % of {:g} GiB; "
+            "largest term: {}",
+            out.memory_per_gpu_gib, out.gpu_count, k_usable_memory_fraction * 100.0, gpu.memory_gib,
+            largest_term(out.memory)));
     }
     if (!out.meets_deadline) {
-        out.notes.push_back(fmt::format("deadline_missed: {:.1f} h on {} GPUs exceeds the {:g} h "
+        out.notes.push_back(fmt::format("deadline_missed: {:.1f} h on {} GPU(s) exceeds the {:g} h "
                                         "deadline",
                                         out.wall_hours, out.gpu_count,
                                         *w.constraints.deadline_hours));
@@ -775,6 +783,7 @@ GpuEstimate estimate_inference(const Workload& w, const Gpu& gpu, const NodeShap
     e.tensor_parallel = s.tensor;
     e.model_parallel = s.tensor;
     e.data_parallel = s.replicas;
+    e.batch = static_cast<int>(s.batch);
     e.memory = memory_at(s.tensor, s.batch);
     e.memory_per_gpu_gib = e.memory.total_gib();
     if (!e.fits) {

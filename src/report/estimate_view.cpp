@@ -3,6 +3,7 @@
 #include "gpuplan/report/text_table.hpp"
 #include "report/workload_json.hpp"
 
+#include <algorithm>
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
@@ -12,6 +13,9 @@ namespace {
 
 using estimate::GpuEstimate;
 using nlohmann::ordered_json;
+
+// GPU-hours below this are shown with one decimal so that short jobs do not read as 0.
+constexpr double k_small_hours = 100.0;
 
 // Significant figures kept for large physical quantities (FLOPs, throughput) in JSON.
 constexpr int k_json_digits = 4;
@@ -34,6 +38,9 @@ ordered_json estimate_json(const GpuEstimate& e) {
     out["parallelism"] = {{"tensor", e.tensor_parallel},
                           {"pipeline", e.pipeline_parallel},
                           {"data", e.data_parallel}};
+    if (e.batch > 0) {
+        out["batch"] = e.batch;
+    }
     out["precision"] = catalog::to_string(e.precision);
     out["mfu"] = round_to(e.mfu, 3);
     out["scaling_efficiency"] = round_to(e.scaling_efficiency, 3);
@@ -86,7 +93,8 @@ TextTable estimate_table(const std::vector<GpuEstimate>& estimates, bool inferen
                        e.min_gpus > 0 ? std::to_string(e.min_gpus) : "-", yes_no(e.fits),
                        format_fixed(e.memory_per_gpu_gib, 1),
                        inference ? format_fixed(e.wall_hours, 0) : format_duration(e.wall_hours),
-                       format_thousands(e.gpu_hours),
+                       e.gpu_hours < k_small_hours ? format_fixed(e.gpu_hours, 1)
+                                                   : format_thousands(e.gpu_hours),
                        e.meets_deadline ? std::string(estimate::to_string(e.bottleneck))
                                         : std::string(estimate::to_string(e.bottleneck)) + " *"});
     }
@@ -105,8 +113,8 @@ std::string notes_text(const std::vector<GpuEstimate>& estimates, bool markdown)
 }
 
 std::string header_line(const workload::Workload& w) {
-    return fmt::format("{} ({}, {} {:g} params)", w.name, workload::to_string(w.task),
-                       workload::to_string(w.model.family), w.model.params);
+    return fmt::format("{} ({}, {}, {} parameters)", w.name, workload::to_string(w.task),
+                       workload::to_string(w.model.family), format_si(w.model.params));
 }
 
 } // namespace
@@ -139,9 +147,14 @@ std::string render_estimates(const workload::Workload& workload,
     default: {
         std::string out = header_line(workload) + "\n\n";
         out += estimate_table(estimates, inference).render_text();
+        const bool missed = std::any_of(estimates.begin(), estimates.end(),
+                                        [](const GpuEstimate& e) { return !e.meets_deadline; });
+        if (missed) {
+            out += "\n* misses the deadline (training) or the latency target (inference)\n";
+        }
         const std::string notes = notes_text(estimates, false);
         if (!notes.empty()) {
-            out += "\nNotes (* misses the deadline or latency target):\n" + notes;
+            out += "\nNotes:\n" + notes;
         }
         return out;
     }

@@ -1,5 +1,7 @@
 // Estimator formulas against hand-computed values (docs/methodology.md, "Estimator").
 
+#include "../support/cli_runner.hpp"
+#include "../support/json_schema.hpp"
 #include "gpuplan/catalog/loader.hpp"
 #include "gpuplan/embedded.hpp"
 #include "gpuplan/error.hpp"
@@ -331,4 +333,26 @@ TEST_CASE("every shipped preset estimates on every catalog GPU with finite numbe
         }
     }
     CHECK(count >= 11);
+}
+
+TEST_CASE("estimate JSON of every preset validates against docs/schema/estimate.schema.json",
+          "[estimate][schema]") {
+    std::ifstream in(std::string(GPUPLAN_SOURCE_DIR) + "/docs/schema/estimate.schema.json");
+    const test::SchemaChecker checker(nlohmann::json::parse(in));
+    for (const char* preset : {"llama-70b-inference", "resnet50-imagenet", "llama-7b-qlora",
+                               "gpt3-175b-pretrain", "stable-diffusion-inference"}) {
+        const auto result = test::run_cli({"estimate", "--preset", preset, "--format", "json"});
+        REQUIRE(result.exit_code == 0);
+        INFO(preset);
+        CHECK(checker.check(nlohmann::json::parse(result.out)) == std::vector<std::string>{});
+    }
+    // The checker itself rejects what the schema forbids.
+    auto bad = nlohmann::json::parse(
+        test::run_cli({"estimate", "--preset", "gpt2-small-train", "--format", "json"}).out);
+    bad["estimates"][0]["bottleneck"] = "disk";
+    bad["estimates"][0].erase("fits");
+    CHECK(checker.check(bad) ==
+          std::vector<std::string>{"/estimates/0: missing fits",
+                                   "/estimates/0/bottleneck: \"disk\" not in [\"compute\","
+                                   "\"memory_bandwidth\",\"communication\",\"data_loading\"]"});
 }
