@@ -480,8 +480,9 @@ std::optional<TrainConfig> configure(const Workload& w, const TrainModel& m, con
         }
         if (config.fits && best->fits) {
             config.timing = train_timing(w, m, gpu, node, gpus, layout, flops_per_gpu);
-            // Strictly shorter steps win; ties keep the earlier (smaller t, then pp) layout.
-            if (config.timing.step_seconds < best->timing.step_seconds) {
+            // Strictly shorter runs win (steps differ in size between layouts, so compare the
+            // whole run); ties keep the earlier (smaller t, then pp) layout.
+            if (config.timing.wall_seconds < best->timing.wall_seconds) {
                 best = config;
             }
         }

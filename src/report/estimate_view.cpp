@@ -19,6 +19,8 @@ constexpr double k_small_hours = 100.0;
 
 // Significant figures kept for large physical quantities (FLOPs, throughput) in JSON.
 constexpr int k_json_digits = 4;
+// Significant figures kept for hours, so that short runs (seconds) keep their precision.
+constexpr int k_json_digits_hours = 6;
 
 ordered_json estimate_json(const GpuEstimate& e) {
     ordered_json out;
@@ -45,8 +47,8 @@ ordered_json estimate_json(const GpuEstimate& e) {
     out["mfu"] = round_to(e.mfu, 3);
     out["scaling_efficiency"] = round_to(e.scaling_efficiency, 3);
     out["total_flops"] = round_significant(e.total_flops, k_json_digits);
-    out["gpu_hours"] = round_to(e.gpu_hours, 2);
-    out["wall_hours"] = round_to(e.wall_hours, 2);
+    out["gpu_hours"] = round_significant(e.gpu_hours, k_json_digits_hours);
+    out["wall_hours"] = round_significant(e.wall_hours, k_json_digits_hours);
     out["meets_deadline"] = e.meets_deadline;
     out["bottleneck"] = estimate::to_string(e.bottleneck);
     ordered_json throughput;
