@@ -215,7 +215,7 @@ double intra_node_gb_per_s(const Gpu& gpu, const NodeShape& node) {
 }
 
 double inter_node_gb_per_s(const NodeShape& node) {
-    return node.network_gbps.value_or(k_fallback_network_gbps) / k_bits_per_byte;
+    return node.network_gbps.value_or(k_default_network_gbps) / k_bits_per_byte;
 }
 
 // GPU counts tried (E5.2): 1, 2, 4, ... below a node, one node, then whole nodes, up to `cap`.
@@ -306,7 +306,7 @@ TrainModel train_model(const Workload& w, Precision precision, std::vector<std::
         m.trainable = sized ? 8.0 * k_lora_rank * m.shape.hidden * m.shape.layers
                             : k_lora_trainable_fraction * m.params;
         const double base_bytes =
-            w.training.method == Method::qlora ? k_qlora_bytes_per_param : compute_bytes;
+            w.training.method == Method::qlora ? k_nf4_bytes : compute_bytes;
         m.weight_bytes = base_bytes + 4.0 * m.trainable / m.params;
         m.grad_bytes = 4.0;
         m.optimizer_bytes = k_lora_adapter_bytes - 8.0;
@@ -364,15 +364,15 @@ MemoryBreakdown training_memory(const Workload& w, const TrainModel& m, Layout l
                           m.activation_scale / layout.tensor;
         }
     } else {
-        activations = w.training.micro_batch * w.model.flops_per_sample.value_or(0.0) *
-                      k_cnn_activation_bytes_per_flop * m.activation_scale;
+        activations = w.training.micro_batch * w.model.flops_per_sample.value_or(0.0) / 1e9 *
+                      k_cnn_act_bytes_per_gflop * m.activation_scale;
     }
     MemoryBreakdown mem;
     mem.weights_gib = weights / k_bytes_per_gib;
     mem.gradients_gib = grads / k_bytes_per_gib;
     mem.optimizer_gib = optimizer / k_bytes_per_gib;
     mem.activations_gib = activations / k_bytes_per_gib;
-    mem.overhead_gib = k_runtime_overhead_gib;
+    mem.overhead_gib = k_framework_overhead_gib;
     return mem;
 }
 
@@ -442,7 +442,7 @@ TrainTiming train_timing(const Workload& w, const TrainModel& m, const Gpu& gpu,
     if (w.data.dataset_gb && *w.data.dataset_gb > 0.0) {
         const double nodes = std::ceil(gpus / gpn);
         const bool local = node.local_nvme_gb && *node.local_nvme_gb >= *w.data.dataset_gb;
-        const double per_node = local ? k_local_nvme_gb_per_s : k_remote_storage_gb_per_s;
+        const double per_node = local ? k_nvme_gb_per_s : k_network_disk_gb_per_s;
         read_seconds = *w.data.dataset_gb * w.data.epochs / (nodes * per_node);
         if (local) {
             stage_seconds =
@@ -617,7 +617,7 @@ GpuEstimate estimate_training(const Workload& w, const Gpu& gpu, const NodeShape
     }
     if (!node.network_gbps && out.nodes > 1) {
         out.notes.push_back(fmt::format("network_bandwidth_unknown: node network assumed {:g} Gbps",
-                                        k_fallback_network_gbps));
+                                        k_default_network_gbps));
     }
     return out;
 }
@@ -686,7 +686,7 @@ GpuEstimate estimate_inference(const Workload& w, const Gpu& gpu, const NodeShap
         mem.weights_gib = weights / t / k_bytes_per_gib;
         mem.kv_cache_gib =
             batch * (in_tokens + out_tokens) * kv_per_token / kv_split(t) / k_bytes_per_gib;
-        mem.overhead_gib = k_runtime_overhead_gib;
+        mem.overhead_gib = k_framework_overhead_gib;
         return mem;
     };
     struct Serving {
