@@ -11,7 +11,9 @@
 #include <algorithm>
 #include <catch2/catch.hpp>
 #include <cmath>
+#include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <sstream>
 
 using namespace gpuplan;
@@ -346,6 +348,21 @@ TEST_CASE("estimate JSON of every preset validates against docs/schema/estimate.
         INFO(preset);
         CHECK(checker.check(nlohmann::json::parse(result.out)) == std::vector<std::string>{});
     }
+    // Every recorded JSON output of `gpuplan estimate` in the golden cases validates too.
+    int golden = 0;
+    for (const auto& entry : std::filesystem::directory_iterator(
+             std::filesystem::path(GPUPLAN_SOURCE_DIR) / "tests" / "golden" / "cases")) {
+        std::ifstream args_file(entry.path() / "args");
+        const std::string args((std::istreambuf_iterator<char>(args_file)), {});
+        if (args.rfind("estimate\n", 0) != 0 || args.find("\njson\n") == std::string::npos) {
+            continue;
+        }
+        std::ifstream out(entry.path() / "stdout");
+        INFO(entry.path().filename().string());
+        CHECK(checker.check(nlohmann::json::parse(out)) == std::vector<std::string>{});
+        ++golden;
+    }
+    CHECK(golden >= 3);
     // The checker itself rejects what the schema forbids.
     auto bad = nlohmann::json::parse(
         test::run_cli({"estimate", "--preset", "gpt2-small-train", "--format", "json"}).out);

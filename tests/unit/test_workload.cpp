@@ -58,7 +58,7 @@ training:
   sharding: fsdp
   micro_batch: 4
   activation_checkpointing: true
-  mfu: 0.4
+  mfu: 40%
 schedule: {runs: 3, every_months: 2}
 horizon_months: 3y
 constraints:
@@ -71,7 +71,7 @@ constraints:
   max_gpus: 512
   interruptible: true
   purchase: [spot, on_demand, spot]
-finance: {discount_rate: 0.08, currency: CNY}
+finance: {discount_rate: 8%, currency: CNY}
 sources:
   - {title: A paper, url: https://example.com}
 )");
@@ -89,7 +89,7 @@ sources:
     CHECK(w.training.sharding == Sharding::zero3);
     CHECK(w.training.micro_batch == 4);
     CHECK(w.training.activation_checkpointing);
-    CHECK(w.training.mfu == 0.4);
+    CHECK(w.training.mfu == Approx(0.4));
     CHECK(w.schedule.runs == 3);
     CHECK(w.horizon_months == Approx(36.0));
     CHECK(w.constraints.deadline_hours == 720.0);
@@ -98,7 +98,7 @@ sources:
     CHECK(w.constraints.regions == std::vector<std::string>{"us-east-1"});
     CHECK(w.constraints.purchase ==
           std::vector<PurchaseOption>{PurchaseOption::spot, PurchaseOption::on_demand});
-    CHECK(w.finance.discount_rate == 0.08);
+    CHECK(w.finance.discount_rate == Approx(0.08));
     CHECK(w.sources.size() == 1);
 }
 
@@ -133,8 +133,8 @@ training:
            "w.yaml:6:11: error: /data/tokens: expected a positive number, got -5",
            "w.yaml:8:16: error: /training/micro_batch: expected a whole number from 1 to "
            "10000000, got \"1.5\"",
-           "w.yaml:9:8: error: /training/mfu: expected a fraction above 0 and at most 1, got "
-           "2"});
+           "w.yaml:9:8: error: /training/mfu: expected a fraction above 0 and at most 1 (0.4 or "
+           "40%), got \"2\""});
 }
 
 TEST_CASE("an unsupported schema_version names the supported range", "[workload]") {
