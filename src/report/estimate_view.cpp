@@ -19,6 +19,8 @@ constexpr double k_small_hours = 100.0;
 
 // Significant figures kept for large physical quantities (FLOPs, throughput) in JSON.
 constexpr int k_json_digits = 4;
+// Width of text output (tables and wrapped notes).
+constexpr std::size_t k_text_width = 80;
 // Significant figures kept for hours, so that short runs (seconds) keep their precision.
 constexpr int k_json_digits_hours = 6;
 
@@ -75,6 +77,33 @@ ordered_json estimate_json(const GpuEstimate& e) {
     return out;
 }
 
+// `first` followed by the words of `text`, broken at spaces so that no line is longer than
+// `width` (a longer word stays whole); continuation lines start with `indent`. Ends with a newline.
+std::string wrap(const std::string& first, const std::string& text, std::size_t width,
+                 const std::string& indent) {
+    std::string out;
+    std::string line = first;
+    bool fresh = true; // no word on the line yet
+    std::size_t start = 0;
+    while (start < text.size()) {
+        std::size_t end = text.find(' ', start);
+        end = end == std::string::npos ? text.size() : end;
+        const std::string word = text.substr(start, end - start);
+        start = end + 1;
+        if (word.empty()) {
+            continue;
+        }
+        if (!fresh && line.size() + 1 + word.size() > width) {
+            out += line + "\n";
+            line = indent;
+            fresh = true;
+        }
+        line += (fresh ? "" : " ") + word;
+        fresh = false;
+    }
+    return out + line + "\n";
+}
+
 std::string yes_no(bool value) {
     return value ? "yes" : "no";
 }
@@ -108,7 +137,7 @@ std::string notes_text(const std::vector<GpuEstimate>& estimates, bool markdown)
     for (const GpuEstimate& e : estimates) {
         for (const std::string& note : e.notes) {
             out += markdown ? fmt::format("- **{}**: {}\n", e.gpu, note)
-                            : fmt::format("  {}: {}\n", e.gpu, note);
+                            : wrap(fmt::format("  {}: ", e.gpu), note, k_text_width, "    ");
         }
     }
     return out;
