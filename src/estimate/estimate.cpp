@@ -305,8 +305,7 @@ TrainModel train_model(const Workload& w, Precision precision, std::vector<std::
         const bool sized = m.shape.layers > 0.0 && m.shape.hidden > 0.0;
         m.trainable = sized ? 8.0 * k_lora_rank * m.shape.hidden * m.shape.layers
                             : k_lora_trainable_fraction * m.params;
-        const double base_bytes =
-            w.training.method == Method::qlora ? k_nf4_bytes : compute_bytes;
+        const double base_bytes = w.training.method == Method::qlora ? k_nf4_bytes : compute_bytes;
         m.weight_bytes = base_bytes + 4.0 * m.trainable / m.params;
         m.grad_bytes = 4.0;
         m.optimizer_bytes = k_lora_adapter_bytes - 8.0;
@@ -850,6 +849,21 @@ GpuEstimate estimate(const workload::Workload& workload, const catalog::Gpu& gpu
     GpuEstimate result = workload.task == Task::inference
                              ? estimate_inference(workload, gpu, node, gpu_count, catalog)
                              : estimate_training(workload, gpu, node, gpu_count, catalog);
+    const double values[] = {result.total_flops,
+                             result.gpu_hours,
+                             result.wall_hours,
+                             result.memory_per_gpu_gib,
+                             result.checkpoint_gb,
+                             result.throughput.samples_per_second,
+                             result.throughput.tokens_per_second,
+                             result.mfu};
+    for (double value : values) {
+        if (!std::isfinite(value)) {
+            throw UsageError(fmt::format("the workload's numbers are too large to estimate on {} "
+                                         "(a result is not a finite number)",
+                                         gpu.name));
+        }
+    }
     return result;
 }
 

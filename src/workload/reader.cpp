@@ -15,7 +15,7 @@ using detail::NumberRange;
 using detail::YamlNode;
 
 constexpr NumberRange k_positive_count{0.0, 1e30, true, "a positive number"};
-constexpr NumberRange k_mfu_range{0.0, 1.0, true, "a fraction above 0 and at most 1"};
+constexpr NumberRange k_mfu_range{k_min_mfu, 1.0, false, "a fraction from 0.001 to 1"};
 constexpr NumberRange k_hours_per_day_range{0.0, k_hours_per_day, true,
                                             "a number of hours above 0 and at most 24"};
 constexpr double k_max_horizon_months = 1200.0;

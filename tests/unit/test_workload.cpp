@@ -133,8 +133,9 @@ training:
            "w.yaml:6:11: error: /data/tokens: expected a positive number, got -5",
            "w.yaml:8:16: error: /training/micro_batch: expected a whole number from 1 to "
            "10000000, got \"1.5\"",
-           "w.yaml:9:8: error: /training/mfu: expected a fraction above 0 and at most 1 (0.4 or "
-           "40%), got \"2\""});
+           "w.yaml:9:8: error: /training/mfu: expected a fraction from 0.001 to 1 (0.4 or 40%), "
+           "got "
+           "\"2\""});
 }
 
 TEST_CASE("an unsupported schema_version names the supported range", "[workload]") {

@@ -14,6 +14,8 @@ namespace gpuplan::workload {
 // Workload file versions this build reads (`schema_version: 1`).
 inline constexpr int k_min_schema_version = 1;
 inline constexpr int k_max_schema_version = 1;
+// Smallest accepted training.mfu; below it run times leave the range of finite numbers.
+inline constexpr double k_min_mfu = 0.001;
 
 // Parses a workload file. Throws InputError with every problem found (unknown keys with a
 // "did you mean" hint, wrong types, out-of-range values, an unsupported schema_version).
