@@ -51,9 +51,6 @@ validate_shipped(const std::vector<std::pair<std::string, std::string>>& files) 
                                     "preset name '" + preset.name +
                                         "' differs from its file name '" + stem + "'"});
             }
-            for (const std::string& missing : workload::missing_fields(preset)) {
-                problems.push_back({path, 0, 0, "", "incomplete workload: missing " + missing});
-            }
             if (preset.description.empty()) {
                 problems.push_back({path, 0, 0, "/description",
                                     "a preset needs a description (gpuplan presets shows it)"});

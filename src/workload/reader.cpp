@@ -313,6 +313,10 @@ std::string stem_of(const std::string& file) {
 } // namespace
 
 Workload read_workload(const catalog::TextFile& file) {
+    return read_workload(file, WorkloadOverrides{});
+}
+
+Workload read_workload(const catalog::TextFile& file, const WorkloadOverrides& overrides) {
     DiagnosticSink sink;
     detail::YamlContext context{file.name, &sink};
     Workload workload;
@@ -388,6 +392,19 @@ Workload read_workload(const catalog::TextFile& file) {
         }
     }
     sink.throw_if_any();
+    apply_overrides(workload, overrides);
+    // What the file and the flags together still lack, placed at the section that should hold
+    // it (data for tokens and samples, model otherwise).
+    const std::vector<std::string> missing = missing_fields(workload);
+    if (!missing.empty() && root) {
+        for (const std::string& item : missing) {
+            const bool data_item = item.rfind("data.", 0) == 0;
+            auto section = root->get(data_item ? "data" : "model");
+            const detail::YamlNode& where = section ? *section : *root;
+            sink.add(where.diagnostic("incomplete workload: missing " + item));
+        }
+        sink.throw_if_any();
+    }
     return workload;
 }
 
