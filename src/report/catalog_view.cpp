@@ -275,18 +275,28 @@ std::string list_table(const Catalog& catalog, const Selection& selection, Forma
     std::string out = format == Format::markdown ? table.render_markdown() : table.render_text();
     std::set<std::string> providers;
     std::size_t offers = 0;
+    std::optional<Date> oldest;
+    std::optional<Date> newest;
     for (const InstanceSummary& row : rows) {
         providers.insert(row.provider->name);
         for (const PriceRow& price_row : row.instance->prices) {
-            offers += selected(selection, price_row) ? 1U : 0U;
+            if (!selected(selection, price_row)) {
+                continue;
+            }
+            ++offers;
+            const Date as_of = price_row.as_of.value_or(row.provider->as_of);
+            oldest = oldest ? std::min(*oldest, as_of) : as_of;
+            newest = newest ? std::max(*newest, as_of) : as_of;
         }
     }
-    auto range = catalog::price_date_range(catalog);
-    const std::string summary = fmt::format(
-        "{} instance types, {} offers, {} providers; cheapest price across the listed regions; "
-        "prices as of {} to {}",
-        rows.size(), offers, providers.size(), range ? range->first.to_string() : "-",
-        range ? range->second.to_string() : "-");
+    auto plural = [](std::size_t n, std::string_view word) {
+        return fmt::format("{} {}{}", n, word, n == 1 ? "" : "s");
+    };
+    const std::string summary =
+        fmt::format("{}, {}, {}; cheapest price across the listed regions; prices as of {} to {}",
+                    plural(rows.size(), "instance type"), plural(offers, "offer"),
+                    plural(providers.size(), "provider"), oldest ? oldest->to_string() : "-",
+                    newest ? newest->to_string() : "-");
     out += format == Format::markdown ? "\n" + summary + "\n" : summary + "\n";
     return out;
 }

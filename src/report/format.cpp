@@ -76,9 +76,12 @@ std::string format_fixed(double value, int digits) {
     const double rounded = round_to(value, digits);
     std::string text = fmt::format("{:.{}f}", std::fabs(rounded), digits);
     const auto dot = text.find('.');
-    std::string integer = dot == std::string::npos ? text : text.substr(0, dot);
-    std::string fraction = dot == std::string::npos ? "" : text.substr(dot);
-    return (rounded < 0 ? "-" : "") + group_thousands(integer) + fraction;
+    std::string out = rounded < 0 ? "-" : "";
+    out.append(group_thousands(text.substr(0, dot)));
+    if (dot != std::string::npos) {
+        out.append(text, dot, std::string::npos);
+    }
+    return out;
 }
 
 std::string format_money(double amount, std::string_view currency) {

@@ -45,6 +45,7 @@ struct Source {
 struct Parameter {
     double value = 0.0;
     std::vector<std::string> sources;
+    std::optional<Date> as_of;
     std::string note;
 
     bool operator==(const Parameter&) const = default;
@@ -179,6 +180,7 @@ struct Site {
     std::optional<Parameter> economic_life_months;
     std::vector<ResalePoint> resale_curve; // ascending months
     std::vector<std::string> resale_sources;
+    std::optional<Date> resale_as_of;
 
     bool operator==(const Site&) const = default;
 };
