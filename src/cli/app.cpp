@@ -2,6 +2,7 @@
 
 #include "cli/catalog_cmd.hpp"
 #include "cli/estimate_cmd.hpp"
+#include "cli/recommend_cmd.hpp"
 #include "gpuplan/error.hpp"
 
 #include <CLI/CLI.hpp>
@@ -161,6 +162,69 @@ void add_estimate_commands(CLI::App& app, Parsed& parsed) {
     });
 }
 
+// Cost-engine flags of recommend and tco (docs/cli.md).
+void add_cost_options(CLI::App* command, CostFlags& flags) {
+    command
+        ->add_option("--discount", flags.discounts,
+                     "Negotiated discount on every charge of a provider, PROVIDER=FRACTION "
+                     "(aws=15%; repeatable)")
+        ->type_name("PROVIDER=FRACTION");
+    command
+        ->add_option_function<std::string>(
+            "--interruption-rate",
+            [&flags](const std::string& value) { flags.interruption_rate = value; },
+            "Spot interruptions per node-hour for every offer (overrides the catalog)")
+        ->type_name("RATE");
+    command
+        ->add_option_function<std::string>(
+            "--checkpoint-gb-per-s",
+            [&flags](const std::string& value) { flags.checkpoint_gb_per_s = value; },
+            "Checkpoint write bandwidth per node, GB/s (default 1)")
+        ->type_name("GB/S");
+    command
+        ->add_option_function<std::string>(
+            "--storage-price", [&flags](const std::string& value) { flags.storage_price = value; },
+            "Cloud storage, USD per GB-month (default 0.023)")
+        ->type_name("USD");
+    command->add_flag("--bridge", flags.bridge,
+                      "Also price self-built bridged on cloud on-demand during the lead time");
+    command->add_option("--simulate", flags.simulate, "Monte Carlo samples for spot (P50/P90)")
+        ->type_name("N");
+    command->add_option("--seed", flags.seed, "Monte Carlo seed (default 1)")->type_name("N");
+}
+
+void add_cost_commands(CLI::App& app, Parsed& parsed) {
+    auto recommend_options = std::make_shared<RecommendOptions>();
+    CLI::App* recommend =
+        app.add_subcommand("recommend", "Rank every feasible way to run a workload by NPV");
+    add_workload_options(recommend, recommend_options->input);
+    add_cost_options(recommend, recommend_options->cost);
+    recommend
+        ->add_option("--objective", recommend_options->objective,
+                     "Ranking: cost (lowest NPV, default), time or balanced")
+        ->type_name("OBJECTIVE");
+    recommend->add_option("--top", recommend_options->top, "Options shown (default 10; 0 = all)")
+        ->type_name("N");
+    recommend->add_flag("--fail-if-none", recommend_options->fail_if_none,
+                        "Exit 4 when no option is feasible");
+    recommend->callback([&parsed, recommend_options] {
+        parsed.action = [&parsed, recommend_options](Io& io) {
+            return run_recommend(parsed.common, *recommend_options, io);
+        };
+    });
+
+    auto tco_options = std::make_shared<TcoOptions>();
+    CLI::App* tco = app.add_subcommand(
+        "tco", "Month-by-month cash flows and NPV of each purchase option for one configuration");
+    add_workload_options(tco, tco_options->input);
+    add_cost_options(tco, tco_options->cost);
+    tco->callback([&parsed, tco_options] {
+        parsed.action = [&parsed, tco_options](Io& io) {
+            return run_tco(parsed.common, *tco_options, io);
+        };
+    });
+}
+
 int report_error(Io& io, Exit code, const std::string& message) {
     io.err << message << '\n';
     io.err.flush();
@@ -178,6 +242,7 @@ int run(const std::vector<std::string>& args, Io& io) {
     add_common_options(app, parsed);
     add_catalog_commands(app, parsed);
     add_estimate_commands(app, parsed);
+    add_cost_commands(app, parsed);
 
     std::vector<std::string> reversed(args.rbegin(), args.rend());
     try {
