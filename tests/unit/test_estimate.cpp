@@ -373,3 +373,56 @@ TEST_CASE("estimate JSON of every preset validates against docs/schema/estimate.
                                    "/estimates/0/bottleneck: \"disk\" not in [\"compute\","
                                    "\"memory_bandwidth\",\"communication\",\"data_loading\"]"});
 }
+
+TEST_CASE("across nodes the all-reduce adds the inter-node ring over the instance network",
+          "[estimate]") {
+    Workload w = train_workload(1e9, 1e12);
+    w.training.mfu = 0.5;
+    const NodeShape node{8, true, 100.0, std::nullopt};
+    const GpuEstimate e = estimate::estimate(w, a100(), node, 16, a100_catalog());
+    // d = 16: 8 ranks per node over NVLink, 2 nodes over 100 Gbps = 12.5 GB/s, both at 0.8.
+    const double intra = 2.0 * 7.0 / 8.0 * 2e9 / (300e9 * 0.8);
+    const double inter = 2.0 * 1.0 / 2.0 * 2e9 / (12.5e9 * 0.8);
+    const double compute = 6e9 * 4194304.0 / (16 * 312e12 * 0.5); // 10.0825 s per step
+    const double steps = 1e12 / 4194304.0;
+    CHECK(e.nodes == 2);
+    CHECK(e.wall_hours == Approx(steps * (compute + 0.2 * (intra + inter)) / 3600.0));
+    CHECK(e.bottleneck == Bottleneck::compute);
+
+    // At 1 Gbps the gradients take longer than the compute: communication bound.
+    const NodeShape slow{8, true, 1.0, std::nullopt};
+    const GpuEstimate s = estimate::estimate(w, a100(), slow, 16, a100_catalog());
+    const double slow_comm = intra + 2e9 / (0.125e9 * 0.8);
+    CHECK(s.bottleneck == Bottleneck::communication);
+    CHECK(s.wall_hours == Approx(steps * (slow_comm + 0.2 * compute) / 3600.0));
+    CHECK(s.scaling_efficiency == Approx(compute / (slow_comm + 0.2 * compute)));
+}
+
+TEST_CASE("a reference benchmark sets the MFU on its GPU and scales the default on others",
+          "[estimate]") {
+    catalog::Catalog catalog = a100_catalog();
+    catalog.gpus.push_back(v100());
+    catalog.benchmarks.push_back(catalog::Benchmark{"m",
+                                                    "A100-80GB",
+                                                    catalog::Precision::bf16,
+                                                    "tokens_per_second_per_gpu",
+                                                    1000.0,
+                                                    8,
+                                                    {},
+                                                    Date{2026, 1, 1}});
+    Workload w = train_workload(1e9, 1e12);
+    w.model.reference = "m";
+    // Rule 1: 6e9 FLOPs per token * 1000 tokens/s / 312e12 = 0.019231.
+    const GpuEstimate a = estimate::estimate(w, catalog.gpus.at(0), nvlink_node(), 8, catalog);
+    CHECK(a.mfu == Approx(6e9 * 1000.0 / 312e12));
+    CHECK(a.from_benchmark);
+    // Rule 2: the V100 default (0.25, Volta, >= 1B) times measured / default on the A100 (0.45).
+    const GpuEstimate v = estimate::estimate(w, catalog.gpus.at(1), nvlink_node(), 8, catalog);
+    CHECK(v.mfu == Approx(0.25 * (6e9 * 1000.0 / 312e12) / 0.45));
+    CHECK(std::any_of(v.notes.begin(), v.notes.end(), [](const std::string& note) {
+        return note.rfind("benchmark_scaled:", 0) == 0;
+    }));
+    // training.mfu wins over any benchmark.
+    w.training.mfu = 0.3;
+    CHECK(estimate::estimate(w, catalog.gpus.at(0), nvlink_node(), 8, catalog).mfu == 0.3);
+}
