@@ -344,6 +344,11 @@ void Planner::judge(Option& option, const estimate::GpuEstimate& e, const catalo
         reject(Rejection::not_interruptible,
                "spot needs an interruptible workload (constraints.interruptible: true)");
     }
+    if (!catalog::fx_rate(m_catalog, option.price_currency, m_plan.currency)) {
+        reject(Rejection::no_exchange_rate,
+               fmt::format("no exchange rate from {} to {} in the catalog", option.price_currency,
+                           m_plan.currency));
+    }
     if (!option.meets_deadline) {
         reject(Rejection::misses_deadline,
                fmt::format("finishes after {:.1f} h; deadline is {:.1f} h", option.wall_hours,
@@ -383,11 +388,6 @@ void Planner::add_cloud(const catalog::Provider& provider, const catalog::Instan
             option.id = fmt::format("{}/{}/{}/{}", provider.name, region.name, instance.type,
                                     gpuplan::to_string(option.purchase));
             finish(option, std::move(flows), e, usage, &provider);
-            if (!rate) {
-                option.rejection = Rejection::no_exchange_rate;
-                option.reason = fmt::format("no exchange rate from {} to {} in the catalog",
-                                            provider.currency, m_plan.currency);
-            }
             judge(option, e, gpu);
             m_plan.options.push_back(std::move(option));
         };
@@ -584,11 +584,6 @@ void Planner::add_self_built(const catalog::Build& build, const catalog::Gpu& gp
                 *option.break_even_utilisation * 100.0));
         }
         finish(option, self_built_cash_flows(usage, p), e, usage, nullptr);
-        if (!rate) {
-            option.rejection = Rejection::no_exchange_rate;
-            option.reason = fmt::format("no exchange rate from {} to {} in the catalog",
-                                        sb.currency, m_plan.currency);
-        }
         judge(option, e, gpu);
         m_plan.options.push_back(std::move(option));
     };
