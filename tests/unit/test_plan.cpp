@@ -231,7 +231,10 @@ TEST_CASE("an output currency without an exchange rate rejects every option", "[
     const Plan plan = cost::plan(training(), fixture(), euros, FakeEstimator{&calls});
     REQUIRE_FALSE(plan.options.empty());
     for (const Option& option : plan.options) {
-        CHECK(option.rejection == Rejection::no_exchange_rate);
+        // Spot is rejected first for the non-interruptible workload (the documented order).
+        CHECK(option.rejection == (option.purchase == PurchaseOption::spot
+                                       ? Rejection::not_interruptible
+                                       : Rejection::no_exchange_rate));
     }
     CHECK(find(plan, "testcloud/r2/big.8x/on_demand").reason ==
           "no exchange rate from USD to EUR in the catalog");
