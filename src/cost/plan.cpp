@@ -508,6 +508,12 @@ void Planner::add_cloud(const catalog::Provider& provider, const catalog::Instan
                                                   sim.p90_wall_hours,
                                                   sim.p50_wall_hours * per_hour,
                                                   sim.p90_wall_hours * per_hour};
+                option.notes.push_back(fmt::format(
+                    "Monte Carlo ({} samples, seed {}): wall P50 {:.2f} h, P90 {:.2f} h; spot "
+                    "compute "
+                    "P50 {:.2f}, P90 {:.2f} {}",
+                    sim.samples, m_settings.seed, sim.p50_wall_hours, sim.p90_wall_hours,
+                    sim.p50_wall_hours * per_hour, sim.p90_wall_hours * per_hour, m_plan.currency));
             }
             emit(std::move(option), spot_cash_flows(usage, *region.spot, overhead));
         }
