@@ -503,6 +503,13 @@ void Planner::add_cloud(const catalog::Provider& provider, const catalog::Instan
     const CashFlows hidden =
         endless ? CashFlows{} : hidden_flows(e, usage, provider, proto.fx_rate);
     proto.finishes = !endless;
+    Option on_demand_proto = proto;
+    on_demand_proto.purchase = PurchaseOption::on_demand;
+    if (billing.granularity_seconds > 1.0 || billing.minimum_seconds > 0.0) {
+        on_demand_proto.notes.push_back(fmt::format("billed per {:g} s, minimum {:g} s",
+                                                    billing.granularity_seconds,
+                                                    billing.minimum_seconds));
+    }
     spot_proto.finishes = !spot_endless;
 
     for (const Region& region : regions_of(instance)) {
@@ -531,13 +538,8 @@ void Planner::add_cloud(const catalog::Provider& provider, const catalog::Instan
             }
         }
         if (region.on_demand && allowed(purchase, PurchaseOption::on_demand)) {
-            Option option = proto;
-            option.purchase = PurchaseOption::on_demand;
-            if (billing.granularity_seconds > 1.0 || billing.minimum_seconds > 0.0) {
-                option.notes.push_back(fmt::format("billed per {:g} s, minimum {:g} s",
-                                                   billing.granularity_seconds,
-                                                   billing.minimum_seconds));
-            }
+            Option option = on_demand_proto;
+            option.region = region.name;
             emit(std::move(option), scaled(unit_on_demand, *region.on_demand));
         }
         for (const auto& [kind, term] :
