@@ -263,9 +263,7 @@ void add_rules_commands(CLI::App& app, Parsed& parsed) {
     auto explain_options = std::make_shared<RulesExplainOptions>();
     CLI::App* explain = rules->add_subcommand(
         "explain", "Print a workload's facts, the path through the tree and the decision");
-    explain->add_option("WORKLOAD", explain_options->workload, "Workload YAML file");
-    explain->add_option("--preset", explain_options->preset, "Use a bundled workload preset")
-        ->type_name("NAME");
+    add_workload_options(explain, explain_options->input);
     explain
         ->add_option("--rules", explain_options->rules, "Use this tree instead of the shipped one")
         ->type_name("FILE");

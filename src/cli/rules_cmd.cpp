@@ -6,11 +6,10 @@
 #include "gpuplan/error.hpp"
 #include "gpuplan/estimate/estimate.hpp"
 #include "gpuplan/report/decision_view.hpp"
-#include "gpuplan/workload/reader.hpp"
 
+#include <algorithm>
 #include <fmt/format.h>
 #include <ostream>
-#include <spdlog/spdlog.h>
 
 namespace gpuplan::cli {
 
@@ -27,25 +26,6 @@ catalog::TextFile tree_file(const std::string& rules_path) {
         throw RuntimeError("gpuplan: internal error: this build ships no decision tree");
     }
     return {"catalog/" + std::string(k_shipped_tree), std::string(*text)};
-}
-
-workload::Workload load_workload(const RulesExplainOptions& options) {
-    if (!options.workload.empty() && !options.preset.empty()) {
-        throw UsageError("give either WORKLOAD.yaml or --preset NAME, not both");
-    }
-    if (!options.preset.empty()) {
-        const std::string name = "presets/" + options.preset + ".yaml";
-        auto text = embedded::file(name);
-        if (!text) {
-            throw UsageError(
-                fmt::format("unknown preset '{}'; run 'gpuplan presets'", options.preset));
-        }
-        return workload::read_workload({"catalog/" + name, std::string(*text)});
-    }
-    if (options.workload.empty()) {
-        throw UsageError("no workload: give a WORKLOAD.yaml file or --preset NAME");
-    }
-    return workload::read_workload(read_text_file(options.workload));
 }
 
 decide::FactValue parse_fact_value(const decide::FactDefinition& fact, const std::string& text,
@@ -144,18 +124,8 @@ Exit run_rules_check(const CommonOptions& common, const RulesCheckOptions& optio
 Exit run_rules_explain(const CommonOptions& common, const RulesExplainOptions& options, Io& io) {
     const catalog::Catalog catalog = load_catalog(common);
     const decide::Tree tree = load_tree(options.rules, catalog);
-    const workload::Workload workload = load_workload(options);
-    const std::vector<std::string> missing = workload::missing_fields(workload);
-    std::vector<estimate::GpuEstimate> estimates;
-    if (missing.empty()) {
-        estimates = estimate::estimate_all(workload, catalog);
-    } else {
-        std::string list;
-        for (const std::string& field : missing) {
-            list += (list.empty() ? "" : ", ") + field;
-        }
-        spdlog::warn("the workload lacks {}: facts from estimates are unknown", list);
-    }
+    const workload::Workload workload = resolve_workload(options.input, common);
+    const std::vector<estimate::GpuEstimate> estimates = estimate::estimate_all(workload, catalog);
     decide::Facts facts = decide::make_facts(workload, estimates, catalog, common.currency);
     override_facts(facts, options.facts);
     const decide::Decision decision = decide::decide(tree, facts);

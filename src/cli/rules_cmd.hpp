@@ -2,6 +2,7 @@
 // `gpuplan rules show|check|explain`: print, validate and apply the decision tree.
 
 #include "cli/common.hpp"
+#include "cli/workload_input.hpp"
 #include "gpuplan/decide/tree.hpp"
 
 #include <string>
@@ -18,8 +19,7 @@ struct RulesCheckOptions {
 };
 
 struct RulesExplainOptions {
-    std::string workload; // WORKLOAD.yaml; empty with --preset
-    std::string preset;
+    WorkloadInput input;
     std::string rules;
     std::vector<std::string> facts; // NAME=VALUE overrides; NAME= makes the fact unknown
 };
