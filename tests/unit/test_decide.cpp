@@ -5,6 +5,7 @@
 #include "gpuplan/decide/facts.hpp"
 #include "gpuplan/decide/tree.hpp"
 #include "gpuplan/embedded.hpp"
+#include "gpuplan/shipped.hpp"
 
 #include <algorithm>
 #include <catch2/catch.hpp>
@@ -707,4 +708,13 @@ TEST_CASE("docs/decision-rules.md lists every fact and every shipped rule", "[de
         INFO(node.id);
         CHECK(doc.find("| `" + node.id + "` | `") != std::string::npos);
     }
+}
+
+TEST_CASE("a broken shipped tree fails the shipped-file validation the build runs",
+          "[decide][rules]") {
+    const auto problems = shipped::validate_shipped(
+        {{"decision_tree.yaml", "schema_version: 1\nroot: a\nnodes:\n  - {id: a, why: W.}\n"}});
+    REQUIRE(problems.size() == 1);
+    CHECK(format_diagnostic(problems[0]) ==
+          "catalog/decision_tree.yaml:4:5: error: /nodes/0: missing required key 'test'");
 }
