@@ -278,6 +278,22 @@ std::string counts_text(const std::map<std::string, std::size_t>& counts) {
     return text;
 }
 
+// `per run 1.00 USD, per epoch 1.00 USD, ...` for the unit costs that apply.
+std::string unit_costs_text(const cost::UnitCosts& units, const std::string& currency) {
+    std::string text;
+    auto add = [&](const char* label, const std::optional<double>& value) {
+        if (value) {
+            text += fmt::format("{}{} {}", text.empty() ? "" : ", ", label,
+                                format_money(*value, currency));
+        }
+    };
+    add("per run", units.per_run);
+    add("per epoch", units.per_epoch);
+    add("per 1M tokens", units.per_million_tokens);
+    add("per 1,000 images", units.per_thousand_images);
+    return text;
+}
+
 constexpr std::size_t k_table_columns = 80;
 constexpr std::size_t k_min_option_width = 24;
 
@@ -372,6 +388,10 @@ std::string recommend_text(const RecommendReport& r, bool markdown, bool wide) {
                            format_money(best.total, plan.currency));
         if (markdown) {
             out += "\n";
+        }
+        const std::string units = unit_costs_text(best.units, plan.currency);
+        if (!units.empty()) {
+            out += bullet + units + "\n";
         }
         for (const std::string& note : best.notes) {
             out += bullet + note + "\n";
