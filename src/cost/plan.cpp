@@ -332,11 +332,6 @@ void Planner::judge(Option& option, const estimate::GpuEstimate& e, const catalo
     if (c.deadline_hours && m_workload.task != Task::inference) {
         option.meets_deadline = option.wall_hours <= *c.deadline_hours + 1e-9;
     }
-    if (c.deadline_hours && m_workload.task == Task::inference && option.wall_hours > 0.0 &&
-        option.purchase == PurchaseOption::self_built && !option.bridged) {
-        // A service must be up by the deadline: self-built waits out its lead time.
-        option.meets_deadline = true;
-    }
     if (c.budget) {
         const auto rate = catalog::fx_rate(m_catalog, c.budget->currency, m_plan.currency);
         if (rate) {
@@ -383,8 +378,12 @@ void Planner::judge(Option& option, const estimate::GpuEstimate& e, const catalo
     }
     if (!option.meets_deadline) {
         reject(Rejection::misses_deadline,
-               fmt::format("finishes after {:.1f} h; deadline is {:.1f} h", option.wall_hours,
-                           *c.deadline_hours));
+               m_workload.task == Task::inference
+                   ? fmt::format("the service can start only after the hardware's lead time, "
+                                 "past the {:.1f} h deadline",
+                                 *c.deadline_hours)
+                   : fmt::format("finishes after {:.1f} h; deadline is {:.1f} h", option.wall_hours,
+                                 *c.deadline_hours));
     }
     if (!option.within_budget) {
         reject(Rejection::over_budget,

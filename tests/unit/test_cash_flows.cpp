@@ -322,3 +322,18 @@ TEST_CASE("spot overhead stays finite at absurd interruption rates", "[cost][spo
     CHECK(std::isfinite(overhead.wall_factor));
     CHECK(overhead.wall_factor == k_max_wall_factor);
 }
+
+TEST_CASE("no commitment is bought for a term in which the workload does not run",
+          "[cost][reserved]") {
+    // Two 100-hour runs 30 months apart: terms 1 (months 1-12) and 3 (months 25-36) are bought,
+    // term 2 (months 13-24) is not.
+    const Usage sparse{.nodes = 1, .busy_hours_per_run = 100, .runs = 2, .every_months = 30};
+    const Commitment one_year{.term_months = 12, .effective_per_hour = 1.0};
+    const CashFlows flows = reserved_cash_flows(sparse, one_year);
+    CHECK(commitment_use(sparse, one_year).terms == 2);
+    CHECK(flows.at(12) == Approx(730));
+    CHECK(flows.at(13) == 0.0);
+    CHECK(flows.at(24) == 0.0);
+    CHECK(flows.at(25) == Approx(730));
+    CHECK(flows.total() == Approx(2 * 8760));
+}

@@ -267,3 +267,20 @@ TEST_CASE("work that would never finish is rejected, not priced", "[plan]") {
         CHECK(option.rejection == Rejection::never_finishes);
     }
 }
+
+TEST_CASE("a self-built service waiting for hardware misses a deadline; bridged it does not",
+          "[plan]") {
+    int calls = 0;
+    workload::Workload w = training();
+    w.task = workload::Task::inference;
+    w.constraints.deadline_hours = 100;
+    Settings settings;
+    settings.bridge = true;
+    const Plan plan = cost::plan(w, fixture(), settings, FakeEstimator{&calls});
+    const Option& waits = find(plan, "self_built/8xA100-80GB");
+    CHECK(waits.rejection == Rejection::misses_deadline);
+    CHECK(waits.reason ==
+          "the service can start only after the hardware's lead time, past the 100.0 h deadline");
+    CHECK(find(plan, "self_built/8xA100-80GB/bridge").meets_deadline);
+    CHECK(find(plan, "testcloud/r2/big.8x/on_demand").meets_deadline);
+}

@@ -94,9 +94,10 @@ struct Commitment {
     double upfront_fraction = 0.0;   // share of each term's total paid at its start
 };
 
-// Reserved: `usage.nodes` instances committed for back-to-back terms, a new term only while the
-// workload still runs when the previous one ends. Each term is take-or-pay: the upfront share at
-// its start and the rest in equal monthly payments for every month of the term, used or not.
+// Reserved: `usage.nodes` instances committed for back-to-back terms (months 1..T, T+1..2T, ...),
+// each bought only if the workload works in it (the first always). Each term is take-or-pay: the
+// upfront share at its start and the rest in equal monthly payments for every month of the term,
+// used or not.
 [[nodiscard]] CashFlows reserved_cash_flows(const Usage& usage, const Commitment& commitment);
 
 // Committed instance-hours and the part of them the workload leaves unused.
