@@ -257,10 +257,11 @@ std::string interconnect_text(const decide::InterconnectRequirement& need) {
     return parts.empty() ? std::string("no requirement") : join(parts, "; ");
 }
 
-std::string candidates_text(const Decision& decision) {
+// The candidates, preferred ones marked `*` (escaped for markdown, where `*` starts emphasis).
+std::string candidates_text(const Decision& decision, std::string_view mark = "*") {
     std::vector<std::string> names;
     for (const decide::CandidateGpu& candidate : decision.candidate_gpus) {
-        names.push_back(candidate.gpu + (candidate.preferred ? "*" : ""));
+        names.push_back(candidate.gpu + (candidate.preferred ? std::string(mark) : ""));
     }
     return names.empty() ? std::string("none") : join(names);
 }
@@ -359,7 +360,7 @@ std::string why_markdown(const Decision& decision, WhyDetail detail) {
     out += trace.render_markdown();
     const std::string omitted = omitted_note(decision, detail);
     out += omitted.empty() ? std::string() : "\n" + omitted;
-    out += "\nCandidate GPUs (* preferred by a rule): " + candidates_text(decision) + "\n";
+    out += "\nCandidate GPUs (\\* preferred by a rule): " + candidates_text(decision, "\\*") + "\n";
     if (!decision.excluded_gpus.empty()) {
         out += "\n### Excluded by the rules\n\n";
         TextTable excluded;
