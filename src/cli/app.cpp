@@ -1,6 +1,7 @@
 #include "cli/app.hpp"
 
 #include "cli/catalog_cmd.hpp"
+#include "cli/feeds_cmd.hpp"
 #include "gpuplan/error.hpp"
 
 #include <CLI/CLI.hpp>
@@ -37,8 +38,7 @@ void add_common_options(CLI::App& app, Parsed& parsed) {
     app.add_option("--catalog", c.catalogs,
                    "Catalog file or folder to overlay on the embedded catalog (repeatable)")
         ->type_name("PATH");
-    app.add_flag("--no-default-catalog", c.no_default_catalog,
-                 "Do not load the embedded catalog");
+    app.add_flag("--no-default-catalog", c.no_default_catalog, "Do not load the embedded catalog");
     app.add_option("--format", parsed.format_text, "Output format: table, json or markdown")
         ->type_name("FORMAT");
     app.add_option("-o,--output", c.output, "Write the output to FILE (atomically)")
@@ -49,6 +49,14 @@ void add_common_options(CLI::App& app, Parsed& parsed) {
     app.add_flag("-q,--quiet", parsed.quiet, "Only errors on stderr");
     app.add_flag("--no-color", c.no_color, "No colours (also when NO_COLOR is set)");
     app.add_flag("--wide", c.wide, "Do not fit tables to 80 columns");
+    app.add_option("--as-of", c.as_of,
+                   "Date of the prices in CSV price feeds (default: each file's modification "
+                   "date)")
+        ->type_name("DATE");
+    app.add_option("--max-catalog-age", c.max_catalog_age,
+                   "Warn (recommend, catalog list) or fail (check) when prices are older than "
+                   "this, e.g. 30d")
+        ->type_name("DURATION");
 }
 
 void add_catalog_commands(CLI::App& app, Parsed& parsed) {
@@ -68,8 +76,8 @@ void add_catalog_commands(CLI::App& app, Parsed& parsed) {
     });
 
     auto show_options = std::make_shared<CatalogShowOptions>();
-    CLI::App* show = catalog->add_subcommand(
-        "show", "Show a GPU model, provider, instance type or build");
+    CLI::App* show =
+        catalog->add_subcommand("show", "Show a GPU model, provider, instance type or build");
     show->add_option("NAME", show_options->name, "What to show")->required();
     show->callback([&parsed, show_options] {
         parsed.action = [&parsed, show_options](Io& io) {
@@ -88,6 +96,38 @@ void add_catalog_commands(CLI::App& app, Parsed& parsed) {
     });
 }
 
+void add_feed_commands(CLI::App& app, Parsed& parsed) {
+    CLI::App* catalog = app.get_subcommand("catalog");
+
+    auto import_options = std::make_shared<CatalogImportOptions>();
+    CLI::App* import = catalog->add_subcommand(
+        "import", "Read price feeds (SkyPilot vms.csv) and write catalog YAML");
+    import->add_option("--from", import_options->from, "Feed layout: skypilot")
+        ->type_name("LAYOUT");
+    import
+        ->add_option("--provider", import_options->provider,
+                     "Provider of every file (default: from the file name or its columns)")
+        ->type_name("NAME");
+    import->add_option("FILE", import_options->files, "Feed files (.csv)")->required();
+    import->callback([&parsed, import_options] {
+        parsed.action = [&parsed, import_options](Io& io) {
+            return run_catalog_import(parsed.common, *import_options, io);
+};
+} // namespace
+);
+
+auto diff_options = std::make_shared<CatalogDiffOptions>();
+CLI::App* diff = catalog->add_subcommand(
+    "diff", "Show price changes from catalog A to catalog B (files, folders or feeds)");
+diff->add_option("A", diff_options->a, "The earlier catalog")->required();
+diff->add_option("B", diff_options->b, "The later catalog")->required();
+diff->callback([&parsed, diff_options] {
+    parsed.action = [&parsed, diff_options](Io& io) {
+        return run_catalog_diff(parsed.common, *diff_options, io);
+    };
+});
+} // namespace gpuplan::cli
+
 int report_error(Io& io, Exit code, const std::string& message) {
     io.err << message << '\n';
     io.err.flush();
@@ -98,13 +138,13 @@ int report_error(Io& io, Exit code, const std::string& message) {
 
 int run(const std::vector<std::string>& args, Io& io) {
     Parsed parsed;
-    CLI::App app{"gpuplan: plan where to run a deep-learning job and what it will cost",
-                 "gpuplan"};
+    CLI::App app{"gpuplan: plan where to run a deep-learning job and what it will cost", "gpuplan"};
     app.set_version_flag("--version", std::string("gpuplan ") + GPUPLAN_VERSION);
     app.fallthrough();
     app.require_subcommand(1);
     add_common_options(app, parsed);
     add_catalog_commands(app, parsed);
+    add_feed_commands(app, parsed);
 
     std::vector<std::string> reversed(args.rbegin(), args.rend());
     try {
