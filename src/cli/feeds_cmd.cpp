@@ -118,7 +118,11 @@ Exit run_catalog_import(const CommonOptions& common, const CatalogImportOptions&
     }
     CommonOptions base_options = common;
     base_options.output.clear();
-    const catalog::Catalog base = load_catalog(base_options);
+    // Without the embedded catalog and without --catalog, the feed stands alone: its GPU models
+    // still resolve against the embedded ones (read_feeds' fallback).
+    const catalog::Catalog base = common.no_default_catalog && common.catalogs.empty()
+                                      ? catalog::Catalog{}
+                                      : load_catalog(base_options);
     feeds::FeedOptions feed_options;
     feed_options.provider = options.provider;
     feed_options.as_of = as_of_option(common);
@@ -151,9 +155,11 @@ Exit run_catalog_import(const CommonOptions& common, const CatalogImportOptions&
                 catalog::write_providers_yaml(std::span(&provider, 1), merged.sources, comment));
         }
     }
+    catalog::Catalog models = merged; // GPU models, fx and sources the written files rely on
+    models.providers.clear();
     for (const auto& [target, text] : documents) {
         const catalog::TextFile file{target == "-" ? "<stdout>" : target, text};
-        (void)catalog::overlay_catalog(base, std::span(&file, 1));
+        (void)catalog::overlay_catalog(models, std::span(&file, 1));
     }
     std::vector<std::pair<std::string, std::string>> written;
     if (documents.size() == 1 && documents.front().first == "-") {

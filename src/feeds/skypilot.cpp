@@ -259,10 +259,8 @@ public:
         for (std::size_t i = 0; i < m_files.size(); ++i) {
             read_file(i);
         }
-        m_sink.throw_if_any();
         build_split_offers();
-        m_sink.throw_if_any();
-        return finish();
+        return finish(); // throws every problem found on the way
     }
 
 private:
@@ -736,10 +734,14 @@ private:
             };
             std::stable_sort(index.begin(), index.end(),
                              [&](std::size_t a, std::size_t b) { return place(a) < place(b); });
+            std::vector<bool> duplicate(index.size(), false);
+            for (std::size_t k = 1; k < index.size(); ++k) {
+                duplicate[k] = place(index[k]) == place(index[k - 1]);
+            }
             std::vector<PriceRow> sorted;
             sorted.reserve(index.size());
             for (std::size_t k = 0; k < index.size(); ++k) {
-                if (k > 0 && place(index[k]) == place(index[k - 1])) {
+                if (duplicate[k]) {
                     const std::size_t i = index[k];
                     const std::size_t j = index[k - 1];
                     m_sink.add(at(build.row_files[i], build.row_dates[i].second, 1, "",
