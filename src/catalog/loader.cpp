@@ -905,7 +905,7 @@ void merge_provider(Catalog& catalog, ProviderOverlay later) {
     }
 }
 
-Catalog overlay_feed(Catalog base, const FeedOverlay& feed,
+Catalog overlay_feed(Catalog base, FeedOverlay feed,
                      const std::map<std::string, Source>& gpu_sources) {
     for (const Gpu& gpu : feed.gpus) {
         if (find_gpu(base, gpu.name) != nullptr) {
@@ -925,7 +925,7 @@ Catalog overlay_feed(Catalog base, const FeedOverlay& feed,
         ids[source.id] = register_source(base, source, origin);
     }
     DiagnosticSink sink;
-    for (Provider provider : feed.providers) {
+    for (Provider& provider : feed.providers) {
         for (std::string& id : provider.sources) {
             auto it = ids.find(id);
             if (it != ids.end()) {

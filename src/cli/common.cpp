@@ -30,12 +30,21 @@ catalog::TextFile read_text_file(const std::string& path) {
         throw RuntimeError(
             fmt::format("{}: error: cannot read file: {}", path, std::strerror(errno)));
     }
-    std::ostringstream text;
-    text << in.rdbuf();
-    if (in.bad()) {
+    // One read of the known size: feeds are large, and a stream copy doubles the peak memory.
+    in.seekg(0, std::ios::end);
+    const std::streamoff size = in.tellg();
+    in.seekg(0, std::ios::beg);
+    if (size < 0) { // not seekable (a pipe): read what comes
+        std::ostringstream text;
+        text << in.rdbuf();
+        return {path, text.str()};
+    }
+    std::string text(static_cast<std::size_t>(size), '\0');
+    in.read(text.data(), static_cast<std::streamsize>(size));
+    if (in.bad() || in.gcount() != static_cast<std::streamsize>(size)) {
         throw RuntimeError(fmt::format("{}: error: cannot read file", path));
     }
-    return {path, text.str()};
+    return {path, std::move(text)};
 }
 
 std::vector<catalog::TextFile> read_catalog_paths(const std::vector<std::string>& paths) {
@@ -142,6 +151,7 @@ catalog::Catalog apply_catalog_paths(catalog::Catalog catalog, const CommonOptio
     std::vector<std::string> yaml_run;
     auto flush_yaml = [&] {
         if (!yaml_run.empty()) {
+            const PhaseTimer timer("parse yaml");
             catalog = catalog::overlay_catalog(std::move(catalog), read_catalog_paths(yaml_run));
             yaml_run.clear();
         }
@@ -154,9 +164,18 @@ catalog::Catalog apply_catalog_paths(catalog::Catalog catalog, const CommonOptio
             continue;
         }
         flush_yaml();
-        const std::vector<feeds::FeedFile> files = read_feed_files({path});
-        const feeds::FeedRead read = read_feeds(files, feed_options, catalog);
-        catalog = catalog::overlay_feed(std::move(catalog), read.overlay,
+        std::vector<feeds::FeedFile> files;
+        {
+            const PhaseTimer timer("read");
+            files = read_feed_files({path});
+        }
+        feeds::FeedRead read;
+        {
+            const PhaseTimer timer("parse");
+            read = read_feeds(files, feed_options, catalog);
+        }
+        const PhaseTimer timer("merge");
+        catalog = catalog::overlay_feed(std::move(catalog), std::move(read.overlay),
                                         embedded::bundle().catalog.sources);
     }
     flush_yaml();
@@ -195,6 +214,15 @@ void write_output(const CommonOptions& options, const std::string& text, Io& io)
         throw RuntimeError(
             fmt::format("{}: error: cannot write file: {}", target.string(), ec.message()));
     }
+}
+
+PhaseTimer::PhaseTimer(std::string phase)
+    : m_phase(std::move(phase)), m_start(std::chrono::steady_clock::now()) {}
+
+PhaseTimer::~PhaseTimer() {
+    const std::chrono::duration<double, std::milli> elapsed =
+        std::chrono::steady_clock::now() - m_start;
+    spdlog::debug("time: {} {:.1f} ms", m_phase, elapsed.count());
 }
 
 Date today(const Io& io) {

@@ -7,6 +7,7 @@
 #include "gpuplan/report/catalog_view.hpp"
 #include "gpuplan/report/format.hpp"
 
+#include <chrono>
 #include <iosfwd>
 #include <optional>
 #include <string>
@@ -81,6 +82,20 @@ void write_output(const CommonOptions& options, const std::string& text, Io& io)
 // logged as a warning. Throws UsageError for a malformed duration.
 std::vector<catalog::StalePrices> check_catalog_age(const catalog::Catalog& catalog,
                                                     const CommonOptions& options, const Io& io);
+
+// Logs how long a phase took (`time: parse 81.2 ms`) at debug level (-vv) when it ends; bench/run
+// reads these lines for its breakdown.
+class PhaseTimer {
+public:
+    explicit PhaseTimer(std::string phase);
+    ~PhaseTimer();
+    PhaseTimer(const PhaseTimer&) = delete;
+    PhaseTimer& operator=(const PhaseTimer&) = delete;
+
+private:
+    std::string m_phase;
+    std::chrono::steady_clock::time_point m_start;
+};
 
 // Program name and version for outputs.
 [[nodiscard]] report::GeneratorInfo generator_info();

@@ -102,20 +102,46 @@ constexpr std::size_t k_required_columns = col_zone;
 constexpr std::size_t k_absent = static_cast<std::size_t>(-1);
 
 // One CSV row, parsed.
-struct Row {
-    std::string provider;
-    std::string instance;
-    std::string accelerator;
+template <class Text> struct BasicRow {
+    Text provider;
+    Text instance;
+    Text accelerator;
     std::optional<double> count;
     std::optional<double> vcpus;
     std::optional<double> memory_gib;
-    std::string price_text; // kept as text so that split prices add exactly
-    std::string spot_text;
-    std::string region;
-    std::string zone;
+    Text price_text; // kept as text so that split prices add exactly
+    Text spot_text;
+    Text region;
+    Text zone;
     std::size_t file = 0;
     std::uint32_t line = 0;
 };
+// A row as read (views into the file and the provider name), and one kept for pairing.
+using RowView = BasicRow<std::string_view>;
+using Row = BasicRow<std::string>;
+
+Row owned(const RowView& view) {
+    return Row{std::string(view.provider),
+               std::string(view.instance),
+               std::string(view.accelerator),
+               view.count,
+               view.vcpus,
+               view.memory_gib,
+               std::string(view.price_text),
+               std::string(view.spot_text),
+               std::string(view.region),
+               std::string(view.zone),
+               view.file,
+               view.line};
+}
+
+// `a` and `b` joined by a NUL into `buffer` (reused, so lookups do not allocate).
+std::string_view join_key(std::string& buffer, std::string_view a, std::string_view b) {
+    buffer.assign(a);
+    buffer.push_back('\0');
+    buffer.append(b);
+    return buffer;
+}
 
 bool is_provider_id(std::string_view name) {
     return !name.empty() && std::all_of(name.begin(), name.end(), [](char c) {
@@ -197,6 +223,21 @@ std::optional<DecimalParts> split_decimal(std::string_view text) {
     return parts;
 }
 
+bool is_plain_decimal(std::string_view text) {
+    bool point = false;
+    bool digit = false;
+    for (char c : text) {
+        if (c == '.' && !point) {
+            point = true;
+        } else if (c >= '0' && c <= '9') {
+            digit = true;
+        } else {
+            return false;
+        }
+    }
+    return digit;
+}
+
 } // namespace
 
 std::optional<std::string> add_decimal_text(std::string_view a, std::string_view b) {
@@ -206,25 +247,43 @@ std::optional<std::string> add_decimal_text(std::string_view a, std::string_view
         return std::nullopt;
     }
     const std::size_t scale = std::max(x->scale, y->scale);
-    x->digits.append(scale - x->scale, '0');
-    y->digits.append(scale - y->scale, '0');
-    const std::size_t width = std::max(x->digits.size(), y->digits.size()) + 1;
-    x->digits.insert(0, width - x->digits.size(), '0');
-    y->digits.insert(0, width - y->digits.size(), '0');
-    std::string sum(width, '0');
+    // The k-th digit from the right once both numbers have `scale` decimals.
+    auto digit_at = [scale](const DecimalParts& part, std::size_t k) {
+        const std::size_t pad = scale - part.scale;
+        if (k < pad || k - pad >= part.digits.size()) {
+            return 0;
+        }
+        return part.digits[part.digits.size() - 1 - (k - pad)] - '0';
+    };
+    const std::size_t width =
+        std::max(x->digits.size() + scale - x->scale, y->digits.size() + scale - y->scale) + 1;
+    std::string reversed; // least significant digit first
+    reversed.reserve(width);
     int carry = 0;
-    for (std::size_t i = width; i-- > 0;) {
-        const int digit = (x->digits[i] - '0') + (y->digits[i] - '0') + carry;
-        sum[i] = static_cast<char>('0' + digit % 10);
+    for (std::size_t k = 0; k < width; ++k) {
+        const int digit = digit_at(*x, k) + digit_at(*y, k) + carry;
+        reversed.push_back(static_cast<char>('0' + digit % 10));
         carry = digit / 10;
     }
-    std::string integer = sum.substr(0, width - scale);
-    std::string fraction = sum.substr(width - scale);
-    integer.erase(0, std::min(integer.find_first_not_of('0'), integer.size() - 1));
-    while (!fraction.empty() && fraction.back() == '0') {
-        fraction.pop_back();
+    std::string out;
+    out.reserve(width + 1);
+    for (std::size_t k = width; k-- > scale;) {
+        if (out.empty() && reversed[k] == '0' && k > scale) {
+            continue; // leading zero
+        }
+        out.push_back(reversed[k]);
     }
-    return fraction.empty() ? integer : integer + "." + fraction;
+    std::size_t lowest = 0; // trailing zeros of the fraction are dropped
+    while (lowest < scale && reversed[lowest] == '0') {
+        ++lowest;
+    }
+    if (lowest < scale) {
+        out.push_back('.');
+        for (std::size_t k = scale; k-- > lowest;) {
+            out.push_back(reversed[k]);
+        }
+    }
+    return out;
 }
 
 std::string provider_from_file_name(std::string_view path) {
@@ -341,6 +400,7 @@ private:
         m_file_dates.resize(m_files.size());
         m_file_dates[index] = as_of;
         const std::size_t width = header.size();
+        std::string row_provider;
         while (reader.next(record)) {
             if (record.fields.size() != width) {
                 m_sink.add(at(index, record.line, 1, "",
@@ -348,7 +408,7 @@ private:
                                           record.fields.size())));
                 continue;
             }
-            Row row;
+            RowView row;
             row.file = index;
             row.line = record.line;
             auto text = [&](Column c) -> std::string_view {
@@ -374,18 +434,21 @@ private:
                 const std::string_view cell = text(c);
                 if (!cell.empty()) {
                     auto value = parse_number(cell);
-                    if (!value || *value < 0.0 || !split_decimal(cell)) {
+                    if (!value || *value < 0.0 || !is_plain_decimal(cell)) {
                         m_sink.add(reader.diagnostic(
                             record.places[columns.at(c)], std::string(k_column_names.at(c)),
                             fmt::format("expected a non-negative price, got \"{}\"", cell)));
-                        return std::string();
+                        return std::string_view();
                     }
                 }
-                return std::string(cell);
+                return cell;
             };
-            row.provider = columns[col_provider] != k_absent && m_options.provider.empty()
-                               ? detail::to_lower(text(col_provider))
-                               : file_provider;
+            if (columns[col_provider] != k_absent && m_options.provider.empty()) {
+                row_provider = detail::to_lower(text(col_provider));
+                row.provider = row_provider;
+            } else {
+                row.provider = file_provider;
+            }
             if (!is_provider_id(row.provider)) {
                 m_sink.add(reader.diagnostic(
                     record.places[columns[col_provider]], "Provider",
@@ -393,15 +456,15 @@ private:
                                 text(col_provider))));
                 continue;
             }
-            row.instance = std::string(text(col_instance));
-            row.accelerator = std::string(text(col_accelerator));
+            row.instance = text(col_instance);
+            row.accelerator = text(col_accelerator);
             row.count = number(col_count, false);
             row.vcpus = number(col_vcpus, true);
             row.memory_gib = number(col_memory, false);
             row.price_text = price_text(col_price);
             row.spot_text = price_text(col_spot);
-            row.region = std::string(text(col_region));
-            row.zone = std::string(text(col_zone));
+            row.region = text(col_region);
+            row.zone = text(col_zone);
             if (row.region.empty()) {
                 m_sink.add(reader.diagnostic(record.places[columns[col_region]], "Region",
                                              "empty region"));
@@ -430,13 +493,13 @@ private:
             if (!row.instance.empty() && !row.accelerator.empty()) {
                 add_complete_offer(row);
             } else {
-                m_rows.push_back(std::move(row));
+                m_rows.push_back(owned(row));
             }
         }
     }
 
-    // The catalog GPU for a feed accelerator name; nullptr (and counted) when none.
-    const Gpu* resolve(const std::string& accelerator) {
+    // The catalog GPU for a feed accelerator name; nullptr when none.
+    const Gpu* resolve(std::string_view accelerator) {
         std::string_view name = accelerator;
         for (const auto& [skypilot, catalog_name] : k_skypilot_names) {
             if (detail::iequals(skypilot, accelerator)) {
@@ -456,24 +519,38 @@ private:
         return nullptr;
     }
 
-    AcceleratorRows& stats(const std::string& provider, const std::string& accelerator,
-                           const std::string& gpu) {
-        AcceleratorRows& entry = m_stats[{provider, accelerator}];
-        entry.provider = provider;
-        entry.accelerator = accelerator;
-        entry.gpu = gpu;
-        return entry;
+    // The GPU an accelerator name maps to (nullptr when none) and the row counts of that name.
+    struct Resolved {
+        const Gpu* gpu = nullptr;
+        AcceleratorRows* counts = nullptr;
+    };
+
+    Resolved resolve_cached(std::string_view provider, std::string_view accelerator) {
+        const std::string_view key = join_key(m_key, provider, accelerator);
+        auto it = m_resolved.find(key);
+        if (it != m_resolved.end()) {
+            return it->second;
+        }
+        Resolved resolved;
+        resolved.gpu = resolve(accelerator);
+        if (resolved.gpu != nullptr) {
+            AcceleratorRows& entry = m_stats[std::string(key)];
+            entry.provider = std::string(provider);
+            entry.accelerator = std::string(accelerator);
+            entry.gpu = resolved.gpu->name;
+            resolved.counts = &entry;
+        }
+        return m_resolved.emplace(std::string(key), resolved).first->second;
     }
 
-    InstanceBuild& instance_for(const std::string& provider, const std::string& type,
-                                const Row& row, const Gpu& gpu, double count, double vcpus,
+    InstanceBuild& instance_for(std::string_view provider, std::string_view type, std::size_t file,
+                                std::uint32_t line, const Gpu& gpu, double count, double vcpus,
                                 double memory_gib) {
-        auto key = std::make_pair(provider, type);
-        auto it = m_instances.find(key);
+        auto it = m_instances.find(join_key(m_key, provider, type));
         if (it != m_instances.end()) {
             const Instance& first = it->second.instance;
             auto differs = [&](std::string_view what, std::string shown, std::string before) {
-                m_sink.add(at(row.file, row.line, 1, "",
+                m_sink.add(at(file, line, 1, "",
                               fmt::format("instance type '{}' has {} {} here but {} on {}:{}", type,
                                           what, shown, before, m_files[it->second.first_file].name,
                                           it->second.first_line)));
@@ -491,18 +568,18 @@ private:
             return it->second;
         }
         InstanceBuild build;
-        build.provider = provider;
-        build.first_line = row.line;
-        build.first_file = row.file;
-        build.instance.type = type;
+        build.provider = std::string(provider);
+        build.first_line = line;
+        build.first_file = file;
+        build.instance.type = std::string(type);
         build.instance.gpu = gpu.name;
         build.instance.gpu_count = count;
         build.instance.vcpus = static_cast<int>(vcpus);
         build.instance.memory_gib = memory_gib;
-        return m_instances.emplace(key, std::move(build)).first->second;
+        return m_instances.emplace(std::string(m_key), std::move(build)).first->second;
     }
 
-    double corrected_count(const std::string& provider, const std::string& type, double count) {
+    double corrected_count(std::string_view provider, std::string_view type, double count) {
         for (const Correction& fix : k_corrections) {
             if (fix.provider == provider && fix.instance == type && fix.source_count == count) {
                 std::string note =
@@ -518,16 +595,16 @@ private:
         return count;
     }
 
-    void add_price(InstanceBuild& build, const Row& where, const std::string& region,
-                   const std::string& zone, const std::string& price, const std::string& spot,
-                   Date as_of, AcceleratorRows& counts) {
+    void add_price(InstanceBuild& build, std::size_t file, std::uint32_t line,
+                   std::string_view region, std::string_view zone, std::string_view price,
+                   std::string_view spot, Date as_of, AcceleratorRows& counts) {
         if (price.empty() && spot.empty()) {
             ++counts.dropped;
             return;
         }
         PriceRow row;
-        row.region = region;
-        row.zone = zone;
+        row.region = std::string(region);
+        row.zone = std::string(zone);
         if (!price.empty()) {
             row.on_demand = parse_number(price);
         }
@@ -536,35 +613,23 @@ private:
         }
         row.as_of = as_of;
         build.instance.prices.push_back(std::move(row));
-        build.row_dates.emplace_back(as_of, where.line);
-        build.row_files.push_back(where.file);
+        build.row_dates.emplace_back(as_of, line);
+        build.row_files.push_back(file);
         ++counts.price_rows;
     }
 
-    void add_complete_offer(const Row& row) {
-        const Gpu* gpu = resolve_cached(row.provider, row.accelerator);
-        if (gpu == nullptr) {
-            m_unknown[row.provider][row.accelerator] += 1;
+    void add_complete_offer(const RowView& row) {
+        const Resolved resolved = resolve_cached(row.provider, row.accelerator);
+        if (resolved.gpu == nullptr) {
+            m_unknown[std::string(row.provider)][std::string(row.accelerator)] += 1;
             return;
         }
-        AcceleratorRows& counts = stats(row.provider, row.accelerator, gpu->name);
-        ++counts.csv_rows;
+        ++resolved.counts->csv_rows;
         const double count = corrected_count(row.provider, row.instance, *row.count);
-        InstanceBuild& build =
-            instance_for(row.provider, row.instance, row, *gpu, count, *row.vcpus, *row.memory_gib);
-        add_price(build, row, row.region, row.zone, row.price_text, row.spot_text,
-                  m_file_dates[row.file], counts);
-    }
-
-    const Gpu* resolve_cached(const std::string& provider, const std::string& accelerator) {
-        auto key = std::make_pair(provider, accelerator);
-        auto it = m_resolved.find(key);
-        if (it != m_resolved.end()) {
-            return it->second;
-        }
-        const Gpu* gpu = resolve(accelerator);
-        m_resolved.emplace(key, gpu);
-        return gpu;
+        InstanceBuild& build = instance_for(row.provider, row.instance, row.file, row.line,
+                                            *resolved.gpu, count, *row.vcpus, *row.memory_gib);
+        add_price(build, row.file, row.line, row.region, row.zone, row.price_text, row.spot_text,
+                  m_file_dates[row.file], *resolved.counts);
     }
 
     // The accelerator and count a host machine type carries, when it is a known GPU host.
@@ -633,12 +698,13 @@ private:
             }
             AcceleratorKey key{host.provider, carried->first, carried->second};
             auto zones = accelerators.find(key);
-            const Gpu* gpu = resolve_cached(host.provider, carried->first);
-            if (gpu == nullptr) {
+            const Resolved resolved = resolve_cached(host.provider, carried->first);
+            if (resolved.gpu == nullptr) {
                 m_unknown[host.provider][carried->first] += 1;
                 continue;
             }
-            AcceleratorRows& counts = stats(host.provider, carried->first, gpu->name);
+            const Gpu* gpu = resolved.gpu;
+            AcceleratorRows& counts = *resolved.counts;
             const Row* part = nullptr;
             if (zones != accelerators.end()) {
                 auto found = zones->second.find(place);
@@ -649,8 +715,9 @@ private:
                 continue;
             }
             used[key].insert(place);
-            InstanceBuild& build = instance_for(host.provider, host.instance, host, *gpu,
-                                                carried->second, *host.vcpus, *host.memory_gib);
+            InstanceBuild& build =
+                instance_for(host.provider, host.instance, host.file, host.line, *gpu,
+                             carried->second, *host.vcpus, *host.memory_gib);
             add_split_price(build, *part, host, counts);
         }
         for (const auto& [provider_host, hosts] : n1) {
@@ -661,11 +728,12 @@ private:
                               accelerator) == k_gcp_n1_accelerators.end()) {
                     continue;
                 }
-                const Gpu* gpu = resolve_cached(provider, accelerator);
-                if (gpu == nullptr) {
+                const Resolved resolved = resolve_cached(provider, accelerator);
+                if (resolved.gpu == nullptr) {
                     continue;
                 }
-                AcceleratorRows& counts = stats(provider, accelerator, gpu->name);
+                const Gpu* gpu = resolved.gpu;
+                AcceleratorRows& counts = *resolved.counts;
                 const std::string type =
                     fmt::format("{}+{}x{}", provider_host.second, accelerator, count);
                 for (const auto& [place, part] : zones) {
@@ -676,20 +744,20 @@ private:
                     }
                     used[key].insert(place);
                     InstanceBuild& build =
-                        instance_for(provider, type, *part, *gpu, count, *host->second->vcpus,
-                                     *host->second->memory_gib);
+                        instance_for(provider, type, part->file, part->line, *gpu, count,
+                                     *host->second->vcpus, *host->second->memory_gib);
                     add_split_price(build, *part, *host->second, counts);
                 }
             }
         }
         for (const auto& [key, zones] : accelerators) {
             const auto& [provider, accelerator, count] = key;
-            const Gpu* gpu = resolve_cached(provider, accelerator);
-            if (gpu == nullptr) {
+            const Resolved resolved = resolve_cached(provider, accelerator);
+            if (resolved.gpu == nullptr) {
                 m_unknown[provider][accelerator] += zones.size();
                 continue;
             }
-            AcceleratorRows& counts = stats(provider, accelerator, gpu->name);
+            AcceleratorRows& counts = *resolved.counts;
             counts.csv_rows += zones.size();
             counts.unused += zones.size() - used[key].size();
         }
@@ -701,7 +769,7 @@ private:
             return a.empty() || b.empty() ? std::string() : add_decimal_text(a, b).value_or("");
         };
         const Date as_of = std::min(m_file_dates[part.file], m_file_dates[host.file]);
-        add_price(build, host, host.region.empty() ? part.region : host.region,
+        add_price(build, host.file, host.line, host.region.empty() ? part.region : host.region,
                   host.zone.empty() ? part.zone : host.zone, sum(part.price_text, host.price_text),
                   sum(part.spot_text, host.spot_text), as_of, counts);
         m_split_providers.insert(build.provider);
@@ -848,9 +916,12 @@ private:
     DiagnosticSink m_sink;
     std::vector<Row> m_rows;
     std::vector<Date> m_file_dates;
-    std::map<std::pair<std::string, std::string>, InstanceBuild> m_instances;
-    std::map<std::pair<std::string, std::string>, const Gpu*> m_resolved;
-    std::map<std::pair<std::string, std::string>, AcceleratorRows> m_stats;
+    // Keyed by provider NUL instance type / accelerator name (join_key), looked up without
+    // allocating.
+    std::map<std::string, InstanceBuild, std::less<>> m_instances;
+    std::map<std::string, Resolved, std::less<>> m_resolved;
+    std::map<std::string, AcceleratorRows, std::less<>> m_stats;
+    std::string m_key;
     std::map<std::string, std::map<std::string, std::size_t>> m_unknown;
     std::vector<Gpu> m_needed_gpus;
     std::vector<std::string> m_corrections;

@@ -76,7 +76,7 @@ struct FeedOverlay {
 // Applies a feed on top of `base`: its GPU models are added when `base` lacks them (with the
 // sources they cite), its sources registered, and each provider merged with
 // InstanceMerge::specs_and_prices. Throws InputError when a provider's currency has no rate.
-[[nodiscard]] Catalog overlay_feed(Catalog base, const FeedOverlay& feed,
+[[nodiscard]] Catalog overlay_feed(Catalog base, FeedOverlay feed,
                                    const std::map<std::string, Source>& gpu_sources = {});
 
 // FNV-1a 64-bit hash, as 16 lower-case hex digits; chained over files for the catalog digest.
