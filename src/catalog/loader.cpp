@@ -154,12 +154,15 @@ private:
     }
 
     std::optional<Parameter> read_parameter(const YamlNode& node, const NumberRange& range) {
-        if (!node.expect_map({"value", "source", "note"})) {
+        if (!node.expect_map({"value", "source", "as_of", "note"})) {
             return std::nullopt;
         }
         Parameter parameter;
         auto value = node.number_at("value", true, range);
         parameter.sources = required_sources(node);
+        if (auto as_of = node.get("as_of")) {
+            parameter.as_of = as_of->as_date();
+        }
         parameter.note = node.string_at("note", false).value_or("");
         if (!value) {
             return std::nullopt;
@@ -528,8 +531,11 @@ private:
         merge("utilisation", site.utilisation, k_fraction);
         merge("economic_life_months", site.economic_life_months, k_life);
         if (auto curve = node.get("resale_curve")) {
-            if (curve->expect_map({"source", "points"})) {
+            if (curve->expect_map({"source", "as_of", "note", "points"})) {
                 site.resale_sources = required_sources(*curve);
+                if (auto as_of = curve->get("as_of")) {
+                    site.resale_as_of = as_of->as_date();
+                }
                 site.resale_curve.clear();
                 if (auto points = curve->require("points")) {
                     double previous_months = -1.0;
