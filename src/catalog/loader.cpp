@@ -340,7 +340,11 @@ private:
         instance.reserved.push_back(std::move(price));
     }
 
-    std::optional<Instance> read_instance(const YamlNode& node) {
+    // Reads an instance. With `price_overlay`, an instance that states none of gpu, gpu_count,
+    // vcpus and memory_gib (allowed when the type is already in the catalog) only overlays its
+    // price rows; `price_rows_only` says whether it did.
+    std::optional<Instance> read_instance(const YamlNode& node, bool price_overlay,
+                                          bool& price_rows_only) {
         if (!node.expect_map({"type", "gpu", "gpu_count", "vcpus", "memory_gib", "network_gbps",
                               "network_source", "nvlink", "local_nvme_gb",
                               "spot_interruption_rate_per_node_hour", "prices", "reserved",
@@ -349,6 +353,26 @@ private:
         }
         Instance instance;
         instance.type = node.string_at("type", true).value_or("");
+        price_rows_only = price_overlay && !node.get("gpu") && !node.get("gpu_count") &&
+                          !node.get("vcpus") && !node.get("memory_gib");
+        if (price_rows_only) {
+            if (auto prices = node.require("prices")) {
+                std::set<std::pair<std::string, std::string>> seen;
+                for (const YamlNode& row : prices->items()) {
+                    read_price_row(row, instance, seen);
+                }
+            }
+            for (std::string_view key : {"network_gbps", "nvlink", "local_nvme_gb",
+                                         "spot_interruption_rate_per_node_hour", "reserved"}) {
+                if (auto extra = node.get(key)) {
+                    extra->error(fmt::format(
+                        "a price overlay (an instance without gpu, gpu_count, vcpus and "
+                        "memory_gib) states only prices; give the whole instance to change '{}'",
+                        key));
+                }
+            }
+            return instance;
+        }
         if (auto gpu = node.require("gpu")) {
             if (auto name = gpu->as_string()) {
                 instance.gpu = *name;
@@ -484,10 +508,20 @@ private:
             provider.egress_per_gb = read_parameter(*egress, k_price);
             keys.egress_per_gb = true;
         }
+        std::set<std::string> price_overlays;
         if (auto instances = overlay ? node.get("instances") : node.require("instances")) {
             std::set<std::string, std::less<>> seen;
+            const Provider* existing = find_provider(m_catalog, *name);
             for (const YamlNode& item : instances->items()) {
-                auto instance = read_instance(item);
+                // A type the catalog already has may come as a price overlay.
+                bool known_type = false;
+                if (existing != nullptr && item.is_map() && item.raw()["type"].IsScalar()) {
+                    const std::string type = item.raw()["type"].Scalar();
+                    known_type = std::any_of(existing->instances.begin(), existing->instances.end(),
+                                             [&](const Instance& i) { return i.type == type; });
+                }
+                bool price_rows_only = false;
+                auto instance = read_instance(item, known_type, price_rows_only);
                 if (!instance || instance->type.empty()) {
                     continue;
                 }
@@ -496,6 +530,9 @@ private:
                         "duplicate instance type '{}' in provider '{}'", instance->type, *name));
                     continue;
                 }
+                if (price_rows_only) {
+                    price_overlays.insert(instance->type);
+                }
                 provider.instances.push_back(std::move(*instance));
             }
         }
@@ -503,8 +540,8 @@ private:
             provider.note = *note;
             keys.note = true;
         }
-        merge_provider(m_catalog,
-                       ProviderOverlay{std::move(provider), keys, InstanceMerge::replace});
+        merge_provider(m_catalog, ProviderOverlay{std::move(provider), keys, InstanceMerge::replace,
+                                                  std::move(price_overlays)});
     }
 
     void read_site(const YamlNode& node, Site& site) {
@@ -899,6 +936,19 @@ void merge_provider(Catalog& catalog, ProviderOverlay later) {
                                [&](const Instance& i) { return i.type == instance.type; });
         if (it == target.instances.end()) {
             target.instances.push_back(std::move(instance));
+        } else if (later.price_rows_only.count(instance.type) != 0) {
+            // A price overlay: its rows replace the rows of the same (region, zone), others stay.
+            for (PriceRow& row : instance.prices) {
+                auto same =
+                    std::find_if(it->prices.begin(), it->prices.end(), [&](const PriceRow& r) {
+                        return r.region == row.region && r.zone == row.zone;
+                    });
+                if (same != it->prices.end()) {
+                    *same = std::move(row);
+                } else {
+                    it->prices.push_back(std::move(row));
+                }
+            }
         } else if (later.instances == InstanceMerge::replace) {
             *it = std::move(instance);
         } else {
@@ -948,8 +998,8 @@ Catalog overlay_feed(Catalog base, FeedOverlay feed,
         keys.currency = true;
         keys.as_of = true;
         keys.sources = true;
-        merge_provider(base,
-                       ProviderOverlay{std::move(provider), keys, InstanceMerge::specs_and_prices});
+        merge_provider(
+            base, ProviderOverlay{std::move(provider), keys, InstanceMerge::specs_and_prices, {}});
     }
     sink.throw_if_any();
     for (std::size_t i = 0; i < feed.names.size() && i < feed.texts.size(); ++i) {

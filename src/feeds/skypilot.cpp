@@ -8,6 +8,7 @@
 #include <charconv>
 #include <cmath>
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <numeric>
 #include <set>
 
@@ -362,10 +363,9 @@ private:
             }
         }
         if (!missing.empty()) {
-            m_sink.add(
-                at(index, record.line, 1, "",
-                   fmt::format("not a SkyPilot vms.csv layout: missing column{} {}",
-                               missing.size() == 1 ? "" : "s", detail::join_choices(missing))));
+            m_sink.add(at(index, record.line, 1, "",
+                          fmt::format("not a SkyPilot vms.csv layout: missing column{} {}",
+                                      missing.size() == 1 ? "" : "s", fmt::join(missing, ", "))));
             return;
         }
         std::string file_provider = m_options.provider;

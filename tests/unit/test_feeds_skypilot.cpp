@@ -1,3 +1,4 @@
+#include "../support/diagnostics.hpp"
 #include "gpuplan/embedded.hpp"
 #include "gpuplan/feeds/skypilot.hpp"
 
@@ -28,16 +29,7 @@ FeedRead read(std::vector<FeedFile> files, FeedOptions options = {}) {
 }
 
 std::vector<std::string> problems(std::vector<FeedFile> files, FeedOptions options = {}) {
-    try {
-        (void)read(std::move(files), std::move(options));
-    } catch (const InputError& e) {
-        std::vector<std::string> out;
-        for (const Diagnostic& d : e.diagnostics()) {
-            out.push_back(format_diagnostic(d));
-        }
-        return out;
-    }
-    return {};
+    return test::input_problems([&] { return read(std::move(files), std::move(options)); });
 }
 
 const catalog::Instance& instance(const FeedRead& feed, std::string_view provider,

@@ -5,6 +5,7 @@
 #include "gpuplan/error.hpp"
 
 #include <map>
+#include <set>
 #include <span>
 #include <string>
 #include <vector>
@@ -52,6 +53,9 @@ struct ProviderOverlay {
     Provider provider;
     ProviderKeys keys;
     InstanceMerge instances = InstanceMerge::replace;
+    // Instance types stated as price overlays (type and prices only): their rows replace the
+    // existing rows of the same (region, zone) and add the others; everything else stays.
+    std::set<std::string> price_rows_only;
 };
 
 // Merges `later` into `catalog` by the overlay rules of docs/catalog-format.md: a new provider
