@@ -15,7 +15,7 @@ using detail::NumberRange;
 using detail::YamlNode;
 
 constexpr NumberRange k_positive_count{0.0, 1e30, true, "a positive number"};
-constexpr NumberRange k_mfu_range{0.0, 1.0, true, "a fraction above 0 and at most 1"};
+constexpr NumberRange k_mfu_range{k_min_mfu, 1.0, false, "a fraction from 0.001 to 1"};
 constexpr NumberRange k_hours_per_day_range{0.0, k_hours_per_day, true,
                                             "a number of hours above 0 and at most 24"};
 constexpr double k_max_horizon_months = 1200.0;
@@ -55,6 +55,21 @@ std::optional<int> int_at(const YamlNode& map, std::string_view key, std::int64_
 std::optional<double> si_at(const YamlNode& map, std::string_view key, const NumberRange& range) {
     auto child = map.get(key);
     return child ? child->as_si_number(range) : std::nullopt;
+}
+
+// A fraction written as `0.4` or `40%`, inside `range`.
+std::optional<double> fraction_of(const YamlNode& node, const NumberRange& range) {
+    std::optional<double> value;
+    if (node.is_scalar()) {
+        value = parse_fraction(node.raw().Scalar());
+    }
+    const bool below = value && (range.min_exclusive ? *value <= range.min : *value < range.min);
+    if (!value || below || *value > range.max) {
+        node.error(fmt::format("expected {} (0.4 or 40%), got \"{}\"", range.description,
+                               node.is_scalar() ? node.raw().Scalar() : "a non-scalar"));
+        return std::nullopt;
+    }
+    return value;
 }
 
 std::optional<bool> bool_at(const YamlNode& map, std::string_view key) {
@@ -146,7 +161,7 @@ void read_training(const YamlNode& node, Training& training) {
     assign(training.micro_batch, int_at(node, "micro_batch", 1, k_max_shape));
     assign(training.activation_checkpointing, bool_at(node, "activation_checkpointing"));
     if (auto mfu = node.get("mfu")) {
-        training.mfu = mfu->as_number(k_mfu_range);
+        training.mfu = fraction_of(*mfu, k_mfu_range);
     }
 }
 
@@ -237,7 +252,7 @@ void read_finance(const YamlNode& node, Finance& finance) {
         return;
     }
     if (auto rate = node.get("discount_rate")) {
-        assign(finance.discount_rate, rate->as_number(k_rate_range));
+        assign(finance.discount_rate, fraction_of(*rate, k_rate_range));
     }
     if (auto currency = node.get("currency")) {
         if (auto code = currency->as_string()) {
@@ -298,6 +313,10 @@ std::string stem_of(const std::string& file) {
 } // namespace
 
 Workload read_workload(const catalog::TextFile& file) {
+    return read_workload(file, WorkloadOverrides{});
+}
+
+Workload read_workload(const catalog::TextFile& file, const WorkloadOverrides& overrides) {
     DiagnosticSink sink;
     detail::YamlContext context{file.name, &sink};
     Workload workload;
@@ -373,6 +392,19 @@ Workload read_workload(const catalog::TextFile& file) {
         }
     }
     sink.throw_if_any();
+    apply_overrides(workload, overrides);
+    // What the file and the flags together still lack, placed at the section that should hold
+    // it (data for tokens and samples, model otherwise).
+    const std::vector<std::string> missing = missing_fields(workload);
+    if (!missing.empty() && root) {
+        for (const std::string& item : missing) {
+            const bool data_item = item.rfind("data.", 0) == 0;
+            auto section = root->get(data_item ? "data" : "model");
+            const detail::YamlNode& where = section ? *section : *root;
+            sink.add(where.diagnostic("incomplete workload: missing " + item));
+        }
+        sink.throw_if_any();
+    }
     return workload;
 }
 
