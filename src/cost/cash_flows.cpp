@@ -173,6 +173,11 @@ CashFlows usage_cash_flows(const Profile& profile, Item item, double price_per_n
 
 } // namespace
 
+double usage_end_hour(const Usage& usage, double start_hour) {
+    const auto intervals = run_intervals(usage, start_hour);
+    return intervals.empty() ? start_hour : intervals.back().end_hour;
+}
+
 Profile usage_profile(const Usage& usage, double start_hour) {
     return accumulate(run_intervals(usage, start_hour), 0.0, std::numeric_limits<double>::max());
 }
@@ -250,8 +255,12 @@ SpotOverhead spot_overhead(int nodes, const SpotRisk& risk) {
     // Daly (2006) expected wall time per useful hour with exponential interruptions, which may
     // also strike during a restart: M e^(R/M) (e^((tau+delta)/M) - 1) / tau. The first-order
     // 1 + delta/tau + lambda (tau/2 + R) understates it at high rates.
+    // In logs, capped at k_max_wall_factor: at extreme rates the factors overflow a double.
+    const double log_w = std::log(mtbf) + risk.restart_hours / mtbf +
+                         std::log(std::expm1(std::min((tau + delta) / mtbf, 700.0))) -
+                         std::log(tau);
     overhead.wall_factor =
-        mtbf * std::exp(risk.restart_hours / mtbf) * std::expm1((tau + delta) / mtbf) / tau;
+        log_w < std::log(k_max_wall_factor) ? std::exp(log_w) : k_max_wall_factor;
     return overhead;
 }
 
@@ -340,8 +349,7 @@ double resale_fraction(const std::vector<catalog::ResalePoint>& curve, double mo
 }
 
 double self_built_end_hour(const Usage& usage, const SelfBuiltPlan& plan) {
-    const double start = plan.bridge_price_per_hour ? 0.0 : plan.lead_time_hours;
-    return usage_profile(usage, start).end_hour;
+    return usage_end_hour(usage, plan.bridge_price_per_hour ? 0.0 : plan.lead_time_hours);
 }
 
 CashFlows self_built_cash_flows(const Usage& usage, const SelfBuiltPlan& plan) {

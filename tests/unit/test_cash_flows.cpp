@@ -2,6 +2,7 @@
 #include "gpuplan/finance/finance.hpp"
 
 #include <catch2/catch.hpp>
+#include <cmath>
 
 using namespace gpuplan;
 using namespace gpuplan::cost;
@@ -312,4 +313,12 @@ TEST_CASE("claim: the cloud is cheaper for short projects", "[cost][claims]") {
     CHECK(compare(7) > 1.0); // still the cloud at 7 months
     CHECK(compare(8) < 1.0); // owning wins from 8 months when sold at 65% afterwards
     CHECK(compare(36) < 0.65);
+}
+
+TEST_CASE("spot overhead stays finite at absurd interruption rates", "[cost][spot]") {
+    const SpotRisk absurd{
+        .interruption_rate_per_node_hour = 1e6, .checkpoint_hours = 0.1, .restart_hours = 0.25};
+    const SpotOverhead overhead = spot_overhead(4096, absurd);
+    CHECK(std::isfinite(overhead.wall_factor));
+    CHECK(overhead.wall_factor == k_max_wall_factor);
 }

@@ -1,10 +1,13 @@
 #include "../support/cli_runner.hpp"
 #include "gpuplan/finance/finance.hpp"
+#include "gpuplan/report/text_table.hpp"
 
 #include <catch2/catch.hpp>
 #include <cmath>
+#include <fstream>
 #include <nlohmann/json.hpp>
 #include <set>
+#include <sstream>
 
 using nlohmann::json;
 
@@ -82,4 +85,40 @@ TEST_CASE("recommend is deterministic across runs", "[report]") {
                                         "--simulate",
                                         "50"};
     CHECK(gpuplan::test::run_cli(args).out == gpuplan::test::run_cli(args).out);
+}
+
+TEST_CASE("the cli.md examples of recommend and tco are the golden outputs", "[report][docs]") {
+    auto slurp = [](const std::string& relative) {
+        std::ifstream in(std::string(GPUPLAN_SOURCE_DIR) + "/" + relative, std::ios::binary);
+        std::ostringstream text;
+        text << in.rdbuf();
+        return text.str();
+    };
+    const std::string cli = slurp("docs/cli.md");
+    const std::string recommend = slurp("tests/golden/cases/recommend-table/stdout");
+    REQUIRE_FALSE(recommend.empty());
+    CHECK(cli.find(recommend) != std::string::npos);
+    const std::string tco = slurp("tests/golden/cases/tco-table/stdout");
+    CHECK(cli.find(tco.substr(0, tco.find("    3 "))) != std::string::npos);
+}
+
+TEST_CASE("the recommend table fits 80 columns unless --wide", "[report]") {
+    const auto result =
+        gpuplan::test::run_cli({"recommend", "examples/llama-70b-inference.yaml", "--top", "20"});
+    REQUIRE(result.exit_code == 0);
+    std::istringstream lines(result.out);
+    std::size_t rows = 0;
+    bool in_table = false;
+    for (std::string line; std::getline(lines, line);) {
+        if (line.find("#  option") != std::string::npos) {
+            in_table = true;
+        } else if (line.empty()) {
+            in_table = false;
+        }
+        if (in_table) {
+            ++rows;
+            CHECK(gpuplan::report::display_width(line) <= 80);
+        }
+    }
+    CHECK(rows == 22);
 }
