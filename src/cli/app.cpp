@@ -2,6 +2,7 @@
 
 #include "cli/catalog_cmd.hpp"
 #include "cli/estimate_cmd.hpp"
+#include "cli/feeds_cmd.hpp"
 #include "cli/recommend_cmd.hpp"
 #include "cli/rules_cmd.hpp"
 #include "gpuplan/error.hpp"
@@ -52,6 +53,14 @@ void add_common_options(CLI::App& app, Parsed& parsed) {
     app.add_flag("-q,--quiet", parsed.quiet, "Only errors on stderr");
     app.add_flag("--no-color", c.no_color, "No colours (also when NO_COLOR is set)");
     app.add_flag("--wide", c.wide, "Do not fit tables to 80 columns");
+    app.add_option("--as-of", c.as_of,
+                   "Date of the prices in CSV price feeds (default: each file's modification "
+                   "date)")
+        ->type_name("DATE");
+    app.add_option("--max-catalog-age", c.max_catalog_age,
+                   "Warn (recommend, catalog list) or fail (check) when prices are older than "
+                   "this, e.g. 30d")
+        ->type_name("DURATION");
 }
 
 void add_catalog_commands(CLI::App& app, Parsed& parsed) {
@@ -279,6 +288,37 @@ void add_rules_commands(CLI::App& app, Parsed& parsed) {
     });
 }
 
+void add_feed_commands(CLI::App& app, Parsed& parsed) {
+    CLI::App* catalog = app.get_subcommand("catalog");
+
+    auto import_options = std::make_shared<CatalogImportOptions>();
+    CLI::App* import_command = catalog->add_subcommand(
+        "import", "Read price feeds (SkyPilot vms.csv) and write catalog YAML");
+    import_command->add_option("--from", import_options->from, "Feed layout: skypilot")
+        ->type_name("LAYOUT");
+    import_command
+        ->add_option("--provider", import_options->provider,
+                     "Provider of every file (default: from the file name or its columns)")
+        ->type_name("NAME");
+    import_command->add_option("FILE", import_options->files, "Feed files (.csv)")->required();
+    import_command->callback([&parsed, import_options] {
+        parsed.action = [&parsed, import_options](Io& io) {
+            return run_catalog_import(parsed.common, *import_options, io);
+        };
+    });
+
+    auto diff_options = std::make_shared<CatalogDiffOptions>();
+    CLI::App* diff = catalog->add_subcommand(
+        "diff", "Show price changes from catalog A to catalog B (files, folders or feeds)");
+    diff->add_option("A", diff_options->a, "The earlier catalog")->required();
+    diff->add_option("B", diff_options->b, "The later catalog")->required();
+    diff->callback([&parsed, diff_options] {
+        parsed.action = [&parsed, diff_options](Io& io) {
+            return run_catalog_diff(parsed.common, *diff_options, io);
+        };
+    });
+}
+
 int report_error(Io& io, Exit code, const std::string& message) {
     io.err << message << '\n';
     io.err.flush();
@@ -295,6 +335,7 @@ int run(const std::vector<std::string>& args, Io& io) {
     app.require_subcommand(1);
     add_common_options(app, parsed);
     add_catalog_commands(app, parsed);
+    add_feed_commands(app, parsed);
     add_estimate_commands(app, parsed);
     add_cost_commands(app, parsed);
     add_rules_commands(app, parsed);

@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <fmt/format.h>
+#include <optional>
 #include <spdlog/spdlog.h>
 
 namespace gpuplan::cli {
@@ -106,23 +107,33 @@ Exit run_recommend(const CommonOptions& common, const RecommendOptions& options,
     }
     const cost::Settings settings = parse_cost_flags(options.cost, common);
     const catalog::Catalog catalog = load_catalog(common);
-    const workload::Workload workload = resolve_workload(options.input, common);
+    (void)check_catalog_age(catalog, common, io);
+    const workload::Workload workload =
+        timed("workload", [&] { return resolve_workload(options.input, common); });
     if (options.rules.none && (!options.rules.file.empty() || options.rules.explain)) {
         throw UsageError("--no-rules cannot be combined with --rules or --explain");
     }
-    cost::Plan plan = cost::plan(workload, catalog, settings, estimator_for(workload, catalog));
+    cost::Plan plan = timed("estimate + cost", [&] {
+        return cost::plan(workload, catalog, settings, estimator_for(workload, catalog));
+    });
     spdlog::info("{} options priced from {} estimates", plan.options.size(), plan.estimates);
     std::optional<decide::Decision> decision;
     std::string rules_file;
     if (!options.rules.none) {
-        rules_file = apply_rules(options.rules, workload, catalog, settings, plan, decision);
+        rules_file = timed("rules", [&] {
+            return apply_rules(options.rules, workload, catalog, settings, plan, decision);
+        });
     }
-    report::RecommendReport report = report::make_recommend_report(
-        generator_info(), catalog, workload, settings, *objective, std::move(plan), options.top);
+    report::RecommendReport report = timed("rank", [&] {
+        return report::make_recommend_report(generator_info(), catalog, workload, settings,
+                                             *objective, std::move(plan), options.top);
+    });
     report.decision = std::move(decision);
     report.rules_file = rules_file;
     report.explain = options.rules.explain;
-    write_output(common, report::render_recommend(report, common.format, common.wide), io);
+    const std::string text = timed(
+        "render", [&] { return report::render_recommend(report, common.format, common.wide); });
+    timed("write", [&] { write_output(common, text, io); });
     if (options.fail_if_none && report.ranked.empty()) {
         io.err << "gpuplan: no feasible option (--fail-if-none)\n";
         return Exit::gate_failed;
