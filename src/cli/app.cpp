@@ -1,6 +1,7 @@
 #include "cli/app.hpp"
 
 #include "cli/catalog_cmd.hpp"
+#include "cli/check_cmd.hpp"
 #include "gpuplan/error.hpp"
 
 #include <CLI/CLI.hpp>
@@ -87,6 +88,47 @@ void add_catalog_commands(CLI::App& app, Parsed& parsed) {
     });
 }
 
+void add_check_commands(CLI::App& app, Parsed& parsed) {
+    auto options = std::make_shared<CheckOptions>();
+    CLI::App* check =
+        app.add_subcommand("check", "CI gate: exit 0 when every threshold holds, 4 when one fails");
+    check->add_option("PLAN", options->plan, "Plan file (recommend --format json)")
+        ->required()
+        ->type_name("PLAN.json|WORKLOAD.yaml");
+    check->add_option("--max-cost", options->max_cost, "Limit on the option's total cost")
+        ->type_name("AMOUNT");
+    check
+        ->add_option("--max-monthly", options->max_monthly,
+                     "Limit on the option's largest monthly cash flow")
+        ->type_name("AMOUNT");
+    check->add_option("--max-hours", options->max_hours, "Limit on the option's wall time")
+        ->type_name("H");
+    check
+        ->add_option("--deadline", options->deadline,
+                     "Deadline for the option's wall time (default: the workload's)")
+        ->type_name("DURATION");
+    check->add_option("--option", options->option, "Option to check: best (rank 1) or an id")
+        ->type_name("best|ID");
+    check->add_option("--compare-to", options->compare_to, "Baseline plan file")
+        ->type_name("BASE.json");
+    check
+        ->add_option("--max-increase", options->max_increase,
+                     "Limit on the cost increase over the baseline: 10% or an amount")
+        ->type_name("PCT|AMOUNT");
+    check
+        ->add_option("--max-catalog-age", options->max_catalog_age,
+                     "Limit on the age of the oldest price the plan used")
+        ->type_name("DURATION");
+    check->add_option("--today", options->today, "Date ages are measured to (default: today, UTC)")
+        ->type_name("YYYY-MM-DD");
+    check->add_flag("--timestamp", options->timestamp, "Add generated_at to the output");
+    check->callback([&parsed, options] {
+        parsed.action = [&parsed, options](Io& io) {
+            return run_check(parsed.common, *options, io);
+        };
+    });
+}
+
 int report_error(Io& io, Exit code, const std::string& message) {
     io.err << message << '\n';
     io.err.flush();
@@ -103,6 +145,7 @@ int run(const std::vector<std::string>& args, Io& io) {
     app.require_subcommand(1);
     add_common_options(app, parsed);
     add_catalog_commands(app, parsed);
+    add_check_commands(app, parsed);
 
     std::vector<std::string> reversed(args.rbegin(), args.rend());
     try {
