@@ -32,6 +32,15 @@ std::string_view to_string(Format format) {
     return "?";
 }
 
+double round_significant(double value, int digits) {
+    if (value == 0.0 || !std::isfinite(value)) {
+        return 0.0;
+    }
+    const int magnitude = static_cast<int>(std::floor(std::log10(std::fabs(value))));
+    const double scale = std::pow(10.0, digits - 1 - magnitude);
+    return std::round(value * scale) / scale;
+}
+
 double round_to(double value, int digits) {
     if (!std::isfinite(value)) {
         return 0.0;

@@ -25,6 +25,12 @@ enum class Sharding { none, zero1, zero2, zero3 };
 [[nodiscard]] std::string_view to_string(Optimizer value);
 [[nodiscard]] std::string_view to_string(Method value);
 [[nodiscard]] std::string_view to_string(Sharding value);
+[[nodiscard]] std::optional<Task> parse_task(std::string_view text);
+[[nodiscard]] std::optional<Family> parse_family(std::string_view text);
+[[nodiscard]] std::optional<Optimizer> parse_optimizer(std::string_view text);
+[[nodiscard]] std::optional<Method> parse_method(std::string_view text);
+// Accepts `fsdp` as `zero3`.
+[[nodiscard]] std::optional<Sharding> parse_sharding(std::string_view text);
 
 struct Model {
     Family family = Family::transformer;
