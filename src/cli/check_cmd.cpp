@@ -1,5 +1,6 @@
 #include "cli/check_cmd.hpp"
 
+#include "cli/recommend_cmd.hpp"
 #include "gpuplan/error.hpp"
 #include "gpuplan/gate/gate.hpp"
 #include "gpuplan/report/check_view.hpp"
@@ -70,11 +71,18 @@ bool is_workload_path(const std::string& path) {
     return ends_with(".yaml") || ends_with(".yml");
 }
 
-gate::Plan load_plan(const std::string& path) {
+// A plan file as written, or a workload file recommended in process (every option ranked, so
+// --option can name any of them); both go through the same reader.
+gate::Plan load_plan(const std::string& path, const CommonOptions& common,
+                     const catalog::Catalog& catalog) {
     if (is_workload_path(path)) {
-        throw UsageError(fmt::format("{}: checking a workload file needs `gpuplan recommend`, "
-                                     "which this build lacks; pass its JSON plan instead",
-                                     path));
+        RecommendOptions options;
+        options.input.path = path;
+        options.top = 0;
+        const report::RecommendReport recommendation =
+            make_recommendation(common, options, catalog);
+        return gate::read_plan(path,
+                               report::render_recommend(recommendation, report::Format::json));
     }
     const catalog::TextFile file = read_text_file(path);
     return gate::read_plan(file.name, file.text);
@@ -119,11 +127,12 @@ Exit run_check(const CommonOptions& common, const CheckOptions& options, Io& io)
         }
         today = *parsed;
     }
-    const gate::Plan plan = load_plan(options.plan);
+    const catalog::Catalog catalog = load_catalog(common);
+    const gate::Plan plan = load_plan(options.plan, common, catalog);
     const gate::Thresholds thresholds = thresholds_from(options, plan);
     std::optional<gate::Plan> base;
     if (options.compare_to) {
-        base = load_plan(*options.compare_to);
+        base = load_plan(*options.compare_to, common, catalog);
         if (base->currency != plan.currency) {
             throw InputError({{base->source, 0, 0, "/currency",
                                fmt::format("the baseline is in {} and {} in {}; compare plans "
@@ -136,7 +145,6 @@ Exit run_check(const CommonOptions& common, const CheckOptions& options, Io& io)
                          "--deadline, --max-increase or --max-catalog-age, or a plan whose "
                          "workload has a deadline or budget");
     }
-    const catalog::Catalog catalog = load_catalog(common);
     const gate::Outcome outcome = gate::evaluate(plan, thresholds, base ? &*base : nullptr,
                                                  "fnv1a64:" + catalog.digest, today);
     const report::CheckView view{plan, base ? &*base : nullptr, outcome,

@@ -189,18 +189,20 @@ Outcome evaluate(const Plan& plan, const Thresholds& thresholds, const Plan* bas
     }
     if (thresholds.max_catalog_age_days) {
         const double limit = *thresholds.max_catalog_age_days;
-        if (plan.prices_oldest) {
-            const auto age = static_cast<double>(today.days_since_epoch() -
-                                                 plan.prices_oldest->days_since_epoch());
-            checks.push_back(
-                at_most("max_catalog_age", "days", age, limit,
-                        fmt::format("oldest price used is from {}, {} days before "
-                                    "{} (limit {} days)",
-                                    plan.prices_oldest->to_string(), format_fixed(age, 0),
-                                    today.to_string(), format_fixed(limit, 0))));
+        const std::optional<Date> dated =
+            option->prices_as_of ? option->prices_as_of : plan.prices_oldest;
+        const std::string whose =
+            option->prices_as_of ? "the option's prices are" : "the plan's oldest price is";
+        if (dated) {
+            const auto age =
+                static_cast<double>(today.days_since_epoch() - dated->days_since_epoch());
+            checks.push_back(at_most("max_catalog_age", "days", age, limit,
+                                     fmt::format("{} from {}, {} days before {} (limit {} days)",
+                                                 whose, dated->to_string(), format_fixed(age, 0),
+                                                 today.to_string(), format_fixed(limit, 0))));
         } else {
             checks.push_back({"max_catalog_age", "days", std::nullopt, limit, false,
-                              fmt::format("{} names no as_of range of its prices", plan.source)});
+                              fmt::format("{} names no as_of of its prices", plan.source)});
         }
     }
     return outcome;

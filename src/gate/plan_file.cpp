@@ -186,6 +186,9 @@ void read_options(PlanWalker& walk, const json& options, Plan& plan) {
             option.npv = walk.number(*cost, cost_path, "npv").value_or(0.0);
             option.max_monthly = walk.number(*cost, cost_path, "max_monthly", false);
         }
+        if (entry.contains("prices_as_of") && !entry["prices_as_of"].is_null()) {
+            option.prices_as_of = walk.date(entry, path, "prices_as_of");
+        }
         plan.options.push_back(std::move(option));
     }
 }
@@ -226,9 +229,13 @@ Plan read_plan(std::string_view file, std::string_view text) {
     }
     if (const json* catalog = walk.object(document, "", "catalog")) {
         plan.catalog_digest = walk.string(*catalog, "/catalog", "digest").value_or("");
-        if (const json* as_of = walk.object(*catalog, "/catalog", "as_of", false)) {
-            plan.prices_oldest = walk.date(*as_of, "/catalog/as_of", "oldest");
-            plan.prices_newest = walk.date(*as_of, "/catalog/as_of", "newest");
+        const auto as_of = catalog->find("as_of");
+        if (as_of != catalog->end() && as_of->is_string()) {
+            // Plans written before the as_of range: only the newest date is known.
+            plan.prices_newest = walk.date(*catalog, "/catalog", "as_of");
+        } else if (const json* range = walk.object(*catalog, "/catalog", "as_of", false)) {
+            plan.prices_oldest = walk.date(*range, "/catalog/as_of", "oldest");
+            plan.prices_newest = walk.date(*range, "/catalog/as_of", "newest");
         }
     }
     plan.currency = walk.string(document, "", "currency").value_or("");

@@ -72,6 +72,8 @@ ordered_json option_json(const std::optional<gate::PlanOption>& option) {
     out["npv"] = round_money(option->npv);
     out["max_monthly"] =
         option->max_monthly ? ordered_json(round_money(*option->max_monthly)) : ordered_json();
+    out["prices_as_of"] =
+        option->prices_as_of ? ordered_json(option->prices_as_of->to_string()) : ordered_json();
     return out;
 }
 

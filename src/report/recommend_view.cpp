@@ -1,4 +1,5 @@
 #include "gpuplan/finance/finance.hpp"
+#include "gpuplan/report/provenance.hpp"
 #include "gpuplan/report/recommend.hpp"
 #include "gpuplan/report/text_table.hpp"
 #include "report/workload_json.hpp"
@@ -27,6 +28,10 @@ RecommendReport make_recommend_report(GeneratorInfo generator, const catalog::Ca
     RecommendReport report;
     report.generator = std::move(generator);
     report.catalog = catalog_info(catalog);
+    report.catalog.prices_used = prices_used_range(catalog, plan.options);
+    for (const cost::Option& option : plan.options) {
+        report.prices_as_of.push_back(option_prices_as_of(catalog, option));
+    }
     report.workload = std::move(workload);
     report.settings = std::move(settings);
     report.objective = objective;
@@ -40,6 +45,15 @@ RecommendReport make_recommend_report(GeneratorInfo generator, const catalog::Ca
 namespace {
 
 constexpr int k_hour_digits = 2;
+
+// The as_of range of the prices the options were priced from (docs/json-output.md).
+ordered_json catalog_as_of_json(const CatalogInfo& info) {
+    if (!info.prices_used) {
+        return nullptr;
+    }
+    return {{"oldest", info.prices_used->first.to_string()},
+            {"newest", info.prices_used->second.to_string()}};
+}
 constexpr std::size_t k_rejected_shown = 5;
 
 std::size_t shown(const RecommendReport& r) {
@@ -96,6 +110,7 @@ ordered_json option_json(const cost::Option& o, std::optional<std::size_t> rank)
     cost["total"] = round_money(o.total);
     cost["npv"] = round_money(o.npv);
     cost["per_gpu_hour"] = round_to(o.per_gpu_hour, 4);
+    cost["max_monthly"] = round_money(max_monthly(o.cash_flows));
     cost["breakdown"] = breakdown_json(o.cash_flows);
     cost["per_unit"] =
         ordered_json{{"run", optional_money(o.units.per_run)},
@@ -152,10 +167,9 @@ std::string recommend_json(const RecommendReport& r) {
     ordered_json out;
     out["schema_version"] = k_json_schema_version;
     out["generator"] = {{"name", r.generator.name}, {"version", r.generator.version}};
-    out["catalog"] = {
-        {"as_of", r.catalog.as_of.empty() ? ordered_json(nullptr) : ordered_json(r.catalog.as_of)},
-        {"digest", r.catalog.digest},
-        {"offers", r.catalog.offers}};
+    out["catalog"] = {{"as_of", catalog_as_of_json(r.catalog)},
+                      {"digest", r.catalog.digest},
+                      {"offers", r.catalog.offers}};
     out["currency"] = plan.currency;
     out["workload"] = workload_json(r.workload);
     ordered_json assumptions = conventions_json(plan);
@@ -193,7 +207,10 @@ std::string recommend_json(const RecommendReport& r) {
                        {"purchase_options", purchase}};
     ordered_json options = ordered_json::array();
     for (std::size_t i = 0; i < shown(r); ++i) {
-        options.push_back(option_json(plan.options[r.ranked[i]], i + 1));
+        ordered_json option = option_json(plan.options[r.ranked[i]], i + 1);
+        const std::optional<Date>& as_of = r.prices_as_of.at(r.ranked[i]);
+        option["prices_as_of"] = as_of ? ordered_json(as_of->to_string()) : ordered_json(nullptr);
+        options.push_back(std::move(option));
     }
     out["options"] = options;
     out["ranked_total"] = r.ranked.size();
@@ -338,6 +355,7 @@ TcoReport make_tco_report(GeneratorInfo generator, const catalog::Catalog& catal
     TcoReport report;
     report.generator = std::move(generator);
     report.catalog = catalog_info(catalog);
+    report.catalog.prices_used = prices_used_range(catalog, plan.options);
     report.workload = std::move(workload);
     report.currency = plan.currency;
     report.discount_rate = plan.discount_rate;
@@ -386,10 +404,9 @@ std::string tco_json(const TcoReport& r) {
     ordered_json out;
     out["schema_version"] = k_json_schema_version;
     out["generator"] = {{"name", r.generator.name}, {"version", r.generator.version}};
-    out["catalog"] = {
-        {"as_of", r.catalog.as_of.empty() ? ordered_json(nullptr) : ordered_json(r.catalog.as_of)},
-        {"digest", r.catalog.digest},
-        {"offers", r.catalog.offers}};
+    out["catalog"] = {{"as_of", catalog_as_of_json(r.catalog)},
+                      {"digest", r.catalog.digest},
+                      {"offers", r.catalog.offers}};
     out["configuration"] = {
         {"workload", r.workload.name},
         {"task", workload::to_string(r.workload.task)},

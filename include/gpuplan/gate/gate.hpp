@@ -23,7 +23,8 @@ struct PlanOption {
     double wall_hours = 0.0;
     double total = 0.0; // undiscounted sum of every cash flow, plan currency
     double npv = 0.0;
-    std::optional<double> max_monthly; // largest net cash flow of one month; absent before 1.1
+    std::optional<double> max_monthly; // largest net cash flow of one month
+    std::optional<Date> prices_as_of;  // date of the catalog prices behind this option
     bool meets_deadline = true;
     bool within_budget = true;
 
@@ -80,7 +81,7 @@ struct Thresholds {
     std::optional<double> deadline_hours;       // default: the workload's deadline
     std::string option = "best";                // `best` (rank 1) or an option id
     std::optional<IncreaseLimit> max_increase;  // against the baseline's same option
-    std::optional<double> max_catalog_age_days; // on the oldest price the plan used
+    std::optional<double> max_catalog_age_days; // on the option's prices (else the plan's oldest)
 
     bool operator==(const Thresholds&) const = default;
 };

@@ -21,6 +21,7 @@ struct CatalogInfo {
     std::string as_of; // newest price date; empty without prices
     std::string digest;
     std::size_t offers = 0;
+    std::optional<std::pair<Date, Date>> prices_used; // as_of range of the priced options
 
     bool operator==(const CatalogInfo&) const = default;
 };
@@ -36,6 +37,7 @@ struct RecommendReport {
     std::vector<std::size_t> ranked;   // indices into plan.options, best first (all of them)
     std::vector<std::size_t> rejected; // indices into plan.options
     int top = 10;                      // options shown; 0 = all
+    std::vector<std::optional<Date>> prices_as_of; // per plan.options: date of its prices
 };
 
 // Ranks the plan and keeps everything the writers need.
