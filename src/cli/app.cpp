@@ -39,7 +39,8 @@ void add_common_options(CLI::App& app, Parsed& parsed) {
     CommonOptions& c = parsed.common;
     app.add_option("--catalog", c.catalogs,
                    "Catalog file or folder to overlay on the embedded catalog (repeatable)")
-        ->type_name("PATH");
+        ->type_name("PATH")
+        ->allow_extra_args(false);
     app.add_flag("--no-default-catalog", c.no_default_catalog, "Do not load the embedded catalog");
     app.add_option("--format", parsed.format_text, "Output format: table, json or markdown")
         ->type_name("FORMAT");
@@ -59,10 +60,13 @@ void add_catalog_commands(CLI::App& app, Parsed& parsed) {
 
     auto list_options = std::make_shared<CatalogListOptions>();
     CLI::App* list = catalog->add_subcommand("list", "List GPU models and instance offers");
-    list->add_option("--gpu", list_options->filter.gpus, "Only this GPU model (repeatable)");
+    list->add_option("--gpu", list_options->filter.gpus, "Only this GPU model (repeatable)")
+        ->allow_extra_args(false);
     list->add_option("--provider", list_options->filter.providers,
-                     "Only this provider (repeatable)");
-    list->add_option("--region", list_options->filter.regions, "Only this region (repeatable)");
+                     "Only this provider (repeatable)")
+        ->allow_extra_args(false);
+    list->add_option("--region", list_options->filter.regions, "Only this region (repeatable)")
+        ->allow_extra_args(false);
     list->callback([&parsed, list_options] {
         parsed.action = [&parsed, list_options](Io& io) {
             return run_catalog_list(parsed.common, *list_options, io);
@@ -158,7 +162,9 @@ void add_workload_options(CLI::App* command, WorkloadInput& input) {
     text("--sharding", o.sharding, "none, zero1, zero2, zero3 or fsdp", "MODE");
     text("--micro-batch", o.micro_batch, "Micro-batch per GPU", "N");
     text("--mfu", o.mfu, "Model FLOPs utilisation override (0.4)", "FRACTION");
-    command->add_option("--gpu", o.gpus, "Only this GPU model (repeatable)")->type_name("GPU");
+    command->add_option("--gpu", o.gpus, "Only this GPU model (repeatable)")
+        ->type_name("GPU")
+        ->allow_extra_args(false);
     text("--gpu-count", o.gpu_count, "Run on exactly this many GPUs", "N");
     text("--max-gpus", o.max_gpus, "At most this many GPUs", "N");
     text("--deadline", o.deadline, "Deadline (12h, 30d, 6w, 3mo, 1y)", "DURATION");
@@ -169,11 +175,14 @@ void add_workload_options(CLI::App* command, WorkloadInput& input) {
         "--interruptible", [&o] { o.interruptible = true; },
         "The job checkpoints and may run on spot");
     command->add_option("--purchase", o.purchase, "Allowed purchase option (repeatable)")
-        ->type_name("OPTION");
+        ->type_name("OPTION")
+        ->allow_extra_args(false);
     command->add_option("--provider", o.providers, "Only this provider (repeatable)")
-        ->type_name("NAME");
+        ->type_name("NAME")
+        ->allow_extra_args(false);
     command->add_option("--region", o.regions, "Only this region (repeatable)")
-        ->type_name("REGION");
+        ->type_name("REGION")
+        ->allow_extra_args(false);
     text("--rps", o.rps, "Inference: requests per second", "N");
     text("--latency-ms", o.latency_ms, "Inference: target time per request", "MS");
     text("--hours-per-day", o.hours_per_day, "Inference: service hours per day", "HOURS");

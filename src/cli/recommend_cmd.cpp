@@ -6,6 +6,7 @@
 #include "gpuplan/report/recommend.hpp"
 #include "gpuplan/units.hpp"
 
+#include <algorithm>
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
 
@@ -97,7 +98,7 @@ report::RecommendReport make_recommendation(const CommonOptions& common,
 Exit run_recommend(const CommonOptions& common, const RecommendOptions& options, Io& io) {
     const catalog::Catalog catalog = load_catalog(common);
     const report::RecommendReport report = make_recommendation(common, options, catalog);
-    write_output(common, report::render_recommend(report, common.format), io);
+    write_output(common, report::render_recommend(report, common.format, common.wide), io);
     if (options.fail_if_none && report.ranked.empty()) {
         io.err << "gpuplan: no feasible option (--fail-if-none)\n";
         return Exit::gate_failed;
@@ -133,11 +134,16 @@ Exit run_tco(const CommonOptions& common, const TcoOptions& options, Io& io) {
                      best.id);
     }
     workload.constraints.gpu_models = {gpu};
-    // tco prices every purchase option; the ones the workload rules out say why.
-    workload.constraints.purchase.clear();
-    const cost::Plan plan = cost::plan(workload, catalog, settings, estimator);
     const std::string provider =
         workload.constraints.providers.size() == 1 ? workload.constraints.providers[0] : "";
+    // tco prices every purchase option, owning included; the ones the workload rules out say why.
+    workload.constraints.purchase.clear();
+    if (!workload.constraints.providers.empty() &&
+        std::find(workload.constraints.providers.begin(), workload.constraints.providers.end(),
+                  "self_built") == workload.constraints.providers.end()) {
+        workload.constraints.providers.push_back("self_built");
+    }
+    const cost::Plan plan = cost::plan(workload, catalog, settings, estimator);
     const report::TcoReport report =
         report::make_tco_report(generator_info(), catalog, workload, plan, gpu, provider);
     write_output(common, report::render_tco(report, common.format), io);

@@ -72,16 +72,11 @@ double peak_flops(const Gpu& gpu, catalog::Precision precision) {
     return gpu.peak_tflops(precision).value_or(0.0) * 1e12;
 }
 
-// The training precision the GPU runs: bf16 falls back to fp16, fp8 needs hopper or newer.
+// The training precision the GPU runs (E1): bf16 falls back to fp16, fp8 to bf16 or fp16.
 catalog::Precision training_precision(const Gpu& gpu, catalog::Precision wanted,
                                       std::vector<std::string>& notes) {
     using catalog::Precision;
-    auto supported = [&](Precision p) {
-        if (p == Precision::fp8 && gpu.architecture < Architecture::hopper) {
-            return false;
-        }
-        return gpu.peak_tflops(p).has_value();
-    };
+    auto supported = [&](Precision p) { return gpu.peak_tflops(p).has_value(); };
     if (supported(wanted)) {
         return wanted;
     }
@@ -121,7 +116,7 @@ std::pair<catalog::Precision, double> inference_precision(const Gpu& gpu, catalo
     case Precision::int8:
         return {Precision::fp16, 1.0};
     case Precision::fp8:
-        if (gpu.architecture >= Architecture::hopper && gpu.peak_tflops(Precision::fp8)) {
+        if (gpu.peak_tflops(Precision::fp8)) {
             return {Precision::fp8, 1.0};
         }
         notes.push_back(fmt::format("fp8 not supported on {} ({}): using fp16", gpu.name,
@@ -139,37 +134,29 @@ std::pair<catalog::Precision, double> inference_precision(const Gpu& gpu, catalo
     }
 }
 
-// Efficiency default for a family, precision, architecture and cluster size.
-double default_mfu(const Workload& w, const Gpu& gpu, catalog::Precision precision, int gpus) {
+// Efficiency default for a family, precision and architecture (docs/methodology.md E3).
+double default_mfu(const Workload& w, const Gpu& gpu, catalog::Precision precision) {
+    const auto column = static_cast<std::size_t>(std::min(gpu.architecture, Architecture::hopper));
+    double mfu = 0.0;
     if (w.model.family != Family::transformer) {
-        return k_mfu_cnn;
+        mfu = k_mfu_cnn[column];
+    } else if (active_params(w.model) >= k_large_transformer_params) {
+        mfu = k_mfu_large[column];
+    } else {
+        mfu = k_mfu_small[column];
     }
-    double mfu = k_mfu_ampere;
-    switch (gpu.architecture) {
-    case Architecture::volta:
-        mfu = k_mfu_volta;
-        break;
-    case Architecture::turing:
-        mfu = k_mfu_turing;
-        break;
-    case Architecture::ampere:
-        mfu = k_mfu_ampere;
-        break;
-    case Architecture::ada:
-        mfu = k_mfu_ada;
-        break;
-    case Architecture::hopper:
-    case Architecture::blackwell:
-        mfu = gpus > k_large_cluster_gpus ? k_mfu_hopper_large : k_mfu_hopper;
-        break;
+    if (precision == catalog::Precision::fp32) {
+        mfu = k_mfu_fp32;
     }
     if (precision == catalog::Precision::fp8) {
         const double bf16 = peak_flops(gpu, catalog::Precision::bf16);
         const double fp8 = peak_flops(gpu, catalog::Precision::fp8);
         mfu = fp8 > 0.0 && bf16 > 0.0 ? mfu * k_fp8_speedup * bf16 / fp8 : mfu;
     }
-    if (w.training.method == Method::qlora) {
-        mfu *= k_qlora_efficiency_factor;
+    if (w.training.method == Method::lora) {
+        mfu *= k_lora_efficiency;
+    } else if (w.training.method == Method::qlora) {
+        mfu *= k_lora_efficiency / k_qlora_slowdown;
     }
     return mfu;
 }
@@ -217,7 +204,10 @@ double intra_node_gb_per_s(const Gpu& gpu, const NodeShape& node) {
     if (node.nvlink && gpu.nvlink_gb_per_s > 0.0) {
         return gpu.nvlink_gb_per_s / 2.0;
     }
-    return gpu.architecture <= Architecture::turing ? k_pcie3_gb_per_s : k_pcie4_gb_per_s;
+    if (gpu.architecture <= Architecture::turing) {
+        return k_pcie3_gb_per_s;
+    }
+    return gpu.architecture >= Architecture::hopper ? k_pcie5_gb_per_s : k_pcie4_gb_per_s;
 }
 
 double inter_node_gb_per_s(const NodeShape& node) {
@@ -277,6 +267,8 @@ struct TrainModel {
     double work = 0.0;        // tokens (transformer) or samples (cnn/custom), whole run
     double work_per_step = 0; // per replica per step
     double total_flops = 0.0;
+    double checkpoint_bytes = 0.0; // weights and optimizer state, without gradients (E4.7)
+    double global_batch = 0.0;     // work units per optimizer step (E5.4), before the d*b floor
 };
 
 TrainModel train_model(const Workload& w, catalog::Precision precision,
@@ -286,18 +278,19 @@ TrainModel train_model(const Workload& w, catalog::Precision precision,
     m.active = active_params(w.model);
     m.shape = shape_of(w.model, w.model.family == Family::transformer ? &notes : nullptr);
     const bool mixed = is_16bit(precision);
-    const double state_bytes = w.training.optimizer == workload::Optimizer::adamw ? 8.0
-                               : w.training.optimizer == workload::Optimizer::sgd ? 4.0
-                                                                                  : 0.0;
+    // AdamW keeps two fp32 moments; SGD momentum and Adafactor about one (E4.1).
+    const double state_bytes = w.training.optimizer == workload::Optimizer::adamw ? 8.0 : 4.0;
     const double master_bytes = mixed ? 4.0 : 0.0;
     const double compute_bytes = mixed ? 2.0 : 4.0;
     m.activation_scale = mixed ? 1.0 : 2.0;
     m.grad_bytes = compute_bytes;
     m.optimizer_bytes = master_bytes + state_bytes;
+    m.checkpoint_bytes = m.params * (compute_bytes + m.optimizer_bytes);
     double flops_per_unit = 0.0;
     const bool transformer = w.model.family == Family::transformer;
+    const bool has_shape = w.model.layers && w.model.hidden;
     const double attention =
-        transformer && w.model.layers && w.model.hidden
+        transformer && has_shape && w.model.seq_len
             ? k_train_attention_flops * m.shape.layers * m.shape.hidden * m.shape.seq_len
             : 0.0;
     if (w.training.method == Method::full) {
@@ -305,24 +298,30 @@ TrainModel train_model(const Workload& w, catalog::Precision precision,
         m.weight_bytes = compute_bytes;
         flops_per_unit = k_train_flops_per_param * m.active + attention;
     } else {
-        m.trainable = m.params * k_lora_trainable_fraction;
+        // Adapters on q, k, v, o (E4.5): fp32 weights (4), gradients (4) and AdamW moments (8).
+        m.trainable = has_shape ? 8.0 * k_lora_rank * m.shape.hidden * m.shape.layers
+                                : k_lora_trainable_fraction * m.params;
         const double base_bytes =
             w.training.method == Method::qlora ? k_qlora_bytes_per_param : compute_bytes;
-        m.weight_bytes = base_bytes + k_lora_trainable_fraction * compute_bytes;
-        // LoRA adapters train in mixed precision with fp32 master weights.
-        m.optimizer_bytes = 4.0 + state_bytes;
-        m.grad_bytes = compute_bytes;
-        flops_per_unit = k_frozen_flops_per_param * m.active +
-                         k_train_flops_per_param * m.active * k_lora_trainable_fraction + attention;
-        notes.push_back(fmt::format("{}: trainable adapter parameters assumed {:g} % of the model",
-                                    workload::to_string(w.training.method),
-                                    k_lora_trainable_fraction * 100.0));
+        m.weight_bytes = base_bytes + 4.0 * m.trainable / m.params;
+        m.grad_bytes = 4.0;
+        m.optimizer_bytes = k_lora_adapter_bytes - 8.0;
+        m.checkpoint_bytes = m.trainable * k_lora_checkpoint_bytes;
+        flops_per_unit =
+            k_frozen_flops_per_param * m.active + k_train_flops_per_param * m.trainable + attention;
+        if (!has_shape) {
+            notes.push_back(fmt::format(
+                "{}: adapter parameters assumed {:g} % of the model (no layers/hidden given)",
+                workload::to_string(w.training.method), k_lora_trainable_fraction * 100.0));
+        }
     }
     if (transformer) {
         m.work = w.data.tokens ? *w.data.tokens
                                : w.data.samples.value_or(0.0) * m.shape.seq_len * w.data.epochs;
         m.work_per_step = w.training.micro_batch * m.shape.seq_len;
         m.total_flops = flops_per_unit * m.work;
+        m.global_batch = m.active >= k_large_transformer_params ? k_global_batch_tokens_large
+                                                                : k_global_batch_tokens_small;
     } else {
         m.work = w.data.samples.value_or(0.0) * w.data.epochs;
         m.work_per_step = w.training.micro_batch;
@@ -352,7 +351,12 @@ MemoryBreakdown training_memory(const Workload& w, const TrainModel& m, Layout l
         grads /= dp;
     }
     if (s == Sharding::zero3) {
-        weights /= dp;
+        // Two layers stay gathered at a time (E4.2).
+        const double gathered =
+            w.model.family == Family::transformer
+                ? 2.0 * m.params * m.weight_bytes / (m.shape.layers * layout.tensor)
+                : 0.1 * m.params * m.weight_bytes;
+        weights = weights / dp + gathered;
     }
     double activations = 0.0;
     if (w.model.family == Family::transformer) {
@@ -371,8 +375,12 @@ MemoryBreakdown training_memory(const Workload& w, const TrainModel& m, Layout l
     mem.gradients_gib = grads / k_bytes_per_gib;
     mem.optimizer_gib = optimizer / k_bytes_per_gib;
     mem.activations_gib = activations / k_bytes_per_gib;
-    mem.overhead_gib = k_runtime_overhead_gib + k_fragmentation_fraction * mem.total_gib();
+    mem.overhead_gib = k_runtime_overhead_gib;
     return mem;
+}
+
+bool fits_in(const MemoryBreakdown& memory, const Gpu& gpu) {
+    return memory.total_gib() <= k_usable_memory_fraction * gpu.memory_gib;
 }
 
 // The smallest model-parallel layout that fits `gpus` GPUs; nullopt when none does.
@@ -380,7 +388,7 @@ std::optional<Layout> fitting_layout(const Workload& w, const TrainModel& m, con
                                      const NodeShape& node, int gpus) {
     for (auto [t, p] : model_parallel_layouts(gpus, node.gpus_per_node, m.shape.layers)) {
         Layout layout{t, p};
-        if (training_memory(w, m, layout, gpus).total_gib() <= gpu.memory_gib) {
+        if (fits_in(training_memory(w, m, layout, gpus), gpu)) {
             return layout;
         }
     }
@@ -400,56 +408,50 @@ TrainTiming train_timing(const Workload& w, const TrainModel& m, const Gpu& gpu,
     TrainTiming t;
     const double mp = layout.model();
     const double dp = std::max(1.0, std::floor(gpus / mp));
-    // per_gpu_rate is work units per second per GPU at full efficiency of the method.
+    const double gpn = node.gpus_per_node;
+    // per_gpu_rate is work units (tokens or samples) per second per GPU (E3).
     const double compute = safe_div(m.work, gpus * per_gpu_rate);
-    const double bubble =
-        layout.pipeline > 1 ? (layout.pipeline - 1.0) / (k_microbatches_per_stage * layout.pipeline)
-                            : 0.0;
-    const double steps = std::max(1.0, safe_div(m.work, dp * m.work_per_step));
+    // One optimizer step covers the global batch, at least one micro-batch per replica (E5.4).
+    const double step_work = std::max(m.global_batch, dp * m.work_per_step);
+    const double steps = std::max(1.0, m.work / step_work);
+    const double microbatches = std::max(1.0, step_work / (dp * m.work_per_step));
     const double step_compute = compute / steps;
-    const double intra = intra_node_gb_per_s(gpu, node);
-    const int gpn = node.gpus_per_node;
+    const double bubble = (layout.pipeline - 1.0) / microbatches;
+    const double busy = step_compute * (1.0 + bubble);
+    const double intra = intra_node_gb_per_s(gpu, node) * k_bytes_per_gb * k_link_efficiency;
+    const double inter = inter_node_gb_per_s(node) * k_bytes_per_gb * k_link_efficiency;
     double dp_comm = 0.0;
     if (dp > 1.0) {
-        double bytes = m.trainable * m.grad_bytes / mp;
+        const double shard = m.grad_bytes * m.trainable / mp;
+        const double d_in = std::max(1.0, std::min(dp, std::floor(gpn / layout.tensor)));
+        const double n_dp = std::max(1.0, dp / d_in);
+        dp_comm = 2.0 * (d_in - 1.0) / d_in * shard / intra +
+                  2.0 * (n_dp - 1.0) / n_dp * shard * (gpn / d_in) / inter;
         if (w.training.sharding == Sharding::zero3) {
-            bytes *= k_zero3_comm_factor;
-        }
-        const double ring = 2.0 * (dp - 1.0) / dp;
-        if (gpus <= gpn) {
-            dp_comm = ring * bytes / (intra * k_bytes_per_gb);
-        } else {
-            const double shards_per_node = std::min(mp, static_cast<double>(gpn));
-            dp_comm = ring * bytes * shards_per_node / (inter_node_gb_per_s(node) * k_bytes_per_gb);
+            dp_comm *= k_zero3_comm_factor;
         }
     }
     double tp_comm = 0.0;
     if (layout.tensor > 1 && w.model.family == Family::transformer) {
-        const double count =
-            k_tp_allreduces +
-            (w.training.activation_checkpointing ? k_tp_allreduces_recompute : 0.0);
-        const double bytes =
-            w.training.micro_batch * m.shape.seq_len * m.shape.hidden * 2.0 * m.activation_scale;
-        const double ring = 2.0 * (layout.tensor - 1.0) / layout.tensor;
-        tp_comm =
-            count * (m.shape.layers / layout.pipeline) * ring * bytes / (intra * k_bytes_per_gb);
+        const double bytes = 2.0 * m.shape.seq_len * w.training.micro_batch * m.shape.hidden;
+        tp_comm = (m.shape.layers / layout.pipeline) * microbatches * k_tp_allreduces * 2.0 *
+                  (layout.tensor - 1.0) / layout.tensor * bytes / intra;
     }
-    const double exposed = std::max(0.0, dp_comm - k_backward_share * step_compute);
-    const double step_busy = step_compute * (1.0 + bubble);
-    const double step = step_busy + tp_comm + exposed;
-    t.compute_seconds = compute;
+    const double step =
+        std::max(busy, dp_comm) + (1.0 - k_comm_overlap) * std::min(busy, dp_comm) + tp_comm;
     const double train_seconds = steps * step;
+    t.compute_seconds = compute;
     t.scaling_efficiency = safe_div(step_compute, step);
-    t.bottleneck = tp_comm + exposed > step_busy ? Bottleneck::communication : Bottleneck::compute;
+    t.bottleneck = dp_comm + tp_comm > busy ? Bottleneck::communication : Bottleneck::compute;
     double read_seconds = 0.0;
     if (w.data.dataset_gb && *w.data.dataset_gb > 0.0) {
-        const double nodes = std::ceil(static_cast<double>(gpus) / gpn);
+        const double nodes = std::ceil(gpus / gpn);
         const bool local = node.local_nvme_gb && *node.local_nvme_gb >= *w.data.dataset_gb;
         const double per_node = local ? k_local_nvme_gb_per_s : k_remote_storage_gb_per_s;
         read_seconds = *w.data.dataset_gb * w.data.epochs / (nodes * per_node);
     }
     t.wall_seconds = std::max(train_seconds, read_seconds);
-    if (read_seconds > train_seconds) {
+    if (read_seconds > k_data_bottleneck_share * train_seconds) {
         t.bottleneck = Bottleneck::data_loading;
     }
     t.work_per_second = safe_div(m.work, t.wall_seconds);
@@ -470,12 +472,12 @@ GpuEstimate estimate_training(const Workload& w, const Gpu& gpu, const NodeShape
         e.notes.push_back(
             fmt::format("no benchmark of '{}' on {}: time from MFU", w.model.reference, gpu.name));
     }
-    auto rate_at = [&](int gpus, double& mfu) {
+    auto rate_at = [&](double& mfu) {
         if (measured && !w.training.mfu) {
             mfu = safe_div(safe_div(m.total_flops, m.work) * measured->per_gpu, peak);
             return measured->per_gpu;
         }
-        mfu = w.training.mfu ? *w.training.mfu : default_mfu(w, gpu, e.precision, gpus);
+        mfu = w.training.mfu ? *w.training.mfu : default_mfu(w, gpu, e.precision);
         return safe_div(peak * mfu, safe_div(m.total_flops, m.work));
     };
     const int gpn = std::max(1, node.gpus_per_node);
@@ -509,7 +511,7 @@ GpuEstimate estimate_training(const Workload& w, const Gpu& gpu, const NodeShape
         out.data_parallel = std::max(1, n / layout->model());
         out.memory = training_memory(w, m, *layout, n);
         out.memory_per_gpu_gib = out.memory.total_gib();
-        const double rate = rate_at(n, out.mfu);
+        const double rate = rate_at(out.mfu);
         const TrainTiming timing = train_timing(w, m, gpu, shape, n, *layout, rate);
         out.wall_hours = timing.wall_seconds / k_seconds_per_hour;
         out.gpu_hours = out.wall_hours * n;
@@ -565,8 +567,7 @@ GpuEstimate estimate_training(const Workload& w, const Gpu& gpu, const NodeShape
         chosen.notes.push_back(fmt::format("node network bandwidth unknown: assumed {:g} Gbps",
                                            k_fallback_network_gbps));
     }
-    chosen.checkpoint_gb =
-        (m.params * m.weight_bytes + m.trainable * m.optimizer_bytes) / k_bytes_per_gb;
+    chosen.checkpoint_gb = m.checkpoint_bytes / k_bytes_per_gb;
     return chosen;
 }
 
@@ -592,20 +593,25 @@ GpuEstimate estimate_inference(const Workload& w, const Gpu& gpu, const NodeShap
                     : 0.0;
     const double kv_full = batch * (in_tokens + out_tokens) * kv_per_token;
     const double kv_mean = batch * (in_tokens + out_tokens / 2.0) * kv_per_token;
-    // Inference keeps no activations for a backward pass; transient buffers are in the overhead.
-    const double activations = 0.0;
     const auto measured =
         transformer ? std::nullopt : find_benchmark(w, gpu, precision, shape, catalog);
     const double latency_target = w.inference.latency_ms.value_or(0.0) / 1000.0;
 
+    // KV heads are split across tensor-parallel ranks up to their number (E4.6).
+    auto kv_split = [&](int m) { return std::max(1.0, std::min<double>(m, shape.kv_heads)); };
     auto memory_at = [&](int m) {
         MemoryBreakdown mem;
         mem.weights_gib = weights / m / k_bytes_per_gib;
-        mem.kv_cache_gib = kv_full / m / k_bytes_per_gib;
-        mem.activations_gib = activations / k_bytes_per_gib;
-        mem.overhead_gib = k_runtime_overhead_gib + k_fragmentation_fraction * mem.total_gib();
+        mem.kv_cache_gib = kv_full / kv_split(m) / k_bytes_per_gib;
+        mem.overhead_gib = k_runtime_overhead_gib;
         return mem;
     };
+    const double bandwidth_factor = weight_bytes <= 0.625 ? k_bandwidth_factor_int4
+                                    : weight_bytes <= 1.0 ? k_bandwidth_factor_8bit
+                                                          : 1.0;
+    const double prefill_mfu = precision == catalog::Precision::fp8         ? k_prefill_mfu_fp8
+                               : batch * in_tokens < k_prefill_short_tokens ? k_prefill_mfu_short
+                                                                            : k_prefill_mfu;
     struct Serving {
         double decode = 0.0;  // output tokens/s per replica (transformer)
         double prefill = 0.0; // input tokens/s per replica (transformer)
@@ -615,20 +621,26 @@ GpuEstimate estimate_inference(const Workload& w, const Gpu& gpu, const NodeShap
     auto serving_at = [&](int m) {
         Serving s;
         if (transformer) {
-            const double compute_cap =
-                safe_div(m * peak * k_prefill_mfu, k_forward_flops_per_param * active);
-            const double bandwidth = batch * m * gpu.memory_bandwidth_gb_per_s * k_bytes_per_gb *
-                                     k_decode_bandwidth_efficiency;
-            const double memory_rate = safe_div(bandwidth, weights + kv_mean);
-            s.bandwidth_bound = memory_rate < compute_cap;
-            s.decode = std::min(memory_rate, compute_cap);
-            s.prefill = compute_cap;
-            s.latency = safe_div(batch * in_tokens, s.prefill) +
-                        safe_div(out_tokens, safe_div(s.decode, batch));
+            const double eta_bw = (m <= 2   ? k_decode_bandwidth_efficiency_small
+                                   : m <= 4 ? k_decode_bandwidth_efficiency_4
+                                            : k_decode_bandwidth_efficiency_8) *
+                                  bandwidth_factor;
+            const double memory_step = (weights / m + kv_mean / kv_split(m)) /
+                                       (gpu.memory_bandwidth_gb_per_s * k_bytes_per_gb * eta_bw);
+            const double compute_step =
+                safe_div(k_forward_flops_per_param * active * batch, m * peak * prefill_mfu);
+            const double step = std::max(memory_step, compute_step);
+            s.bandwidth_bound = memory_step >= compute_step;
+            s.decode = safe_div(batch, step);
+            const double prefill_flops = k_forward_flops_per_param * active * in_tokens +
+                                         4.0 * shape.layers * shape.hidden * in_tokens * in_tokens;
+            const double prefill_seconds = safe_div(batch * prefill_flops, m * peak * prefill_mfu);
+            s.prefill = safe_div(batch * in_tokens, prefill_seconds);
+            s.latency = prefill_seconds + out_tokens * step;
         } else {
-            const double per_gpu =
-                measured ? measured->per_gpu
-                         : safe_div(peak * k_mfu_cnn, w.model.flops_per_sample.value_or(0.0));
+            const double per_gpu = measured ? measured->per_gpu
+                                            : safe_div(peak * k_custom_inference_mfu,
+                                                       w.model.flops_per_sample.value_or(0.0));
             s.latency = safe_div(batch, per_gpu * m);
         }
         return s;
@@ -639,7 +651,7 @@ GpuEstimate estimate_inference(const Workload& w, const Gpu& gpu, const NodeShap
     std::vector<int> sizes = candidate_counts(gpn, k_max_search_gpus);
     int replica = 0;
     for (int m : sizes) {
-        if (memory_at(m).total_gib() <= gpu.memory_gib) {
+        if (fits_in(memory_at(m), gpu)) {
             replica = m;
             break;
         }
@@ -681,7 +693,7 @@ GpuEstimate estimate_inference(const Workload& w, const Gpu& gpu, const NodeShap
     e.data_parallel = replicas;
     e.memory = memory_at(replica);
     e.memory_per_gpu_gib = e.memory.total_gib();
-    e.mfu = transformer ? k_prefill_mfu : (measured ? 0.0 : k_mfu_cnn);
+    e.mfu = transformer ? prefill_mfu : (measured ? 0.0 : k_custom_inference_mfu);
     e.from_benchmark = measured.has_value();
     e.wall_hours = w.inference.hours_per_day * k_days_per_year / k_months_per_year;
     e.gpu_hours = e.wall_hours * count;

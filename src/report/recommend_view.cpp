@@ -13,10 +13,21 @@ namespace gpuplan::report {
 
 using nlohmann::ordered_json;
 
+namespace {
+// Provenance names the dates of the prices the options were priced from, not the whole catalog's.
+void use_prices_range(CatalogInfo& info, const std::optional<std::pair<Date, Date>>& range) {
+    info.oldest = range ? range->first.to_string() : std::string();
+    info.newest = range ? range->second.to_string() : std::string();
+}
+} // namespace
+
 CatalogInfo catalog_info(const catalog::Catalog& catalog) {
     CatalogInfo info;
     const auto range = catalog::price_date_range(catalog);
-    info.as_of = range ? range->second.to_string() : std::string();
+    if (range) {
+        info.oldest = range->first.to_string();
+        info.newest = range->second.to_string();
+    }
     info.digest = "fnv1a64:" + catalog.digest;
     info.offers = catalog::offer_count(catalog);
     return info;
@@ -28,7 +39,7 @@ RecommendReport make_recommend_report(GeneratorInfo generator, const catalog::Ca
     RecommendReport report;
     report.generator = std::move(generator);
     report.catalog = catalog_info(catalog);
-    report.catalog.prices_used = prices_used_range(catalog, plan.options);
+    use_prices_range(report.catalog, prices_used_range(catalog, plan.options));
     for (const cost::Option& option : plan.options) {
         report.prices_as_of.push_back(option_prices_as_of(catalog, option));
     }
@@ -46,14 +57,6 @@ namespace {
 
 constexpr int k_hour_digits = 2;
 
-// The as_of range of the prices the options were priced from (docs/json-output.md).
-ordered_json catalog_as_of_json(const CatalogInfo& info) {
-    if (!info.prices_used) {
-        return nullptr;
-    }
-    return {{"oldest", info.prices_used->first.to_string()},
-            {"newest", info.prices_used->second.to_string()}};
-}
 constexpr std::size_t k_rejected_shown = 5;
 
 std::size_t shown(const RecommendReport& r) {
@@ -138,6 +141,17 @@ ordered_json option_json(const cost::Option& o, std::optional<std::size_t> rank)
     return out;
 }
 
+// The catalog block of docs/schema/common.schema.json.
+ordered_json catalog_json(const CatalogInfo& info) {
+    ordered_json out;
+    out["digest"] = info.digest;
+    out["as_of"] = info.newest.empty()
+                       ? ordered_json(nullptr)
+                       : ordered_json{{"oldest", info.oldest}, {"newest", info.newest}};
+    out["offers"] = info.offers;
+    return out;
+}
+
 ordered_json fx_json(const std::vector<cost::FxUse>& fx) {
     ordered_json out = ordered_json::array();
     for (const cost::FxUse& use : fx) {
@@ -167,9 +181,7 @@ std::string recommend_json(const RecommendReport& r) {
     ordered_json out;
     out["schema_version"] = k_json_schema_version;
     out["generator"] = {{"name", r.generator.name}, {"version", r.generator.version}};
-    out["catalog"] = {{"as_of", catalog_as_of_json(r.catalog)},
-                      {"digest", r.catalog.digest},
-                      {"offers", r.catalog.offers}};
+    out["catalog"] = catalog_json(r.catalog);
     out["currency"] = plan.currency;
     out["workload"] = workload_json(r.workload);
     ordered_json assumptions = conventions_json(plan);
@@ -280,7 +292,7 @@ TextTable options_table(const RecommendReport& r, bool wide) {
     return table;
 }
 
-std::string recommend_text(const RecommendReport& r, bool markdown) {
+std::string recommend_text(const RecommendReport& r, bool markdown, bool wide) {
     const cost::Plan& plan = r.plan;
     std::string out;
     const std::string bullet = markdown ? "- " : "  ";
@@ -297,7 +309,7 @@ std::string recommend_text(const RecommendReport& r, bool markdown) {
     if (r.ranked.empty()) {
         out += "No feasible option.\n";
     } else {
-        const TextTable table = options_table(r, markdown);
+        const TextTable table = options_table(r, markdown || wide);
         out += markdown ? table.render_markdown() : table.render_text();
         const cost::Option& best = plan.options[r.ranked.front()];
         out += fmt::format("{}Best: {} ({} x {}), NPV {}, total {}\n", markdown ? "\n## " : "\n",
@@ -337,14 +349,14 @@ std::string recommend_text(const RecommendReport& r, bool markdown) {
 
 } // namespace
 
-std::string render_recommend(const RecommendReport& report, Format format) {
+std::string render_recommend(const RecommendReport& report, Format format, bool wide) {
     switch (format) {
     case Format::json:
         return recommend_json(report);
     case Format::markdown:
-        return recommend_text(report, true);
+        return recommend_text(report, true, true);
     case Format::table:
-        return recommend_text(report, false);
+        return recommend_text(report, false, wide);
     }
     return {};
 }
@@ -355,7 +367,7 @@ TcoReport make_tco_report(GeneratorInfo generator, const catalog::Catalog& catal
     TcoReport report;
     report.generator = std::move(generator);
     report.catalog = catalog_info(catalog);
-    report.catalog.prices_used = prices_used_range(catalog, plan.options);
+    use_prices_range(report.catalog, prices_used_range(catalog, plan.options));
     report.workload = std::move(workload);
     report.currency = plan.currency;
     report.discount_rate = plan.discount_rate;
@@ -404,9 +416,7 @@ std::string tco_json(const TcoReport& r) {
     ordered_json out;
     out["schema_version"] = k_json_schema_version;
     out["generator"] = {{"name", r.generator.name}, {"version", r.generator.version}};
-    out["catalog"] = {{"as_of", catalog_as_of_json(r.catalog)},
-                      {"digest", r.catalog.digest},
-                      {"offers", r.catalog.offers}};
+    out["catalog"] = catalog_json(r.catalog);
     out["configuration"] = {
         {"workload", r.workload.name},
         {"task", workload::to_string(r.workload.task)},

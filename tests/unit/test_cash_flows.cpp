@@ -219,3 +219,97 @@ TEST_CASE("resale interpolates the curve and stays flat past its ends", "[cost][
     CHECK(resale_fraction(curve, 60) == Approx(0.3));
     CHECK(resale_fraction({}, 12) == 0.0);
 }
+
+// The seed articles' claims, reproduced with the cost model (docs/methodology.md, "Cost engine",
+// "What gpuplan says about the seed articles' claims").
+namespace {
+
+const catalog::Billing k_aws{.granularity_seconds = 1, .minimum_seconds = 60, .sources = {}};
+
+double npv_of(const CashFlows& flows) {
+    return finance::npv(finance::monthly_rate(0.10), flows.amounts());
+}
+
+// Seed 000: 8-GPU server 200K USD, operations 30K USD/yr, cloud 15K USD a month. Power, PUE and
+// colocation from the reference defaults (6.5 kW DGX A100, EIA 2023 industrial, Uptime 1.58,
+// CBRE H2 2024), resale 65% / 45% / 30% after 12 / 24 / 36 months (3rd-party curve).
+SelfBuiltPlan seed_server(double horizon_months) {
+    return SelfBuiltPlan{.nodes = 1,
+                         .capex_per_node = 200000,
+                         .network_capex_per_node = 0,
+                         .node_kw = 6.5,
+                         .lead_time_hours = 0,
+                         .electricity_per_kwh = 0.0806,
+                         .pue = 1.58,
+                         .colocation_per_kw_month = 184.06,
+                         .staff_fte_per_node = 0.3,
+                         .staff_cost_per_fte_year = 100000,
+                         .maintenance_rate_per_year = 0,
+                         .utilisation = 0.8,
+                         .resale_curve = {{12, 0.65}, {24, 0.45}, {36, 0.30}},
+                         .horizon_months = horizon_months,
+                         .bridge_price_per_hour = std::nullopt};
+}
+
+constexpr double k_seed_cloud_per_hour = 15000.0 / 730.0;
+
+} // namespace
+
+TEST_CASE("claim: reserved is 40-60% below on-demand only for long, continuous use",
+          "[cost][claims]") {
+    // AWS default discounts in the catalog: 1y no-upfront 37%, 3y no-upfront 57%.
+    const Usage continuous{.nodes = 1, .busy_hours_per_run = 36 * 730};
+    const double on_demand = npv_of(on_demand_cash_flows(continuous, 10.0, k_aws));
+    const double one_year =
+        npv_of(reserved_cash_flows(continuous, {.term_months = 12, .effective_per_hour = 6.3}));
+    const double three_years =
+        npv_of(reserved_cash_flows(continuous, {.term_months = 36, .effective_per_hour = 4.3}));
+    CHECK(1.0 - one_year / on_demand == Approx(0.37));
+    CHECK(1.0 - three_years / on_demand == Approx(0.57));
+    // At 8 hours a day the same 1-year commitment costs 0.63 / (8/24) = 1.89x on-demand.
+    const Usage day_shift{.nodes = 1, .busy_hours_per_run = 12 * 730 / 3.0, .hours_per_day = 8};
+    CHECK(npv_of(reserved_cash_flows(day_shift, {.term_months = 12, .effective_per_hour = 6.3})) /
+              npv_of(on_demand_cash_flows(day_shift, 10.0, k_aws)) ==
+          Approx(1.89).epsilon(0.01));
+}
+
+TEST_CASE("claim: spot is 60-90% cheaper before overheads take some back", "[cost][claims]") {
+    // p4d.24xlarge us-east-1: on-demand 21.957642, cheapest zone spot 6.5303 (70% off). A 7B
+    // full-training checkpoint is 112 GB (16 B/param) written at 1 GB/s per node; restart 15 min.
+    const double list_ratio = 6.5303 / 21.957642;
+    auto effective = [&](double rate, int nodes) {
+        const SpotRisk risk{.interruption_rate_per_node_hour = rate,
+                            .checkpoint_hours = 112.0 / nodes / 3600.0,
+                            .restart_hours = 0.25};
+        return list_ratio * spot_overhead(nodes, risk).wall_factor;
+    };
+    CHECK(1.0 - list_ratio == Approx(0.703).margin(0.001));
+    CHECK(1.0 - effective(0.0003057, 1) == Approx(0.701).margin(0.001)); // AWS worst band
+    CHECK(1.0 - effective(0.05, 8) == Approx(0.652).margin(0.001));      // reference default
+    CHECK(1.0 - effective(0.2, 8) == Approx(0.503).margin(0.001));       // reference stress
+}
+
+TEST_CASE("claim: owning 8 GPUs pays back near 18 months of continuous use", "[cost][claims]") {
+    SelfBuiltPlan kept = seed_server(36);
+    kept.resale_curve.clear(); // payback without selling the servers
+    const Usage continuous{.nodes = 1, .busy_hours_per_run = 36 * 730};
+    const auto own = self_built_cash_flows(continuous, kept).amounts();
+    const auto rent = on_demand_cash_flows(continuous, k_seed_cloud_per_hour, k_aws).amounts();
+    CHECK(finance::break_even_month(0.0, own, rent) == 19);
+    CHECK(finance::break_even_month(finance::monthly_rate(0.10), own, rent) == 21);
+    const auto u = break_even_utilisation(kept, k_seed_cloud_per_hour, finance::monthly_rate(0.10));
+    REQUIRE(u.has_value());
+    CHECK(*u == Approx(0.696).margin(0.001));
+}
+
+TEST_CASE("claim: the cloud is cheaper for short projects", "[cost][claims]") {
+    auto compare = [](int months) {
+        const Usage project{.nodes = 1, .busy_hours_per_run = months * 730.0};
+        return npv_of(self_built_cash_flows(project, seed_server(months))) /
+               npv_of(on_demand_cash_flows(project, k_seed_cloud_per_hour, k_aws));
+    };
+    CHECK(compare(3) > 1.9); // 3 months: owning costs about twice as much
+    CHECK(compare(7) > 1.0); // still the cloud at 7 months
+    CHECK(compare(8) < 1.0); // owning wins from 8 months when sold at 65% afterwards
+    CHECK(compare(36) < 0.65);
+}

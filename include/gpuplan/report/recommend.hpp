@@ -18,10 +18,10 @@ namespace gpuplan::report {
 
 // What the output says about the catalog it priced from.
 struct CatalogInfo {
-    std::string as_of; // newest price date; empty without prices
+    std::string oldest; // oldest date of the prices used; empty without prices
+    std::string newest; // newest date of the prices used
     std::string digest;
     std::size_t offers = 0;
-    std::optional<std::pair<Date, Date>> prices_used; // as_of range of the priced options
 
     bool operator==(const CatalogInfo&) const = default;
 };
@@ -46,7 +46,9 @@ make_recommend_report(GeneratorInfo generator, const catalog::Catalog& catalog,
                       workload::Workload workload, cost::Settings settings,
                       rank::Objective objective, cost::Plan plan, int top);
 
-[[nodiscard]] std::string render_recommend(const RecommendReport& report, Format format);
+// `wide` adds total, per GPU-hour, deadline and budget columns to the table (markdown has them).
+[[nodiscard]] std::string render_recommend(const RecommendReport& report, Format format,
+                                           bool wide = false);
 
 // One purchase option of the configuration `gpuplan tco` looks at.
 struct TcoOption {
