@@ -4,6 +4,7 @@
 #include "cli/check_cmd.hpp"
 #include "cli/estimate_cmd.hpp"
 #include "cli/recommend_cmd.hpp"
+#include "cli/report_cmd.hpp"
 #include "gpuplan/error.hpp"
 
 #include <CLI/CLI.hpp>
@@ -31,6 +32,7 @@ struct Parsed {
     CommonOptions common;
     std::string format_text = "table";
     int verbose_count = 0;
+    bool timestamp = false;
     bool quiet = false;
     std::function<Exit(Io&)> action;
 };
@@ -52,6 +54,8 @@ void add_common_options(CLI::App& app, Parsed& parsed) {
     app.add_flag("-q,--quiet", parsed.quiet, "Only errors on stderr");
     app.add_flag("--no-color", c.no_color, "No colours (also when NO_COLOR is set)");
     app.add_flag("--wide", c.wide, "Do not fit tables to 80 columns");
+    app.add_flag("--timestamp", parsed.timestamp,
+                 "Add the time of the run (generated_at) to JSON and the report");
 }
 
 void add_catalog_commands(CLI::App& app, Parsed& parsed) {
@@ -127,7 +131,6 @@ void add_check_commands(CLI::App& app, Parsed& parsed) {
         ->type_name("DURATION");
     check->add_option("--today", options->today, "Date ages are measured to (default: today, UTC)")
         ->type_name("YYYY-MM-DD");
-    check->add_flag("--timestamp", options->timestamp, "Add generated_at to the output");
     check->callback([&parsed, options] {
         parsed.action = [&parsed, options](Io& io) {
             return run_check(parsed.common, *options, io);
@@ -255,6 +258,25 @@ void add_cost_commands(CLI::App& app, Parsed& parsed) {
         };
     });
 
+    auto report_options = std::make_shared<ReportOptions>();
+    CLI::App* report_command =
+        app.add_subcommand("report", "Full markdown report of a recommendation, with a chart");
+    add_workload_options(report_command, report_options->recommend.input);
+    add_cost_options(report_command, report_options->recommend.cost);
+    report_command
+        ->add_option("--objective", report_options->recommend.objective,
+                     "Rank by cost, time or balanced")
+        ->type_name("OBJECTIVE");
+    report_command
+        ->add_option("--chart", report_options->chart,
+                     "Also write the cumulative-cost chart as a standalone SVG")
+        ->type_name("FILE.svg");
+    report_command->callback([&parsed, report_options] {
+        parsed.action = [&parsed, report_options](Io& io) {
+            return run_report(parsed.common, *report_options, io);
+        };
+    });
+
     auto tco_options = std::make_shared<TcoOptions>();
     CLI::App* tco = app.add_subcommand(
         "tco", "Month-by-month cash flows and NPV of each purchase option for one configuration");
@@ -306,6 +328,9 @@ int run(const std::vector<std::string>& args, Io& io) {
     }
 
     parsed.common.verbosity = parsed.quiet ? -1 : parsed.verbose_count;
+    if (parsed.timestamp) {
+        parsed.common.generated_at = utc_timestamp();
+    }
     set_up_logging(io, parsed.common.verbosity);
     try {
         auto format = report::parse_format(parsed.format_text);

@@ -55,14 +55,6 @@ Date today_utc() {
             static_cast<int>(static_cast<unsigned>(ymd.day()))};
 }
 
-std::string timestamp_utc() {
-    const std::time_t seconds = std::chrono::system_clock::to_time_t(now_utc());
-    std::tm parts{};
-    gmtime_r(&seconds, &parts);
-    return fmt::format("{:04}-{:02}-{:02}T{:02}:{:02}:{:02}Z", parts.tm_year + 1900,
-                       parts.tm_mon + 1, parts.tm_mday, parts.tm_hour, parts.tm_min, parts.tm_sec);
-}
-
 bool is_workload_path(const std::string& path) {
     const auto ends_with = [&](std::string_view suffix) {
         return path.size() >= suffix.size() &&
@@ -147,8 +139,7 @@ Exit run_check(const CommonOptions& common, const CheckOptions& options, Io& io)
     }
     const gate::Outcome outcome = gate::evaluate(plan, thresholds, base ? &*base : nullptr,
                                                  "fnv1a64:" + catalog.digest, today);
-    const report::CheckView view{plan, base ? &*base : nullptr, outcome,
-                                 options.timestamp ? timestamp_utc() : std::string()};
+    const report::CheckView view{plan, base ? &*base : nullptr, outcome, common.generated_at};
     write_output(common, report::render_check(view, common.format, generator_info()), io);
     if (common.verbosity >= 0) {
         for (const std::string& note : outcome.notes) {

@@ -19,7 +19,6 @@ struct CheckOptions {
     std::optional<std::string> max_increase;
     std::optional<std::string> max_catalog_age;
     std::optional<std::string> today; // YYYY-MM-DD; default the current UTC date
-    bool timestamp = false;
 };
 
 // Exit::ok when every threshold holds, Exit::gate_failed when one fails (each named on stderr).

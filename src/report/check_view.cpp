@@ -82,9 +82,6 @@ std::string render_json(const CheckView& view, const GeneratorInfo& generator) {
     ordered_json out;
     out["schema_version"] = k_json_schema_version;
     out["generator"] = {{"name", generator.name}, {"version", generator.version}};
-    if (!view.generated_at.empty()) {
-        out["generated_at"] = view.generated_at;
-    }
     out["verdict"] = outcome.passed() ? "pass" : "fail";
     out["plan"] = plan_json(view.plan);
     out["baseline"] = view.base != nullptr ? plan_json(*view.base) : ordered_json(nullptr);

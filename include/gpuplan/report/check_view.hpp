@@ -14,7 +14,7 @@ struct CheckView {
     const gate::Plan& plan;
     const gate::Plan* base = nullptr; // the --compare-to baseline
     const gate::Outcome& outcome;
-    std::string generated_at; // empty unless --timestamp
+    std::string generated_at; // markdown only (JSON is stamped by the CLI); empty by default
 };
 
 // `PASS: ...` or `FAIL: ...` naming the option and every check, one line with a newline.
