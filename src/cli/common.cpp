@@ -154,6 +154,11 @@ void write_output(const CommonOptions& options, const std::string& raw, Io& io) 
     }
 }
 
+bool use_colour(const CommonOptions& options, const Io& io) {
+    return io.out_is_tty && !io.no_color_env && !options.no_color &&
+           (options.output.empty() || options.output == "-");
+}
+
 report::GeneratorInfo generator_info() {
     return {"gpuplan", GPUPLAN_VERSION};
 }

@@ -55,6 +55,10 @@ void write_output(const CommonOptions& options, const std::string& text, Io& io)
 // reproducible).
 [[nodiscard]] std::string utc_timestamp();
 
+// True when output may carry ANSI colours: stdout is a terminal, NO_COLOR is unset, --no-color
+// was not given and no -o file is written.
+[[nodiscard]] bool use_colour(const CommonOptions& options, const Io& io);
+
 // Program name and version for outputs.
 [[nodiscard]] report::GeneratorInfo generator_info();
 

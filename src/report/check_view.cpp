@@ -163,6 +163,17 @@ std::string format_check_value(const gate::Check& check, double value) {
     return format_money(value, check.unit);
 }
 
+namespace {
+// The verdict word, green or red on a terminal.
+std::string verdict_word(bool passed, bool colour) {
+    const char* word = passed ? "PASS" : "FAIL";
+    if (!colour) {
+        return word;
+    }
+    return fmt::format("\033[{}m{}\033[0m", passed ? "32" : "31", word);
+}
+} // namespace
+
 std::string render_check_verdict(const CheckView& view) {
     const gate::Outcome& outcome = view.outcome;
     const std::vector<std::string> failures = failed_names(outcome);
@@ -177,12 +188,12 @@ std::string render_check_verdict(const CheckView& view) {
         for (const gate::Check& check : outcome.checks) {
             names.push_back(check.name);
         }
-        return fmt::format("PASS: {}: {} check{} hold: {}\n", subject, names.size(),
-                           names.size() == 1 ? "" : "s", join(names, ", "));
+        return fmt::format("{}: {}: {} check{} hold: {}\n", verdict_word(true, view.colour),
+                           subject, names.size(), names.size() == 1 ? "" : "s", join(names, ", "));
     }
-    return fmt::format("FAIL: {}: {} of {} check{} failed: {}\n", subject, failures.size(),
-                       outcome.checks.size(), outcome.checks.size() == 1 ? "" : "s",
-                       join(failures, ", "));
+    return fmt::format("{}: {}: {} of {} check{} failed: {}\n", verdict_word(false, view.colour),
+                       subject, failures.size(), outcome.checks.size(),
+                       outcome.checks.size() == 1 ? "" : "s", join(failures, ", "));
 }
 
 std::string render_check(const CheckView& view, Format format, const GeneratorInfo& generator) {

@@ -56,6 +56,7 @@ RecommendReport make_recommend_report(GeneratorInfo generator, const catalog::Ca
 namespace {
 
 constexpr int k_hour_digits = 2;
+constexpr std::size_t k_min_option_width = 24;
 
 constexpr std::size_t k_rejected_shown = 5;
 
@@ -267,7 +268,8 @@ std::string counts_text(const std::map<std::string, std::size_t>& counts) {
 TextTable options_table(const RecommendReport& r, bool wide) {
     TextTable table;
     table.add_column("#", Align::right);
-    table.add_column("option");
+    // Ids are cut in the middle to fit 80 columns, keeping provider and purchase option.
+    table.add_column("option", Align::left, k_min_option_width, Cut::middle);
     table.add_column("GPUs", Align::right);
     table.add_column("wall", Align::right);
     table.add_column("NPV", Align::right);
@@ -313,7 +315,7 @@ std::string recommend_text(const RecommendReport& r, bool markdown, bool wide) {
         out += "No feasible option.\n";
     } else {
         const TextTable table = options_table(r, markdown || wide);
-        out += markdown ? table.render_markdown() : table.render_text();
+        out += markdown ? table.render_markdown() : table.render_text(wide ? 0 : k_terminal_width);
         const cost::Option& best = plan.options[r.ranked.front()];
         out += fmt::format("{}Best: {} ({} x {}), NPV {}, total {}\n", markdown ? "\n## " : "\n",
                            best.id, best.gpu_count, best.gpu, format_money(best.npv, plan.currency),

@@ -15,6 +15,7 @@ struct CheckView {
     const gate::Plan* base = nullptr; // the --compare-to baseline
     const gate::Outcome& outcome;
     std::string generated_at; // markdown only (JSON is stamped by the CLI); empty by default
+    bool colour = false;      // ANSI colours on the verdict line (table format on a terminal)
 };
 
 // `PASS: ...` or `FAIL: ...` naming the option and every check, one line with a newline.
