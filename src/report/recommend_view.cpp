@@ -428,6 +428,7 @@ std::string tco_json(const TcoReport& r) {
         {"gpu", r.gpu},
         {"gpu_count", r.gpu_count},
         {"provider", r.provider.empty() ? ordered_json(nullptr) : ordered_json(r.provider)}};
+    out["workload"] = workload_json(r.workload);
     cost::Plan conventions;
     conventions.discount_rate = r.discount_rate;
     conventions.monthly_rate = r.monthly_rate;
