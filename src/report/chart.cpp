@@ -64,11 +64,27 @@ std::string whole(double value) {
     return fmt::format("{:.0f}", round_to(value, 0));
 }
 
-// Mermaid strings cannot contain a double quote; a single one reads the same.
+// Mermaid strings cannot contain a double quote (a single one reads the same), and angle
+// brackets would reach the page as HTML.
 std::string mermaid_text(const std::string& text) {
     std::string out;
     for (char c : text) {
-        out += c == '"' ? '\'' : (c == '\n' ? ' ' : c);
+        switch (c) {
+        case '"':
+            out += '\'';
+            break;
+        case '\n':
+            out += ' ';
+            break;
+        case '<':
+            out += "‹";
+            break;
+        case '>':
+            out += "›";
+            break;
+        default:
+            out += c;
+        }
     }
     return out;
 }
