@@ -107,7 +107,8 @@ Exit run_recommend(const CommonOptions& common, const RecommendOptions& options,
 }
 
 Exit run_tco(const CommonOptions& common, const TcoOptions& options, Io& io) {
-    const cost::Settings settings = parse_cost_flags(options.cost, common);
+    cost::Settings settings = parse_cost_flags(options.cost, common);
+    settings.itemise = true;
     const catalog::Catalog catalog = load_catalog(common);
     workload::Workload workload = resolve_workload(options.input, common);
     const auto estimator = estimator_for(workload, catalog);

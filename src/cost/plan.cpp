@@ -7,6 +7,7 @@
 #include <cmath>
 #include <fmt/format.h>
 #include <limits>
+#include <numeric>
 #include <utility>
 
 namespace gpuplan::cost {
@@ -218,7 +219,9 @@ private:
                    const catalog::Gpu& gpu);
     void add_self_built(const catalog::Build& build, const catalog::Gpu& gpu);
     Option base_option(const catalog::Gpu& gpu, const estimate::GpuEstimate& e, int per_node);
-    void finish(Option& option, CashFlows flows, const estimate::GpuEstimate& e, const Usage& usage,
+    CashFlows hidden_flows(const estimate::GpuEstimate& e, const Usage& usage,
+                           const catalog::Provider& provider, double fx_rate);
+    void finish(Option& option, CashFlows flows, const CashFlows& hidden,
                 const catalog::Provider* provider);
     void judge(Option& option, const estimate::GpuEstimate& e, const catalog::Gpu& gpu);
     void compare_self_built();
@@ -259,33 +262,47 @@ Option Planner::base_option(const catalog::Gpu& gpu, const estimate::GpuEstimate
     return option;
 }
 
-void Planner::finish(Option& option, CashFlows flows, const estimate::GpuEstimate& e,
-                     const Usage& usage, const catalog::Provider* provider) {
+CashFlows Planner::hidden_flows(const estimate::GpuEstimate& e, const Usage& usage,
+                                const catalog::Provider& provider, double fx_rate) {
+    // Storage for the dataset and checkpoints in every month the job works, and the finished
+    // model exported once per run: both billed by the provider; storage priced in USD.
+    CashFlows flows;
+    if (m_workload.task == Task::inference) {
+        return flows;
+    }
+    const double usd = fx("USD").value_or(1.0) / fx_rate;
+    const Profile profile = usage_profile(usage, 0.0);
+    const double gb =
+        m_workload.data.dataset_gb.value_or(0.0) + k_checkpoints_kept * e.checkpoint_gb;
+    for (std::size_t k = 1; k < profile.node_hours.size(); ++k) {
+        if (profile.node_hours[k] > 0.0) {
+            flows.add(static_cast<int>(k), Item::storage,
+                      gb * m_settings.storage_per_gb_month_usd * usd);
+        }
+    }
+    if (provider.egress_per_gb) {
+        const double export_gb =
+            m_workload.model.params * k_export_bytes_per_param / k_bytes_per_gb;
+        const double runs = std::max(1, m_workload.schedule.runs);
+        const int end_month =
+            static_cast<int>(std::ceil(profile.end_hour / k_hours_per_month - 1e-9));
+        flows.add(std::max(end_month, 1), Item::egress,
+                  runs * export_gb * provider.egress_per_gb->value);
+    }
+    return flows;
+}
+
+void Planner::finish(Option& option, CashFlows flows, const CashFlows& hidden,
+                     const catalog::Provider* provider) {
     const int horizon = static_cast<int>(std::ceil(m_workload.horizon_months - 1e-9));
-    if (provider) {
-        // Storage for the dataset and checkpoints in every month the job works, and the finished
-        // model exported once per run: both billed by the provider, in USD list prices here.
-        const double usd = fx("USD").value_or(1.0) / option.fx_rate;
-        const Profile profile = usage_profile(usage, 0.0);
-        if (m_workload.task != Task::inference) {
-            const double gb =
-                m_workload.data.dataset_gb.value_or(0.0) + k_checkpoints_kept * e.checkpoint_gb;
-            for (std::size_t k = 1; k < profile.node_hours.size(); ++k) {
-                if (profile.node_hours[k] > 0.0) {
-                    flows.add(static_cast<int>(k), Item::storage,
-                              gb * m_settings.storage_per_gb_month_usd * usd);
-                }
-            }
-            if (provider->egress_per_gb) {
-                const double export_gb =
-                    m_workload.model.params * k_export_bytes_per_param / k_bytes_per_gb;
-                const double runs = std::max(1, m_workload.schedule.runs);
-                const int end_month =
-                    static_cast<int>(std::ceil(profile.end_hour / k_hours_per_month - 1e-9));
-                flows.add(std::max(end_month, 1), Item::egress,
-                          runs * export_gb * provider->egress_per_gb->value);
+    for (std::size_t k = 0; k < hidden.months.size(); ++k) {
+        for (std::size_t i = 0; i < k_item_count; ++i) {
+            if (hidden.months[k][i] != 0.0) {
+                flows.add(static_cast<int>(k), static_cast<Item>(i), hidden.months[k][i]);
             }
         }
+    }
+    if (provider) {
         const auto discount = m_settings.provider_discounts.find(provider->name);
         if (discount != m_settings.provider_discounts.end()) {
             flows.scale(1.0 - discount->second);
@@ -295,10 +312,13 @@ void Planner::finish(Option& option, CashFlows flows, const estimate::GpuEstimat
     }
     flows.scale(option.fx_rate);
     flows.pad_to(horizon + 1);
-    option.cash_flows = std::move(flows);
-    const std::vector<double> amounts = option.cash_flows.amounts();
-    option.npv = finance::npv(m_plan.monthly_rate, amounts);
-    option.total = option.cash_flows.total();
+    option.amounts = flows.amounts();
+    option.item_totals = flows.item_totals();
+    option.npv = finance::npv(m_plan.monthly_rate, option.amounts);
+    option.total = std::accumulate(option.amounts.begin(), option.amounts.end(), 0.0);
+    if (m_settings.itemise) {
+        option.cash_flows = std::move(flows);
+    }
     option.per_gpu_hour = option.gpu_hours > 0.0 ? option.total / option.gpu_hours : 0.0;
     option.units = unit_costs(m_workload, option.total);
 }
@@ -361,6 +381,35 @@ void Planner::judge(Option& option, const estimate::GpuEstimate& e, const catalo
     }
 }
 
+// The spot risk of an instance: the rate from the flag, the instance, the provider or the
+// default, in that order, and the provider's restart time.
+std::pair<SpotRisk, std::string> spot_risk(const Settings& settings,
+                                           const catalog::Provider& provider,
+                                           const catalog::Instance& instance) {
+    SpotRisk risk;
+    std::string source = "instance";
+    if (settings.interruption_rate_per_node_hour) {
+        risk.interruption_rate_per_node_hour = *settings.interruption_rate_per_node_hour;
+        source = "--interruption-rate";
+    } else if (instance.spot_interruption_rate_per_node_hour) {
+        risk.interruption_rate_per_node_hour = instance.spot_interruption_rate_per_node_hour->value;
+    } else if (provider.spot) {
+        risk.interruption_rate_per_node_hour = provider.spot->interruption_rate_per_node_hour.value;
+        source = "provider default";
+    } else {
+        risk.interruption_rate_per_node_hour = k_default_interruption_rate_per_node_hour;
+        source = "gpuplan default";
+    }
+    risk.restart_hours =
+        (provider.spot ? provider.spot->restart_minutes.value : k_default_restart_minutes) / 60.0;
+    return {risk, source};
+}
+
+CashFlows scaled(CashFlows flows, double factor) {
+    flows.scale(factor);
+    return flows;
+}
+
 void Planner::add_cloud(const catalog::Provider& provider, const catalog::Instance& instance,
                         const catalog::Gpu& gpu) {
     const int per_node = static_cast<int>(instance.gpu_count);
@@ -371,39 +420,92 @@ void Planner::add_cloud(const catalog::Provider& provider, const catalog::Instan
     const std::vector<PurchaseOption>& purchase = m_plan.purchase_options;
     const catalog::Billing& billing = provider.billing;
 
+    Option proto = base_option(gpu, e, per_node);
+    proto.provider = provider.name;
+    proto.instance = instance.type;
+    proto.price_currency = provider.currency;
+    proto.fx_rate = rate.value_or(1.0);
+    proto.wall_hours = e.wall_hours;
+    const Usage usage = usage_of(m_workload, e, proto.nodes);
+    const CashFlows hidden = hidden_flows(e, usage, provider, proto.fx_rate);
+
+    // Every region runs the same work: cash flows are linear in the price, so each purchase
+    // option's flows at a price of 1 are computed once per instance type and scaled per region.
+    const CashFlows unit_on_demand = on_demand_cash_flows(usage, 1.0, billing);
+    struct UnitCommitment {
+        CashFlows flows;
+        double npv = 0.0;
+        CommitmentUse use;
+    };
+    std::map<std::pair<int, double>, UnitCommitment> unit_reserved; // (term, upfront share)
+    auto reserved_unit = [&](const Commitment& c) -> const UnitCommitment& {
+        const auto key = std::pair{c.term_months, c.upfront_fraction};
+        auto it = unit_reserved.find(key);
+        if (it == unit_reserved.end()) {
+            Commitment unit = c;
+            unit.effective_per_hour = 1.0;
+            CashFlows flows = reserved_cash_flows(usage, unit);
+            const double value = finance::npv(m_plan.monthly_rate, flows.amounts());
+            it = unit_reserved
+                     .emplace(key,
+                              UnitCommitment{std::move(flows), value, commitment_use(usage, unit)})
+                     .first;
+        }
+        return it->second;
+    };
+    const auto [risk, risk_source] = spot_risk(m_settings, provider, instance);
+    SpotRisk spot = risk;
+    SpotOverhead overhead;
+    Option spot_proto = proto;
+    spot_proto.purchase = PurchaseOption::spot;
+    if (m_workload.task == Task::inference) {
+        // A service has no lost work to redo, only replacement time to pay for.
+        overhead.interruption_rate_per_hour = proto.nodes * spot.interruption_rate_per_node_hour;
+        overhead.wall_factor = 1.0 + overhead.interruption_rate_per_hour * spot.restart_hours;
+    } else {
+        spot.checkpoint_hours = e.checkpoint_gb /
+                                (proto.nodes * m_settings.checkpoint_gb_per_s_per_node) /
+                                k_seconds_per_hour;
+        overhead = spot_overhead(proto.nodes, spot);
+        spot_proto.wall_hours = e.wall_hours * overhead.wall_factor;
+    }
+    spot_proto.notes.push_back(fmt::format(
+        "spot: {:.6g} interruptions/node-hour ({}) x {} node{}; checkpoint {:.1f} GB in {:.1f} "
+        "min every {:.2f} h; restart {:.0f} min; wall x{:.4f}",
+        spot.interruption_rate_per_node_hour, risk_source, proto.nodes, proto.nodes == 1 ? "" : "s",
+        e.checkpoint_gb, spot.checkpoint_hours * 60.0, overhead.checkpoint_interval_hours,
+        spot.restart_hours * 60.0, overhead.wall_factor));
+    const CashFlows unit_spot = spot_cash_flows(usage, 1.0, overhead);
+    std::optional<SpotSimulation> simulation;
+    if (m_settings.simulate > 0 && m_workload.task != Task::inference &&
+        allowed(purchase, PurchaseOption::spot)) {
+        simulation = simulate_spot(e.wall_hours, usage.runs, overhead, spot, m_settings.simulate,
+                                   m_settings.seed);
+    }
+
     for (const Region& region : regions_of(instance)) {
         if (!m_workload.constraints.regions.empty() &&
             !contains(m_workload.constraints.regions, region.name)) {
             continue;
         }
-        Option proto = base_option(gpu, e, per_node);
-        proto.provider = provider.name;
         proto.region = region.name;
-        proto.instance = instance.type;
-        proto.price_currency = provider.currency;
-        proto.fx_rate = rate.value_or(1.0);
-        proto.wall_hours = e.wall_hours;
-        const Usage usage = usage_of(m_workload, e, proto.nodes);
         auto emit = [&](Option option, CashFlows flows) {
             option.id = fmt::format("{}/{}/{}/{}", provider.name, region.name, instance.type,
                                     gpuplan::to_string(option.purchase));
-            finish(option, std::move(flows), e, usage, &provider);
+            finish(option, std::move(flows), hidden, &provider);
             judge(option, e, gpu);
             m_plan.options.push_back(std::move(option));
         };
 
-        if (region.on_demand) {
+        if (region.on_demand && rate) {
             const double discount = m_settings.provider_discounts.count(provider.name)
                                         ? m_settings.provider_discounts.at(provider.name)
                                         : 0.0;
             const double per_gpu_hour =
                 *region.on_demand * proto.fx_rate * (1.0 - discount) / instance.gpu_count;
-            if (rate) {
-                auto [it, inserted] =
-                    m_cheapest_on_demand_per_gpu_hour.emplace(gpu.name, per_gpu_hour);
-                if (!inserted) {
-                    it->second = std::min(it->second, per_gpu_hour);
-                }
+            auto [it, inserted] = m_cheapest_on_demand_per_gpu_hour.emplace(gpu.name, per_gpu_hour);
+            if (!inserted) {
+                it->second = std::min(it->second, per_gpu_hour);
             }
         }
         if (region.on_demand && allowed(purchase, PurchaseOption::on_demand)) {
@@ -414,7 +516,7 @@ void Planner::add_cloud(const catalog::Provider& provider, const catalog::Instan
                                                    billing.granularity_seconds,
                                                    billing.minimum_seconds));
             }
-            emit(std::move(option), on_demand_cash_flows(usage, *region.on_demand, billing));
+            emit(std::move(option), scaled(unit_on_demand, *region.on_demand));
         }
         for (const auto& [kind, term] :
              {std::pair{PurchaseOption::reserved_1y, catalog::Term::one_year},
@@ -430,8 +532,8 @@ void Planner::add_cloud(const catalog::Provider& provider, const catalog::Instan
             const CommitmentChoice* best = nullptr;
             double best_npv = std::numeric_limits<double>::infinity();
             for (const CommitmentChoice& choice : choices) {
-                const double value = finance::npv(
-                    m_plan.monthly_rate, reserved_cash_flows(usage, choice.commitment).amounts());
+                const double value =
+                    choice.commitment.effective_per_hour * reserved_unit(choice.commitment).npv;
                 if (value < best_npv - 1e-9) {
                     best_npv = value;
                     best = &choice;
@@ -440,7 +542,7 @@ void Planner::add_cloud(const catalog::Provider& provider, const catalog::Instan
             Option option = proto;
             option.purchase = kind;
             option.payment = std::string(catalog::to_string(best->payment));
-            const CommitmentUse use = commitment_use(usage, best->commitment);
+            const CommitmentUse& use = reserved_unit(best->commitment).use;
             option.notes.push_back(
                 fmt::format("{} term{} of {} months, {}, take-or-pay: {:.0f} of {:.0f} committed "
                             "instance-hours unused ({:.0f}%)",
@@ -452,70 +554,29 @@ void Planner::add_cloud(const catalog::Provider& provider, const catalog::Instan
                     "commitment price is the provider's default discount (market survey), not a "
                     "published price for this instance");
             }
-            emit(std::move(option), reserved_cash_flows(usage, best->commitment));
+            emit(std::move(option), scaled(reserved_unit(best->commitment).flows,
+                                           best->commitment.effective_per_hour));
         }
         if (region.spot && allowed(purchase, PurchaseOption::spot)) {
-            Option option = proto;
-            option.purchase = PurchaseOption::spot;
+            Option option = spot_proto;
+            option.region = region.name;
             option.zone = region.spot_zone;
-            SpotRisk risk;
-            std::string rate_source = "instance";
-            if (m_settings.interruption_rate_per_node_hour) {
-                risk.interruption_rate_per_node_hour = *m_settings.interruption_rate_per_node_hour;
-                rate_source = "--interruption-rate";
-            } else if (instance.spot_interruption_rate_per_node_hour) {
-                risk.interruption_rate_per_node_hour =
-                    instance.spot_interruption_rate_per_node_hour->value;
-            } else if (provider.spot) {
-                risk.interruption_rate_per_node_hour =
-                    provider.spot->interruption_rate_per_node_hour.value;
-                rate_source = "provider default";
-            } else {
-                risk.interruption_rate_per_node_hour = k_default_interruption_rate_per_node_hour;
-                rate_source = "gpuplan default";
-            }
-            risk.restart_hours =
-                (provider.spot ? provider.spot->restart_minutes.value : k_default_restart_minutes) /
-                60.0;
-            SpotOverhead overhead;
-            if (m_workload.task == Task::inference) {
-                // A service has no lost work to redo, only replacement time to pay for.
-                overhead.interruption_rate_per_hour =
-                    proto.nodes * risk.interruption_rate_per_node_hour;
-                overhead.wall_factor =
-                    1.0 + overhead.interruption_rate_per_hour * risk.restart_hours;
-            } else {
-                risk.checkpoint_hours = e.checkpoint_gb /
-                                        (proto.nodes * m_settings.checkpoint_gb_per_s_per_node) /
-                                        k_seconds_per_hour;
-                overhead = spot_overhead(proto.nodes, risk);
-                option.wall_hours = e.wall_hours * overhead.wall_factor;
-            }
-            option.notes.push_back(fmt::format(
-                "spot: {:.6g} interruptions/node-hour ({}) x {} node{}; checkpoint {:.1f} GB "
-                "in {:.1f} min every {:.2f} h; restart {:.0f} min; wall x{:.4f}",
-                risk.interruption_rate_per_node_hour, rate_source, proto.nodes,
-                proto.nodes == 1 ? "" : "s", e.checkpoint_gb, risk.checkpoint_hours * 60.0,
-                overhead.checkpoint_interval_hours, risk.restart_hours * 60.0,
-                overhead.wall_factor));
-            if (m_settings.simulate > 0 && m_workload.task != Task::inference) {
-                const SpotSimulation sim = simulate_spot(e.wall_hours, usage.runs, overhead, risk,
-                                                         m_settings.simulate, m_settings.seed);
+            if (simulation) {
                 const double per_hour = *region.spot * proto.nodes * proto.fx_rate;
-                option.simulation = SpotQuantiles{sim.samples,
+                option.simulation = SpotQuantiles{simulation->samples,
                                                   m_settings.seed,
-                                                  sim.p50_wall_hours,
-                                                  sim.p90_wall_hours,
-                                                  sim.p50_wall_hours * per_hour,
-                                                  sim.p90_wall_hours * per_hour};
+                                                  simulation->p50_wall_hours,
+                                                  simulation->p90_wall_hours,
+                                                  simulation->p50_wall_hours * per_hour,
+                                                  simulation->p90_wall_hours * per_hour};
                 option.notes.push_back(fmt::format(
                     "Monte Carlo ({} samples, seed {}): wall P50 {:.2f} h, P90 {:.2f} h; spot "
-                    "compute "
-                    "P50 {:.2f}, P90 {:.2f} {}",
-                    sim.samples, m_settings.seed, sim.p50_wall_hours, sim.p90_wall_hours,
-                    sim.p50_wall_hours * per_hour, sim.p90_wall_hours * per_hour, m_plan.currency));
+                    "compute P50 {:.2f}, P90 {:.2f} {}",
+                    simulation->samples, m_settings.seed, simulation->p50_wall_hours,
+                    simulation->p90_wall_hours, option.simulation->p50_cost,
+                    option.simulation->p90_cost, m_plan.currency));
             }
-            emit(std::move(option), spot_cash_flows(usage, *region.spot, overhead));
+            emit(std::move(option), scaled(unit_spot, *region.spot));
         }
     }
 }
@@ -589,7 +650,7 @@ void Planner::add_self_built(const catalog::Build& build, const catalog::Gpu& gp
                 "to the horizon",
                 *option.break_even_utilisation * 100.0));
         }
-        finish(option, self_built_cash_flows(usage, p), e, usage, nullptr);
+        finish(option, self_built_cash_flows(usage, p), CashFlows{}, nullptr);
         judge(option, e, gpu);
         m_plan.options.push_back(std::move(option));
     };
@@ -603,28 +664,32 @@ void Planner::add_self_built(const catalog::Build& build, const catalog::Gpu& gp
 // Break-even month of every self-built option against the best ranked cloud option of each
 // purchase kind with the same GPU model.
 void Planner::compare_self_built() {
+    // The best feasible cloud option per (GPU model, purchase kind), found in one pass.
+    std::map<std::pair<std::string, PurchaseOption>, const Option*> best;
+    for (const Option& cloud : m_plan.options) {
+        if (cloud.purchase == PurchaseOption::self_built || cloud.rejection) {
+            continue;
+        }
+        const Option*& slot = best[{cloud.gpu, cloud.purchase}];
+        if (!slot || cloud.npv < slot->npv || (cloud.npv == slot->npv && cloud.id < slot->id)) {
+            slot = &cloud;
+        }
+    }
     for (Option& own : m_plan.options) {
         if (own.purchase != PurchaseOption::self_built || own.rejection) {
             continue;
         }
         for (PurchaseOption kind : k_all_purchase_options) {
-            const Option* best = nullptr;
-            for (const Option& cloud : m_plan.options) {
-                if (cloud.purchase == kind && kind != PurchaseOption::self_built &&
-                    !cloud.rejection && cloud.gpu == own.gpu &&
-                    (!best || cloud.npv < best->npv ||
-                     (cloud.npv == best->npv && cloud.id < best->id))) {
-                    best = &cloud;
-                }
-            }
-            if (!best) {
+            const auto found = best.find({own.gpu, kind});
+            if (found == best.end()) {
                 continue;
             }
-            const auto month = finance::break_even_month(
-                m_plan.monthly_rate, own.cash_flows.amounts(), best->cash_flows.amounts());
+            const Option& cloud = *found->second;
+            const auto month =
+                finance::break_even_month(m_plan.monthly_rate, own.amounts, cloud.amounts);
             own.notes.push_back(
-                month ? fmt::format("break-even vs {}: month {}", best->id, *month)
-                      : fmt::format("break-even vs {}: none within the cash flows", best->id));
+                month ? fmt::format("break-even vs {}: month {}", cloud.id, *month)
+                      : fmt::format("break-even vs {}: none within the cash flows", cloud.id));
         }
     }
 }
@@ -653,6 +718,9 @@ Plan Planner::run() {
             m_plan.candidate_gpus.push_back(gpu.name);
         }
     }
+    // Room for every option up front: growing a vector of thousands of options re-faults pages.
+    m_plan.options.reserve(catalog::offer_count(m_catalog) * m_plan.purchase_options.size() +
+                           (m_catalog.self_built ? 2 * m_catalog.self_built->builds.size() : 0));
     std::size_t fractional = 0;
     for (const catalog::Provider& provider : m_catalog.providers) {
         if (!w.constraints.providers.empty() && !contains(w.constraints.providers, provider.name)) {

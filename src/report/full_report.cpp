@@ -151,7 +151,7 @@ std::string breakdown_section(const RecommendReport& r) {
     table.add_column("item");
     for (std::size_t i = 0; i < count; ++i) {
         const cost::Option& o = option_at(r, r.ranked[i]);
-        totals.push_back(o.cash_flows.item_totals());
+        totals.push_back(o.item_totals);
         table.add_column(fmt::format("#{} {}", i + 1, o.id), Align::right);
     }
     for (std::size_t item = 0; item < cost::k_item_count; ++item) {
@@ -361,7 +361,7 @@ CumulativeCostChart purchase_option_chart(const RecommendReport& report) {
     const auto months = static_cast<std::size_t>(std::ceil(report.plan.horizon_months)) + 1;
     for (std::size_t index : best_per_purchase(report)) {
         const cost::Option& o = report.plan.options[index];
-        std::vector<double> values = cumulative(o.cash_flows.amounts());
+        std::vector<double> values = cumulative(o.amounts);
         const double last = values.empty() ? 0.0 : values.back();
         values.resize(std::max(values.size(), months), last);
         chart.series.push_back(
@@ -378,7 +378,7 @@ std::vector<BreakEven> break_even_points(const RecommendReport& report) {
     if (on_demand == best.end()) {
         return {};
     }
-    const std::vector<double> reference = report.plan.options[*on_demand].cash_flows.amounts();
+    const std::vector<double>& reference = report.plan.options[*on_demand].amounts;
     std::vector<BreakEven> out;
     for (std::size_t index : best) {
         const cost::Option& o = report.plan.options[index];
@@ -386,8 +386,7 @@ std::vector<BreakEven> break_even_points(const RecommendReport& report) {
             continue;
         }
         out.push_back({o.purchase, o.id,
-                       finance::break_even_month(report.plan.monthly_rate, o.cash_flows.amounts(),
-                                                 reference)});
+                       finance::break_even_month(report.plan.monthly_rate, o.amounts, reference)});
     }
     return out;
 }

@@ -76,8 +76,7 @@ std::optional<std::pair<Date, Date>> prices_used_range(const catalog::Catalog& c
     return range;
 }
 
-double max_monthly(const cost::CashFlows& flows) {
-    const std::vector<double> amounts = flows.amounts();
+double max_monthly(const std::vector<double>& amounts) {
     return amounts.empty() ? 0.0 : *std::max_element(amounts.begin(), amounts.end());
 }
 

@@ -69,9 +69,8 @@ ordered_json optional_money(const std::optional<double>& value) {
     return value ? ordered_json(round_money(*value)) : ordered_json(nullptr);
 }
 
-ordered_json breakdown_json(const cost::CashFlows& flows) {
+ordered_json breakdown_json(const std::array<double, cost::k_item_count>& totals) {
     ordered_json out = ordered_json::object();
-    const auto totals = flows.item_totals();
     for (std::size_t i = 0; i < cost::k_item_count; ++i) {
         if (totals[i] != 0.0) {
             out[std::string(cost::to_string(static_cast<cost::Item>(i)))] = round_money(totals[i]);
@@ -114,8 +113,8 @@ ordered_json option_json(const cost::Option& o, std::optional<std::size_t> rank)
     cost["total"] = round_money(o.total);
     cost["npv"] = round_money(o.npv);
     cost["per_gpu_hour"] = round_to(o.per_gpu_hour, 4);
-    cost["max_monthly"] = round_money(max_monthly(o.cash_flows));
-    cost["breakdown"] = breakdown_json(o.cash_flows);
+    cost["max_monthly"] = round_money(max_monthly(o.amounts));
+    cost["breakdown"] = breakdown_json(o.item_totals);
     cost["per_unit"] =
         ordered_json{{"run", optional_money(o.units.per_run)},
                      {"epoch", optional_money(o.units.per_epoch)},
@@ -404,11 +403,11 @@ TcoReport make_tco_report(GeneratorInfo generator, const catalog::Catalog& catal
             return t.option.purchase == PurchaseOption::on_demand;
         });
     if (on_demand != report.options.end()) {
-        const std::vector<double> reference = on_demand->option.cash_flows.amounts();
+        const std::vector<double>& reference = on_demand->option.amounts;
         for (TcoOption& t : report.options) {
             if (t.option.purchase != PurchaseOption::on_demand) {
-                t.break_even_month = finance::break_even_month(
-                    report.monthly_rate, t.option.cash_flows.amounts(), reference);
+                t.break_even_month =
+                    finance::break_even_month(report.monthly_rate, t.option.amounts, reference);
             }
         }
     }
@@ -461,13 +460,15 @@ std::string tco_json(const TcoReport& r) {
                                 : ordered_json(nullptr);
         ordered_json flows = ordered_json::array();
         double cumulative = 0.0;
-        for (std::size_t k = 0; k < o.cash_flows.months.size(); ++k) {
-            const double amount = o.cash_flows.at(static_cast<int>(k));
+        for (std::size_t k = 0; k < o.amounts.size(); ++k) {
+            const double amount = o.amounts[k];
             cumulative += amount;
-            flows.push_back({{"month", k},
-                             {"amount", round_money(amount)},
-                             {"cumulative", round_money(cumulative)},
-                             {"items", items_json(o.cash_flows.months[k])}});
+            flows.push_back(
+                {{"month", k},
+                 {"amount", round_money(amount)},
+                 {"cumulative", round_money(cumulative)},
+                 {"items", k < o.cash_flows.months.size() ? items_json(o.cash_flows.months[k])
+                                                          : ordered_json::object()}});
         }
         entry["cash_flows"] = flows;
         entry["notes"] = o.notes;
@@ -512,13 +513,14 @@ std::string tco_text(const TcoReport& r, bool markdown) {
     std::size_t length = 0;
     for (const TcoOption& t : r.options) {
         months.add_column(std::string(gpuplan::to_string(t.option.purchase)), Align::right);
-        length = std::max(length, t.option.cash_flows.months.size());
+        length = std::max(length, t.option.amounts.size());
     }
     std::vector<double> cumulative(r.options.size(), 0.0);
     for (std::size_t k = 0; k < length; ++k) {
         std::vector<std::string> row{std::to_string(k)};
         for (std::size_t i = 0; i < r.options.size(); ++i) {
-            cumulative[i] += r.options[i].option.cash_flows.at(static_cast<int>(k));
+            const std::vector<double>& amounts = r.options[i].option.amounts;
+            cumulative[i] += k < amounts.size() ? amounts[k] : 0.0;
             row.push_back(format_fixed(cumulative[i], 0));
         }
         months.add_row(std::move(row));

@@ -73,10 +73,10 @@ TEST_CASE("on-demand adds storage and egress and discounts at the monthly rate",
     const Plan plan = cost::plan(training(), fixture(), Settings{}, FakeEstimator{&calls});
     const Option& od = find(plan, "testcloud/r1/big.8x/on_demand");
     // 100 h x 32/h; storage 2 x 100 GB x 0.023; egress 7e9 x 2 B = 14 GB x 0.09.
-    CHECK(od.cash_flows.at(1) == Approx(3200 + 4.6 + 1.26));
+    CHECK(od.amounts.at(1) == Approx(3200 + 4.6 + 1.26));
     CHECK(od.total == Approx(3205.86));
     CHECK(od.npv == Approx(3205.86 / (1 + finance::monthly_rate(0.10))));
-    CHECK(od.cash_flows.months.size() == 13);
+    CHECK(od.amounts.size() == 13);
     CHECK(od.gpu_count == 8);
     CHECK(od.nodes == 1);
     CHECK(od.per_gpu_hour == Approx(3205.86 / 800));
@@ -95,7 +95,7 @@ TEST_CASE("each distinct GPU, node shape and count is estimated once", "[plan]")
     const Option& l4 = find(plan, "testcloud/r1/small.1x/on_demand");
     CHECK(l4.gpu_count == 8);
     CHECK(l4.nodes == 8);
-    CHECK(l4.cash_flows.at(1) == Approx(8 * 100 * 1.0 + 4.6 + 1.26));
+    CHECK(l4.amounts.at(1) == Approx(8 * 100 * 1.0 + 4.6 + 1.26));
 }
 
 TEST_CASE("spot takes the cheapest zone and is rejected unless interruptible", "[plan]") {
@@ -114,7 +114,7 @@ TEST_CASE("spot takes the cheapest zone and is rejected unless interruptible", "
                                                     .checkpoint_hours = 100.0 / 1.0 / 3600.0,
                                                     .restart_hours = 0.25});
     CHECK(spot.wall_hours == Approx(100 * overhead.wall_factor));
-    CHECK(spot.cash_flows.at(1) == Approx(100 * overhead.wall_factor * 10.0 + 4.6 + 1.26));
+    CHECK(spot.amounts.at(1) == Approx(100 * overhead.wall_factor * 10.0 + 4.6 + 1.26));
 }
 
 TEST_CASE("an interruption-rate override changes the spot overhead", "[plan]") {
@@ -137,7 +137,7 @@ TEST_CASE("reserved terms are owed in full and pick the payment with the lowest 
     const Option& three_years = find(plan, "testcloud/r1/big.8x/reserved_3y");
     // 36 monthly payments of 12.8 x 730 beat 12.16 x 26280 upfront at 10%/yr.
     CHECK(three_years.payment == "no_upfront");
-    CHECK(three_years.cash_flows.months.size() == 37);
+    CHECK(three_years.amounts.size() == 37);
     CHECK(three_years.total > one_year.total);
     CHECK(one_year.total > find(plan, "testcloud/r1/big.8x/on_demand").total);
 }
@@ -155,7 +155,7 @@ TEST_CASE("prices convert to the output currency through the catalog's rates", "
     Settings cny;
     cny.currency = "CNY";
     const Plan in_cny = cost::plan(training(), fixture(), cny, FakeEstimator{&calls});
-    CHECK(find(in_cny, "testcloud/r2/big.8x/on_demand").cash_flows.at(1) ==
+    CHECK(find(in_cny, "testcloud/r2/big.8x/on_demand").amounts.at(1) ==
           Approx((3000 + 4.6 + 1.26) * 7.0));
 }
 
@@ -207,11 +207,10 @@ TEST_CASE("self-built is priced waiting, and bridged with --bridge", "[plan]") {
     const Plan plan = cost::plan(training(), fixture(), settings, FakeEstimator{&calls});
     const Option& waits = find(plan, "self_built/8xA100-80GB");
     const Option& bridged = find(plan, "self_built/8xA100-80GB/bridge");
-    CHECK(waits.cash_flows.at(0) == Approx(210000));
+    CHECK(waits.amounts.at(0) == Approx(210000));
     CHECK(bridged.wall_hours == Approx(100));
     // The bridge runs the whole 100 h job on the cheapest A100-80GB on-demand: 30/8 per GPU-hour.
-    CHECK(bridged.cash_flows.item_totals()[static_cast<std::size_t>(Item::bridge)] ==
-          Approx(100 * 30.0));
+    CHECK(bridged.item_totals[static_cast<std::size_t>(Item::bridge)] == Approx(100 * 30.0));
     const bool has_break_even =
         std::any_of(waits.notes.begin(), waits.notes.end(), [](const std::string& n) {
             // The cheapest on-demand is the CNY offer (no egress); a 100-hour job never pays

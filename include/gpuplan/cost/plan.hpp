@@ -10,6 +10,7 @@
 #include "gpuplan/purchase.hpp"
 #include "gpuplan/workload/workload.hpp"
 
+#include <array>
 #include <cstdint>
 #include <functional>
 #include <map>
@@ -43,6 +44,7 @@ struct Settings {
     double checkpoint_gb_per_s_per_node = k_checkpoint_gb_per_s_per_node;
     double storage_per_gb_month_usd = k_storage_per_gb_month_usd;
     bool bridge = false;    // also price self-built bridged on cloud on-demand
+    bool itemise = false;   // keep every option's itemised monthly cash flows (tco)
     int simulate = 0;       // Monte Carlo samples for spot (0 = none)
     std::uint64_t seed = 1; // Monte Carlo seed
 };
@@ -104,7 +106,9 @@ struct Option {
     bool fits = true;
     bool meets_deadline = true;
     bool within_budget = true;
-    CashFlows cash_flows; // output currency
+    std::vector<double> amounts; // net cash flow per month, output currency; [0] is now
+    std::array<double, k_item_count> item_totals{}; // undiscounted, per item
+    CashFlows cash_flows; // the itemised months; only with Settings::itemise (tco)
     double npv = 0.0;
     double total = 0.0;
     double per_gpu_hour = 0.0; // total / useful GPU-hours

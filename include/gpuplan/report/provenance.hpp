@@ -23,6 +23,6 @@ prices_used_range(const catalog::Catalog& catalog, const std::vector<cost::Optio
 
 // The largest net cash flow of any single month (0 for no flows): what `check --max-monthly`
 // limits.
-[[nodiscard]] double max_monthly(const cost::CashFlows& flows);
+[[nodiscard]] double max_monthly(const std::vector<double>& monthly_amounts);
 
 } // namespace gpuplan::report
