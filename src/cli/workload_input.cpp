@@ -65,34 +65,22 @@ workload::Workload resolve_workload(const WorkloadInput& input, const CommonOpti
     if (!common.currency.empty()) {
         overrides.currency = common.currency;
     }
-    workload::Workload workload;
-    std::string origin;
     if (!input.path.empty()) {
-        workload = workload::read_workload(read_text_file(input.path));
-        origin = input.path;
-    } else if (!input.preset.empty()) {
-        workload = read_preset(input.preset);
-        origin = "catalog/presets/" + input.preset + ".yaml";
-    } else {
-        if (input.overrides.empty()) {
-            throw UsageError("no workload: give a WORKLOAD.yaml file, --preset NAME, or flags "
-                             "such as --params 7B --tokens 2T");
-        }
-        workload = workload::workload_from_flags(overrides);
+        return workload::read_workload(read_text_file(input.path), overrides);
     }
-    if (!origin.empty()) {
+    if (!input.preset.empty()) {
+        workload::Workload workload = read_preset(input.preset);
         workload::apply_overrides(workload, overrides);
+        return workload;
     }
+    if (input.overrides.empty()) {
+        throw UsageError("no workload: give a WORKLOAD.yaml file, --preset NAME, or flags "
+                         "such as --params 7B --tokens 2T");
+    }
+    workload::Workload workload = workload::workload_from_flags(overrides);
     const std::vector<std::string> missing = workload::missing_fields(workload);
     if (!missing.empty()) {
-        if (origin.empty()) {
-            throw UsageError(fmt::format("incomplete workload: missing {}", join(missing, "; ")));
-        }
-        std::vector<Diagnostic> diagnostics;
-        for (const std::string& item : missing) {
-            diagnostics.push_back({origin, 0, 0, "", "incomplete workload: missing " + item});
-        }
-        throw InputError(std::move(diagnostics));
+        throw UsageError(fmt::format("incomplete workload: missing {}", join(missing, "; ")));
     }
     return workload;
 }

@@ -71,7 +71,7 @@ ordered_json workload_json(const workload::Workload& w) {
                           {"regions", c.regions},
                           {"gpu_models", c.gpu_models},
                           {"gpu_count", optional_json(c.gpu_count)},
-                          {"max_gpus", optional_json(c.max_gpus)},
+                          {"max_gpus", c.max_gpus.value_or(workload::k_default_max_gpus)},
                           {"interruptible", c.interruptible},
                           {"purchase", purchase}};
     out["finance"] = {{"discount_rate", w.finance.discount_rate}, {"currency", w.finance.currency}};

@@ -125,9 +125,13 @@ void apply_overrides(Workload& workload, const WorkloadOverrides& o) {
     if (o.micro_batch) {
         workload.training.micro_batch = count_in("--micro-batch", *o.micro_batch, k_max_flag_count);
     }
+    if (workload.task == Task::train && workload.training.method != Method::full) {
+        throw UsageError(fmt::format("--method: {} needs task finetune (the base model is frozen)",
+                                     to_string(workload.training.method)));
+    }
     if (o.mfu) {
         workload.training.mfu =
-            number_in("--mfu", *o.mfu, 0.0, true, 1.0, "a fraction above 0 and at most 1");
+            number_in("--mfu", *o.mfu, k_min_mfu, false, 1.0, "a fraction from 0.001 to 1");
     }
     if (!o.gpus.empty()) {
         workload.constraints.gpu_models = o.gpus;

@@ -4,6 +4,7 @@
 #include "detail/yaml_reader.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <fmt/format.h>
 
 namespace gpuplan::workload {
@@ -14,11 +15,10 @@ using detail::NumberRange;
 using detail::YamlNode;
 
 constexpr NumberRange k_positive_count{0.0, 1e30, true, "a positive number"};
-constexpr NumberRange k_mfu_range{0.0, 1.0, true, "a fraction above 0 and at most 1"};
+constexpr NumberRange k_mfu_range{k_min_mfu, 1.0, false, "a fraction from 0.001 to 1"};
 constexpr NumberRange k_hours_per_day_range{0.0, k_hours_per_day, true,
                                             "a number of hours above 0 and at most 24"};
-constexpr NumberRange k_horizon_range{0.0, 1200.0, true,
-                                      "a number of months above 0 and at most 1200"};
+constexpr double k_max_horizon_months = 1200.0;
 constexpr NumberRange k_rate_range{0.0, 1.0, false, "an annual rate from 0 to 1"};
 constexpr std::int64_t k_max_shape = 10'000'000;
 constexpr std::int64_t k_max_gpu_count = 1'000'000;
@@ -32,14 +32,21 @@ template <typename T> void assign(T& target, const std::optional<T>& value) {
     }
 }
 
+// A whole number, SI suffixes allowed (`4k`).
 std::optional<int> int_at(const YamlNode& map, std::string_view key, std::int64_t min,
                           std::int64_t max) {
     auto child = map.get(key);
     if (!child) {
         return std::nullopt;
     }
-    auto value = child->as_integer(min, max);
-    if (!value) {
+    std::optional<double> value;
+    if (child->is_scalar()) {
+        value = parse_si_number(child->raw().Scalar());
+    }
+    if (!value || *value != std::floor(*value) || *value < static_cast<double>(min) ||
+        *value > static_cast<double>(max)) {
+        child->error(fmt::format("expected a whole number from {} to {}, got \"{}\"", min, max,
+                                 child->is_scalar() ? child->raw().Scalar() : "a non-scalar"));
         return std::nullopt;
     }
     return static_cast<int>(*value);
@@ -48,6 +55,21 @@ std::optional<int> int_at(const YamlNode& map, std::string_view key, std::int64_
 std::optional<double> si_at(const YamlNode& map, std::string_view key, const NumberRange& range) {
     auto child = map.get(key);
     return child ? child->as_si_number(range) : std::nullopt;
+}
+
+// A fraction written as `0.4` or `40%`, inside `range`.
+std::optional<double> fraction_of(const YamlNode& node, const NumberRange& range) {
+    std::optional<double> value;
+    if (node.is_scalar()) {
+        value = parse_fraction(node.raw().Scalar());
+    }
+    const bool below = value && (range.min_exclusive ? *value <= range.min : *value < range.min);
+    if (!value || below || *value > range.max) {
+        node.error(fmt::format("expected {} (0.4 or 40%), got \"{}\"", range.description,
+                               node.is_scalar() ? node.raw().Scalar() : "a non-scalar"));
+        return std::nullopt;
+    }
+    return value;
 }
 
 std::optional<bool> bool_at(const YamlNode& map, std::string_view key) {
@@ -139,7 +161,7 @@ void read_training(const YamlNode& node, Training& training) {
     assign(training.micro_batch, int_at(node, "micro_batch", 1, k_max_shape));
     assign(training.activation_checkpointing, bool_at(node, "activation_checkpointing"));
     if (auto mfu = node.get("mfu")) {
-        training.mfu = mfu->as_number(k_mfu_range);
+        training.mfu = fraction_of(*mfu, k_mfu_range);
     }
 }
 
@@ -230,7 +252,7 @@ void read_finance(const YamlNode& node, Finance& finance) {
         return;
     }
     if (auto rate = node.get("discount_rate")) {
-        assign(finance.discount_rate, rate->as_number(k_rate_range));
+        assign(finance.discount_rate, fraction_of(*rate, k_rate_range));
     }
     if (auto currency = node.get("currency")) {
         if (auto code = currency->as_string()) {
@@ -254,9 +276,31 @@ void read_sources(const YamlNode& node, std::vector<Reference>& sources) {
         }
         Reference reference;
         assign(reference.title, item.string_at("title", true));
-        assign(reference.url, item.string_at("url", false));
+        assign(reference.url, item.string_at("url", true));
         sources.push_back(std::move(reference));
     }
+}
+
+// Months as a number, or a duration converted at 730 hours per month (`3y` = 36).
+void read_horizon(const YamlNode& node, double& months) {
+    std::optional<double> value;
+    if (node.is_scalar()) {
+        const std::string& text = node.raw().Scalar();
+        value = parse_number(text);
+        if (!value) {
+            if (auto hours = parse_duration_hours(text)) {
+                value = *hours / k_hours_per_month;
+            }
+        }
+    }
+    if (!value || *value <= 0.0 || *value > k_max_horizon_months) {
+        node.error(fmt::format("expected months above 0 and at most {:g} (36) or a duration (3y), "
+                               "got \"{}\"",
+                               k_max_horizon_months,
+                               node.is_scalar() ? node.raw().Scalar() : "a non-scalar"));
+        return;
+    }
+    months = *value;
 }
 
 std::string stem_of(const std::string& file) {
@@ -269,6 +313,10 @@ std::string stem_of(const std::string& file) {
 } // namespace
 
 Workload read_workload(const catalog::TextFile& file) {
+    return read_workload(file, WorkloadOverrides{});
+}
+
+Workload read_workload(const catalog::TextFile& file, const WorkloadOverrides& overrides) {
     DiagnosticSink sink;
     detail::YamlContext context{file.name, &sink};
     Workload workload;
@@ -305,17 +353,35 @@ Workload read_workload(const catalog::TextFile& file) {
             if (auto data = root->get("data")) {
                 read_data(*data, workload.data);
             }
+            const bool serving = workload.task == Task::inference;
             if (auto training = root->get("training")) {
-                read_training(*training, workload.training);
+                if (serving) {
+                    training->error("'training' does not apply to task inference; use "
+                                    "'inference'");
+                } else {
+                    read_training(*training, workload.training);
+                }
             }
             if (auto inference = root->get("inference")) {
-                read_inference(*inference, workload.inference);
+                if (!serving) {
+                    inference->error(fmt::format("'inference' does not apply to task {}; use "
+                                                 "'training'",
+                                                 to_string(workload.task)));
+                } else {
+                    read_inference(*inference, workload.inference);
+                }
+            }
+            if (workload.task == Task::train && workload.training.method != Method::full) {
+                root->get("training")
+                    ->get("method")
+                    ->error(fmt::format("method {} needs task finetune (the base model is frozen)",
+                                        to_string(workload.training.method)));
             }
             if (auto schedule = root->get("schedule")) {
                 read_schedule(*schedule, workload.schedule);
             }
             if (auto horizon = root->get("horizon_months")) {
-                assign(workload.horizon_months, horizon->as_number(k_horizon_range));
+                read_horizon(*horizon, workload.horizon_months);
             }
             if (auto constraints = root->get("constraints")) {
                 read_constraints(*constraints, workload.constraints, workload.finance.currency);
@@ -326,6 +392,19 @@ Workload read_workload(const catalog::TextFile& file) {
         }
     }
     sink.throw_if_any();
+    apply_overrides(workload, overrides);
+    // What the file and the flags together still lack, placed at the section that should hold
+    // it (data for tokens and samples, model otherwise).
+    const std::vector<std::string> missing = missing_fields(workload);
+    if (!missing.empty() && root) {
+        for (const std::string& item : missing) {
+            const bool data_item = item.rfind("data.", 0) == 0;
+            auto section = root->get(data_item ? "data" : "model");
+            const detail::YamlNode& where = section ? *section : *root;
+            sink.add(where.diagnostic("incomplete workload: missing " + item));
+        }
+        sink.throw_if_any();
+    }
     return workload;
 }
 

@@ -23,6 +23,7 @@ SCHEMA_FOR_COMMAND = {
     ("estimate",): "estimate.schema.json",
     ("tco",): "tco.schema.json",
     ("check",): "check.schema.json",
+    ("presets",): "presets.schema.json",
 }
 
 # Options that may precede the command and take a value (the value is not the command).

@@ -14,9 +14,12 @@ namespace gpuplan::workload {
 // Workload file versions this build reads (`schema_version: 1`).
 inline constexpr int k_min_schema_version = 1;
 inline constexpr int k_max_schema_version = 1;
+// Smallest accepted training.mfu; below it run times leave the range of finite numbers.
+inline constexpr double k_min_mfu = 0.001;
 
 // Parses a workload file. Throws InputError with every problem found (unknown keys with a
-// "did you mean" hint, wrong types, out-of-range values, an unsupported schema_version).
+// "did you mean" hint, wrong types, out-of-range values, an unsupported schema_version, and
+// what the workload lacks to be estimated).
 [[nodiscard]] Workload read_workload(const catalog::TextFile& file);
 
 // Workload fields given as command-line flags, as typed; unset flags leave the workload alone.
@@ -53,6 +56,12 @@ struct WorkloadOverrides {
     // True when no flag is set.
     [[nodiscard]] bool empty() const;
 };
+
+// Reads a workload file and applies the flags on top (flags win). Throws InputError for problems
+// in the file and for what the file and the flags together still lack (placed at the `data` or
+// `model` section), UsageError for a bad flag value.
+[[nodiscard]] Workload read_workload(const catalog::TextFile& file,
+                                     const WorkloadOverrides& overrides);
 
 // Applies the flags on top of `workload`. Throws UsageError naming the flag for a bad value.
 void apply_overrides(Workload& workload, const WorkloadOverrides& overrides);

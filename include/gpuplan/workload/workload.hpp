@@ -87,6 +87,9 @@ struct Schedule {
     bool operator==(const Schedule&) const = default;
 };
 
+// GPUs per run or inference fleet when constraints.max_gpus is not given (docs/workload-format.md).
+inline constexpr int k_default_max_gpus = 1024;
+
 struct Constraints {
     std::optional<double> deadline_hours;
     std::optional<Money> budget;
@@ -94,7 +97,7 @@ struct Constraints {
     std::vector<std::string> regions;
     std::vector<std::string> gpu_models;
     std::optional<int> gpu_count; // run on exactly this many GPUs
-    std::optional<int> max_gpus;
+    std::optional<int> max_gpus;  // nullopt = k_default_max_gpus
     bool interruptible = false;
     std::vector<PurchaseOption> purchase; // empty = all five
 
