@@ -106,6 +106,21 @@ TEST_CASE("the SVG escapes names and draws one polyline per series", "[chart]") 
     compare_golden("resale.svg", render_svg_chart(resale_chart()));
 }
 
+TEST_CASE("a cumulative total below zero extends both axes below zero", "[chart]") {
+    // A resale worth more than everything paid: -50 at month 1.
+    const CumulativeCostChart chart{
+        "Resale gain", "USD", {{"self_built", cumulative({100.0, -150.0})}}};
+    const std::string text = render_mermaid_xychart(chart);
+    CHECK(text.find("    y-axis \"Cumulative cost (USD)\" -50 --> 100\n") != std::string::npos);
+    CHECK(text.find("    line [100, -50]\n") != std::string::npos);
+    compare_golden("negative.mmd", text);
+    const std::string svg = render_svg_chart(chart);
+    // The zero line sits at 330 - 280 x 50 / 150.
+    CHECK(svg.find("x1=\"110.0\" y1=\"236.7\" x2=\"780.0\" y2=\"236.7\"/>") != std::string::npos);
+    CHECK(svg.find("points=\"110.0,50.0 780.0,330.0\"") != std::string::npos);
+    compare_golden("negative.svg", svg);
+}
+
 TEST_CASE("the same series give byte-identical charts", "[chart]") {
     CHECK(render_svg_chart(resale_chart()) == render_svg_chart(resale_chart()));
     CHECK(render_mermaid_xychart(resale_chart()) == render_mermaid_xychart(resale_chart()));
