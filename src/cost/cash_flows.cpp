@@ -173,6 +173,11 @@ CashFlows usage_cash_flows(const Profile& profile, Item item, double price_per_n
 
 } // namespace
 
+double usage_end_hour(const Usage& usage, double start_hour) {
+    const auto intervals = run_intervals(usage, start_hour);
+    return intervals.empty() ? start_hour : intervals.back().end_hour;
+}
+
 Profile usage_profile(const Usage& usage, double start_hour) {
     return accumulate(run_intervals(usage, start_hour), 0.0, std::numeric_limits<double>::max());
 }
@@ -195,23 +200,29 @@ CashFlows on_demand_cash_flows(const Usage& usage, double price_per_node_hour,
 
 namespace {
 
-// Indices of the terms (0, 1, ...) the workload needs: a term is bought while work remains.
-int terms_needed(const Usage& usage, const Commitment& commitment) {
+// Indices of the back-to-back terms (0 covers months 1..T, 1 covers T+1..2T, ...) in which the
+// workload works; the first term is always bought.
+std::vector<int> terms_needed(const Usage& usage, const Commitment& commitment) {
     const Profile profile = usage_profile(usage, 0.0);
-    const double term_hours = commitment.term_months * k_hours_per_month;
-    return std::max(1, static_cast<int>(std::ceil(profile.end_hour / term_hours - 1e-9)));
+    std::vector<int> terms{0};
+    for (std::size_t k = 1; k < profile.node_hours.size(); ++k) {
+        const int term = static_cast<int>(k - 1) / commitment.term_months;
+        if (profile.node_hours[k] > 0.0 && term != terms.back()) {
+            terms.push_back(term);
+        }
+    }
+    return terms;
 }
 
 } // namespace
 
 CashFlows reserved_cash_flows(const Usage& usage, const Commitment& commitment) {
     CashFlows flows;
-    const int terms = terms_needed(usage, commitment);
     const double term_total =
         usage.nodes * commitment.effective_per_hour * commitment.term_months * k_hours_per_month;
     const double upfront = term_total * commitment.upfront_fraction;
     const double monthly = (term_total - upfront) / commitment.term_months;
-    for (int term = 0; term < terms; ++term) {
+    for (int term : terms_needed(usage, commitment)) {
         const int first_month = term * commitment.term_months;
         flows.add(first_month, Item::upfront, upfront);
         for (int m = 1; m <= commitment.term_months; ++m) {
@@ -223,7 +234,7 @@ CashFlows reserved_cash_flows(const Usage& usage, const Commitment& commitment) 
 
 CommitmentUse commitment_use(const Usage& usage, const Commitment& commitment) {
     CommitmentUse use;
-    use.terms = terms_needed(usage, commitment);
+    use.terms = static_cast<int>(terms_needed(usage, commitment).size());
     use.committed_node_hours = use.terms * usage.nodes * commitment.term_months * k_hours_per_month;
     use.used_node_hours = usage_profile(usage, 0.0).total_node_hours();
     return use;
@@ -250,8 +261,12 @@ SpotOverhead spot_overhead(int nodes, const SpotRisk& risk) {
     // Daly (2006) expected wall time per useful hour with exponential interruptions, which may
     // also strike during a restart: M e^(R/M) (e^((tau+delta)/M) - 1) / tau. The first-order
     // 1 + delta/tau + lambda (tau/2 + R) understates it at high rates.
+    // In logs, capped at k_max_wall_factor: at extreme rates the factors overflow a double.
+    const double log_w = std::log(mtbf) + risk.restart_hours / mtbf +
+                         std::log(std::expm1(std::min((tau + delta) / mtbf, 700.0))) -
+                         std::log(tau);
     overhead.wall_factor =
-        mtbf * std::exp(risk.restart_hours / mtbf) * std::expm1((tau + delta) / mtbf) / tau;
+        log_w < std::log(k_max_wall_factor) ? std::exp(log_w) : k_max_wall_factor;
     return overhead;
 }
 
@@ -340,8 +355,7 @@ double resale_fraction(const std::vector<catalog::ResalePoint>& curve, double mo
 }
 
 double self_built_end_hour(const Usage& usage, const SelfBuiltPlan& plan) {
-    const double start = plan.bridge_price_per_hour ? 0.0 : plan.lead_time_hours;
-    return usage_profile(usage, start).end_hour;
+    return usage_end_hour(usage, plan.bridge_price_per_hour ? 0.0 : plan.lead_time_hours);
 }
 
 CashFlows self_built_cash_flows(const Usage& usage, const SelfBuiltPlan& plan) {

@@ -22,6 +22,8 @@ std::string_view to_string(Rejection rejection) {
         return "gpu_count_mismatch";
     case Rejection::not_interruptible:
         return "not_interruptible";
+    case Rejection::never_finishes:
+        return "never_finishes";
     case Rejection::misses_deadline:
         return "misses_deadline";
     case Rejection::over_budget:
@@ -328,11 +330,6 @@ void Planner::judge(Option& option, const estimate::GpuEstimate& e, const catalo
     if (c.deadline_hours && m_workload.task != Task::inference) {
         option.meets_deadline = option.wall_hours <= *c.deadline_hours + 1e-9;
     }
-    if (c.deadline_hours && m_workload.task == Task::inference && option.wall_hours > 0.0 &&
-        option.purchase == PurchaseOption::self_built && !option.bridged) {
-        // A service must be up by the deadline: self-built waits out its lead time.
-        option.meets_deadline = true;
-    }
     if (c.budget) {
         const auto rate = catalog::fx_rate(m_catalog, c.budget->currency, m_plan.currency);
         if (rate) {
@@ -364,6 +361,14 @@ void Planner::judge(Option& option, const estimate::GpuEstimate& e, const catalo
         reject(Rejection::not_interruptible,
                "spot needs an interruptible workload (constraints.interruptible: true)");
     }
+    if (!option.finishes) {
+        reject(Rejection::never_finishes,
+               fmt::format("the work would take more than {:g} years on this option{}",
+                           k_max_plan_months / k_months_per_year,
+                           option.purchase == PurchaseOption::spot
+                               ? " (spot interruptions outpace progress)"
+                               : ""));
+    }
     if (!catalog::fx_rate(m_catalog, option.price_currency, m_plan.currency)) {
         reject(Rejection::no_exchange_rate,
                fmt::format("no exchange rate from {} to {} in the catalog", option.price_currency,
@@ -371,8 +376,12 @@ void Planner::judge(Option& option, const estimate::GpuEstimate& e, const catalo
     }
     if (!option.meets_deadline) {
         reject(Rejection::misses_deadline,
-               fmt::format("finishes after {:.1f} h; deadline is {:.1f} h", option.wall_hours,
-                           *c.deadline_hours));
+               m_workload.task == Task::inference
+                   ? fmt::format("the service can start only after the hardware's lead time, "
+                                 "past the {:.1f} h deadline",
+                                 *c.deadline_hours)
+                   : fmt::format("finishes after {:.1f} h; deadline is {:.1f} h", option.wall_hours,
+                                 *c.deadline_hours));
     }
     if (!option.within_budget) {
         reject(Rejection::over_budget,
@@ -427,11 +436,13 @@ void Planner::add_cloud(const catalog::Provider& provider, const catalog::Instan
     proto.fx_rate = rate.value_or(1.0);
     proto.wall_hours = e.wall_hours;
     const Usage usage = usage_of(m_workload, e, proto.nodes);
-    const CashFlows hidden = hidden_flows(e, usage, provider, proto.fx_rate);
+    const double max_hours = k_max_plan_months * k_hours_per_month;
+    const bool endless = usage_end_hour(usage, 0.0) > max_hours;
 
     // Every region runs the same work: cash flows are linear in the price, so each purchase
     // option's flows at a price of 1 are computed once per instance type and scaled per region.
-    const CashFlows unit_on_demand = on_demand_cash_flows(usage, 1.0, billing);
+    const CashFlows unit_on_demand =
+        endless ? CashFlows{} : on_demand_cash_flows(usage, 1.0, billing);
     struct UnitCommitment {
         CashFlows flows;
         double npv = 0.0;
@@ -444,11 +455,12 @@ void Planner::add_cloud(const catalog::Provider& provider, const catalog::Instan
         if (it == unit_reserved.end()) {
             Commitment unit = c;
             unit.effective_per_hour = 1.0;
-            CashFlows flows = reserved_cash_flows(usage, unit);
+            CashFlows flows = endless ? CashFlows{} : reserved_cash_flows(usage, unit);
             const double value = finance::npv(m_plan.monthly_rate, flows.amounts());
             it = unit_reserved
-                     .emplace(key,
-                              UnitCommitment{std::move(flows), value, commitment_use(usage, unit)})
+                     .emplace(key, UnitCommitment{std::move(flows), value,
+                                                  endless ? CommitmentUse{}
+                                                          : commitment_use(usage, unit)})
                      .first;
         }
         return it->second;
@@ -475,13 +487,29 @@ void Planner::add_cloud(const catalog::Provider& provider, const catalog::Instan
         spot.interruption_rate_per_node_hour, risk_source, proto.nodes, proto.nodes == 1 ? "" : "s",
         e.checkpoint_gb, spot.checkpoint_hours * 60.0, overhead.checkpoint_interval_hours,
         spot.restart_hours * 60.0, overhead.wall_factor));
-    const CashFlows unit_spot = spot_cash_flows(usage, 1.0, overhead);
+
     std::optional<SpotSimulation> simulation;
+    Usage stretched = usage;
+    stretched.busy_hours_per_run *= overhead.wall_factor;
+    const bool spot_endless = endless || usage_end_hour(stretched, 0.0) > max_hours;
     if (m_settings.simulate > 0 && m_workload.task != Task::inference &&
-        allowed(purchase, PurchaseOption::spot)) {
+        allowed(purchase, PurchaseOption::spot) && !spot_endless) {
         simulation = simulate_spot(e.wall_hours, usage.runs, overhead, spot, m_settings.simulate,
                                    m_settings.seed);
     }
+
+    const CashFlows unit_spot = spot_endless ? CashFlows{} : spot_cash_flows(usage, 1.0, overhead);
+    const CashFlows hidden =
+        endless ? CashFlows{} : hidden_flows(e, usage, provider, proto.fx_rate);
+    proto.finishes = !endless;
+    Option on_demand_proto = proto;
+    on_demand_proto.purchase = PurchaseOption::on_demand;
+    if (billing.granularity_seconds > 1.0 || billing.minimum_seconds > 0.0) {
+        on_demand_proto.notes.push_back(fmt::format("billed per {:g} s, minimum {:g} s",
+                                                    billing.granularity_seconds,
+                                                    billing.minimum_seconds));
+    }
+    spot_proto.finishes = !spot_endless;
 
     for (const Region& region : regions_of(instance)) {
         if (!m_workload.constraints.regions.empty() &&
@@ -509,13 +537,8 @@ void Planner::add_cloud(const catalog::Provider& provider, const catalog::Instan
             }
         }
         if (region.on_demand && allowed(purchase, PurchaseOption::on_demand)) {
-            Option option = proto;
-            option.purchase = PurchaseOption::on_demand;
-            if (billing.granularity_seconds > 1.0 || billing.minimum_seconds > 0.0) {
-                option.notes.push_back(fmt::format("billed per {:g} s, minimum {:g} s",
-                                                   billing.granularity_seconds,
-                                                   billing.minimum_seconds));
-            }
+            Option option = on_demand_proto;
+            option.region = region.name;
             emit(std::move(option), scaled(unit_on_demand, *region.on_demand));
         }
         for (const auto& [kind, term] :
@@ -543,12 +566,14 @@ void Planner::add_cloud(const catalog::Provider& provider, const catalog::Instan
             option.purchase = kind;
             option.payment = std::string(catalog::to_string(best->payment));
             const CommitmentUse& use = reserved_unit(best->commitment).use;
-            option.notes.push_back(
-                fmt::format("{} term{} of {} months, {}, take-or-pay: {:.0f} of {:.0f} committed "
-                            "instance-hours unused ({:.0f}%)",
-                            use.terms, use.terms == 1 ? "" : "s", best->commitment.term_months,
-                            option.payment, use.unused_node_hours(), use.committed_node_hours,
-                            100.0 * use.unused_node_hours() / use.committed_node_hours));
+            if (use.committed_node_hours > 0.0) {
+                option.notes.push_back(fmt::format(
+                    "{} term{} of {} months, {}, take-or-pay: {:.0f} of {:.0f} committed "
+                    "instance-hours unused ({:.0f}%)",
+                    use.terms, use.terms == 1 ? "" : "s", best->commitment.term_months,
+                    option.payment, use.unused_node_hours(), use.committed_node_hours,
+                    100.0 * use.unused_node_hours() / use.committed_node_hours));
+            }
             if (best->is_default) {
                 option.notes.push_back(
                     "commitment price is the provider's default discount (market survey), not a "
@@ -625,6 +650,8 @@ void Planner::add_self_built(const catalog::Build& build, const catalog::Gpu& gp
     auto emit = [&](bool bridged) {
         Option option = proto;
         option.bridged = bridged;
+        option.finishes = usage_end_hour(usage, 0.0) + plan.lead_time_hours <=
+                          k_max_plan_months * k_hours_per_month;
         option.id = fmt::format("self_built/{}{}", build.name, bridged ? "/bridge" : "");
         SelfBuiltPlan p = plan;
         if (bridged) {
@@ -633,7 +660,7 @@ void Planner::add_self_built(const catalog::Build& build, const catalog::Gpu& gp
         const double end = self_built_end_hour(usage, p);
         option.wall_hours = m_workload.task == Task::inference
                                 ? e.wall_hours
-                                : end - usage_profile(usage, 0.0).end_hour + e.wall_hours;
+                                : end - usage_end_hour(usage, 0.0) + e.wall_hours;
         if (m_workload.task == Task::inference && !bridged &&
             m_workload.constraints.deadline_hours &&
             p.lead_time_hours > *m_workload.constraints.deadline_hours) {
@@ -650,7 +677,8 @@ void Planner::add_self_built(const catalog::Build& build, const catalog::Gpu& gp
                 "to the horizon",
                 *option.break_even_utilisation * 100.0));
         }
-        finish(option, self_built_cash_flows(usage, p), CashFlows{}, nullptr);
+        finish(option, option.finishes ? self_built_cash_flows(usage, p) : CashFlows{}, CashFlows{},
+               nullptr);
         judge(option, e, gpu);
         m_plan.options.push_back(std::move(option));
     };

@@ -56,7 +56,6 @@ RecommendReport make_recommend_report(GeneratorInfo generator, const catalog::Ca
 namespace {
 
 constexpr int k_hour_digits = 2;
-constexpr std::size_t k_min_option_width = 24;
 
 constexpr std::size_t k_rejected_shown = 5;
 
@@ -242,10 +241,10 @@ std::string percent(double fraction) {
 
 std::string headline(const RecommendReport& r) {
     const workload::Workload& w = r.workload;
-    return fmt::format("{} ({}), horizon {:g} months, discount rate {}/yr, {}; objective {}",
+    return fmt::format("{} ({}): horizon {:g} months, discount {}/yr, {}",
                        w.name.empty() ? std::string("workload") : w.name,
                        workload::to_string(w.task), w.horizon_months, percent(r.plan.discount_rate),
-                       r.plan.currency, rank::to_string(r.objective));
+                       r.plan.currency);
 }
 
 std::map<std::string, std::size_t> rejection_counts(const RecommendReport& r) {
@@ -264,20 +263,52 @@ std::string counts_text(const std::map<std::string, std::size_t>& counts) {
     return text;
 }
 
-TextTable options_table(const RecommendReport& r, bool wide) {
+// `per run 1.00 USD, per epoch 1.00 USD, ...` for the unit costs that apply.
+std::string unit_costs_text(const cost::UnitCosts& units, const std::string& currency) {
+    std::string text;
+    auto add = [&](const char* label, const std::optional<double>& value) {
+        if (value) {
+            text += fmt::format("{}{} {}", text.empty() ? "" : ", ", label,
+                                format_money(*value, currency));
+        }
+    };
+    add("per run", units.per_run);
+    add("per epoch", units.per_epoch);
+    add("per 1M tokens", units.per_million_tokens);
+    add("per 1,000 images", units.per_thousand_images);
+    return text;
+}
+
+constexpr std::size_t k_table_columns = 80;
+constexpr std::size_t k_min_option_width = 24;
+
+// An id cut in the middle to `width` columns, keeping its purchase option at the end.
+std::string fit_id(const std::string& id, std::size_t width) {
+    if (display_width(id) <= width) {
+        return id;
+    }
+    const std::string tail = id.substr(id.rfind('/'));
+    const std::size_t head = width > tail.size() + 1 ? width - tail.size() - 1 : 1;
+    return id.substr(0, head) + "\u2026" + tail;
+}
+
+// `all_columns` (markdown, --wide) adds total, per GPU-hour, deadline and budget; `fit` cuts long
+// ids so a text table stays within 80 columns.
+TextTable options_table(const RecommendReport& r, bool all_columns, bool fit) {
     TextTable table;
     table.add_column("#", Align::right);
-    // Ids are cut in the middle to fit 80 columns, keeping provider and purchase option.
-    table.add_column("option", Align::left, k_min_option_width, Cut::middle);
+    table.add_column("option");
     table.add_column("GPUs", Align::right);
     table.add_column("wall", Align::right);
     table.add_column("NPV", Align::right);
-    if (wide) {
+    if (all_columns) {
         table.add_column("total", Align::right);
         table.add_column("per GPU-h", Align::right);
         table.add_column("deadline");
         table.add_column("budget");
     }
+    std::vector<std::vector<std::string>> rows;
+    std::vector<std::size_t> widths;
     for (std::size_t i = 0; i < shown(r); ++i) {
         const cost::Option& o = r.plan.options[r.ranked[i]];
         std::vector<std::string> row{std::to_string(i + 1), o.id, std::to_string(o.gpu_count),
@@ -285,12 +316,34 @@ TextTable options_table(const RecommendReport& r, bool wide) {
                                          ? std::string("service")
                                          : format_duration(o.wall_hours),
                                      format_fixed(o.npv, 2)};
-        if (wide) {
+        if (all_columns) {
             row.push_back(format_fixed(o.total, 2));
             row.push_back(format_fixed(o.per_gpu_hour, 4));
             row.push_back(o.meets_deadline ? "meets" : "misses");
             row.push_back(o.within_budget ? "within" : "over");
         }
+        widths.resize(row.size(), 0);
+        for (std::size_t c = 0; c < row.size(); ++c) {
+            widths[c] = std::max(widths[c], display_width(row[c]));
+        }
+        rows.push_back(std::move(row));
+    }
+    if (fit && !rows.empty()) {
+        // Header widths: "#", "GPUs", "wall", "NPV" and two spaces between columns.
+        const std::array<std::size_t, 5> headers{1, 6, 4, 4, 3};
+        std::size_t others = 2 * (widths.size() - 1);
+        for (std::size_t c = 0; c < widths.size(); ++c) {
+            if (c != 1) {
+                others += std::max(widths[c], c < headers.size() ? headers[c] : 0);
+            }
+        }
+        const std::size_t budget =
+            std::max(k_min_option_width, k_table_columns > others ? k_table_columns - others : 0);
+        for (auto& row : rows) {
+            row[1] = fit_id(row[1], budget);
+        }
+    }
+    for (auto& row : rows) {
         table.add_row(std::move(row));
     }
     return table;
@@ -306,21 +359,24 @@ std::string recommend_text(const RecommendReport& r, bool markdown, bool wide) {
     } else {
         out += headline(r) + "\n";
     }
-    out += fmt::format("{} options ranked, {} rejected; showing {}. Money in {}; wall = time until "
-                       "the first run ends.\n",
-                       r.ranked.size(), r.rejected.size(), shown(r), plan.currency);
-    out += markdown ? "\n" : "\n";
+    out +=
+        fmt::format("{} ranked by {}, {} rejected, {} shown; wall = until the first run ends\n\n",
+                    r.ranked.size(), rank::to_string(r.objective), r.rejected.size(), shown(r));
     if (r.ranked.empty()) {
         out += "No feasible option.\n";
     } else {
-        const TextTable table = options_table(r, markdown || wide);
-        out += markdown ? table.render_markdown() : table.render_text(wide ? 0 : k_terminal_width);
+        const TextTable table = options_table(r, markdown || wide, !markdown && !wide);
+        out += markdown ? table.render_markdown() : table.render_text();
         const cost::Option& best = plan.options[r.ranked.front()];
         out += fmt::format("{}Best: {} ({} x {}), NPV {}, total {}\n", markdown ? "\n## " : "\n",
                            best.id, best.gpu_count, best.gpu, format_money(best.npv, plan.currency),
                            format_money(best.total, plan.currency));
         if (markdown) {
             out += "\n";
+        }
+        const std::string units = unit_costs_text(best.units, plan.currency);
+        if (!units.empty()) {
+            out += bullet + units + "\n";
         }
         for (const std::string& note : best.notes) {
             out += bullet + note + "\n";

@@ -2,6 +2,7 @@
 #include "gpuplan/finance/finance.hpp"
 
 #include <catch2/catch.hpp>
+#include <cmath>
 
 using namespace gpuplan;
 using namespace gpuplan::cost;
@@ -312,4 +313,27 @@ TEST_CASE("claim: the cloud is cheaper for short projects", "[cost][claims]") {
     CHECK(compare(7) > 1.0); // still the cloud at 7 months
     CHECK(compare(8) < 1.0); // owning wins from 8 months when sold at 65% afterwards
     CHECK(compare(36) < 0.65);
+}
+
+TEST_CASE("spot overhead stays finite at absurd interruption rates", "[cost][spot]") {
+    const SpotRisk absurd{
+        .interruption_rate_per_node_hour = 1e6, .checkpoint_hours = 0.1, .restart_hours = 0.25};
+    const SpotOverhead overhead = spot_overhead(4096, absurd);
+    CHECK(std::isfinite(overhead.wall_factor));
+    CHECK(overhead.wall_factor == k_max_wall_factor);
+}
+
+TEST_CASE("no commitment is bought for a term in which the workload does not run",
+          "[cost][reserved]") {
+    // Two 100-hour runs 30 months apart: terms 1 (months 1-12) and 3 (months 25-36) are bought,
+    // term 2 (months 13-24) is not.
+    const Usage sparse{.nodes = 1, .busy_hours_per_run = 100, .runs = 2, .every_months = 30};
+    const Commitment one_year{.term_months = 12, .effective_per_hour = 1.0};
+    const CashFlows flows = reserved_cash_flows(sparse, one_year);
+    CHECK(commitment_use(sparse, one_year).terms == 2);
+    CHECK(flows.at(12) == Approx(730));
+    CHECK(flows.at(13) == 0.0);
+    CHECK(flows.at(24) == 0.0);
+    CHECK(flows.at(25) == Approx(730));
+    CHECK(flows.total() == Approx(2 * 8760));
 }

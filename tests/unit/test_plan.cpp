@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <catch2/catch.hpp>
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -237,4 +238,49 @@ TEST_CASE("an output currency without an exchange rate rejects every option", "[
     }
     CHECK(find(plan, "testcloud/r2/big.8x/on_demand").reason ==
           "no exchange rate from USD to EUR in the catalog");
+}
+
+TEST_CASE("work that would never finish is rejected, not priced", "[plan]") {
+    int calls = 0;
+    workload::Workload w = training();
+    w.constraints.interruptible = true;
+    Settings absurd;
+    absurd.interruption_rate_per_node_hour = 1e5;
+    const Plan plan = cost::plan(w, fixture(), absurd, FakeEstimator{&calls});
+    const Option& spot = find(plan, "testcloud/r1/big.8x/spot");
+    CHECK(spot.rejection == Rejection::never_finishes);
+    CHECK(std::isfinite(spot.npv));
+    CHECK_FALSE(find(plan, "testcloud/r1/big.8x/on_demand").rejection.has_value());
+
+    // 10^7 hours of work: more than k_max_plan_months on every option.
+    struct Endless {
+        estimate::GpuEstimate operator()(const catalog::Gpu& gpu, const estimate::NodeShape& node,
+                                         std::optional<int> count) const {
+            int unused = 0;
+            estimate::GpuEstimate e = FakeEstimator{&unused}(gpu, node, count);
+            e.wall_hours = 1e7;
+            return e;
+        }
+    };
+    const Plan endless = cost::plan(w, fixture(), Settings{}, Endless{});
+    for (const Option& option : endless.options) {
+        CHECK(option.rejection == Rejection::never_finishes);
+    }
+}
+
+TEST_CASE("a self-built service waiting for hardware misses a deadline; bridged it does not",
+          "[plan]") {
+    int calls = 0;
+    workload::Workload w = training();
+    w.task = workload::Task::inference;
+    w.constraints.deadline_hours = 100;
+    Settings settings;
+    settings.bridge = true;
+    const Plan plan = cost::plan(w, fixture(), settings, FakeEstimator{&calls});
+    const Option& waits = find(plan, "self_built/8xA100-80GB");
+    CHECK(waits.rejection == Rejection::misses_deadline);
+    CHECK(waits.reason ==
+          "the service can start only after the hardware's lead time, past the 100.0 h deadline");
+    CHECK(find(plan, "self_built/8xA100-80GB/bridge").meets_deadline);
+    CHECK(find(plan, "testcloud/r2/big.8x/on_demand").meets_deadline);
 }

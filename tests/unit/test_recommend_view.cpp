@@ -1,5 +1,6 @@
 #include "../support/cli_runner.hpp"
 #include "gpuplan/finance/finance.hpp"
+#include "gpuplan/report/text_table.hpp"
 
 #include <catch2/catch.hpp>
 #include <cmath>
@@ -99,4 +100,25 @@ TEST_CASE("the cli.md examples of recommend and tco are the golden outputs", "[r
     CHECK(cli.find(recommend) != std::string::npos);
     const std::string tco = slurp("tests/golden/cases/tco-table/stdout");
     CHECK(cli.find(tco.substr(0, tco.find("    3 "))) != std::string::npos);
+}
+
+TEST_CASE("the recommend table fits 80 columns unless --wide", "[report]") {
+    const auto result =
+        gpuplan::test::run_cli({"recommend", "examples/llama-70b-inference.yaml", "--top", "20"});
+    REQUIRE(result.exit_code == 0);
+    std::istringstream lines(result.out);
+    std::size_t rows = 0;
+    bool in_table = false;
+    for (std::string line; std::getline(lines, line);) {
+        if (line.find("#  option") != std::string::npos) {
+            in_table = true;
+        } else if (line.empty()) {
+            in_table = false;
+        }
+        if (in_table) {
+            ++rows;
+            CHECK(gpuplan::report::display_width(line) <= 80);
+        }
+    }
+    CHECK(rows == 22);
 }

@@ -77,6 +77,9 @@ struct Profile {
 // or when run r-1 ends if later, and works hours_per_day hours of every day.
 [[nodiscard]] Profile usage_profile(const Usage& usage, double start_hour);
 
+// The calendar hour the last run ends (no month-by-month spreading, so it is cheap for any span).
+[[nodiscard]] double usage_end_hour(const Usage& usage, double start_hour);
+
 // Hours billed for a session of `hours` under a billing granularity and minimum (seconds).
 [[nodiscard]] double billed_hours(double hours, const catalog::Billing& billing);
 
@@ -91,9 +94,10 @@ struct Commitment {
     double upfront_fraction = 0.0;   // share of each term's total paid at its start
 };
 
-// Reserved: `usage.nodes` instances committed for back-to-back terms, a new term only while the
-// workload still runs when the previous one ends. Each term is take-or-pay: the upfront share at
-// its start and the rest in equal monthly payments for every month of the term, used or not.
+// Reserved: `usage.nodes` instances committed for back-to-back terms (months 1..T, T+1..2T, ...),
+// each bought only if the workload works in it (the first always). Each term is take-or-pay: the
+// upfront share at its start and the rest in equal monthly payments for every month of the term,
+// used or not.
 [[nodiscard]] CashFlows reserved_cash_flows(const Usage& usage, const Commitment& commitment);
 
 // Committed instance-hours and the part of them the workload leaves unused.
@@ -114,6 +118,12 @@ struct SpotRisk {
     double checkpoint_hours = 0.0; // delta: time to write one checkpoint
     double restart_hours = 0.0;    // R: re-provision, reload, warm up
 };
+
+// The largest wall factor reported: a spot job this slow never finishes in practice.
+inline constexpr double k_max_wall_factor = 1e6;
+// Cash flows are modelled for at most this many months (100 years); work that would run longer
+// is judged never to finish rather than priced.
+inline constexpr double k_max_plan_months = 1200.0;
 
 // What interruptions cost a gang of `nodes` nodes.
 struct SpotOverhead {

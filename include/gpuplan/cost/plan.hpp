@@ -55,6 +55,7 @@ enum class Rejection {
     exceeds_max_gpus,
     gpu_count_mismatch,
     not_interruptible,
+    never_finishes,
     misses_deadline,
     over_budget,
     no_exchange_rate,
@@ -106,6 +107,7 @@ struct Option {
     bool fits = true;
     bool meets_deadline = true;
     bool within_budget = true;
+    bool finishes = true;        // false when the work would outlast k_max_plan_months (not priced)
     std::vector<double> amounts; // net cash flow per month, output currency; [0] is now
     std::array<double, k_item_count> item_totals{}; // undiscounted, per item
     CashFlows cash_flows; // the itemised months; only with Settings::itemise (tco)
