@@ -11,9 +11,10 @@ namespace gpuplan::cli {
 
 Exit run_catalog_list(const CommonOptions& common, const CatalogListOptions& options, Io& io) {
     const catalog::Catalog catalog = load_catalog(common);
-    write_output(
-        common,
-        report::render_catalog_list(catalog, options.filter, common.format, generator_info()), io);
+    write_output(common,
+                 report::render_catalog_list(catalog, options.filter, common.format,
+                                             generator_info(), common.wide),
+                 io);
     return Exit::ok;
 }
 
