@@ -5,6 +5,7 @@
 #include "cli/estimate_cmd.hpp"
 #include "cli/recommend_cmd.hpp"
 #include "cli/report_cmd.hpp"
+#include "cli/rules_cmd.hpp"
 #include "gpuplan/error.hpp"
 
 #include <CLI/CLI.hpp>
@@ -250,6 +251,15 @@ void add_cost_commands(CLI::App& app, Parsed& parsed) {
         ->type_name("OBJECTIVE");
     recommend->add_option("--top", recommend_options->top, "Options shown (default 10; 0 = all)")
         ->type_name("N");
+    recommend
+        ->add_option("--rules", recommend_options->rules.file,
+                     "Use this decision tree instead of the shipped one")
+        ->type_name("FILE");
+    recommend->add_flag("--no-rules", recommend_options->rules.none,
+                        "Rank without the decision tree");
+    recommend->add_flag("--explain", recommend_options->rules.explain,
+                        "Price the options the rules exclude, list every rejected option and "
+                        "print the full decision trace");
     recommend->add_flag("--fail-if-none", recommend_options->fail_if_none,
                         "Exit 4 when no option is feasible");
     recommend->callback([&parsed, recommend_options] {
@@ -289,6 +299,50 @@ void add_cost_commands(CLI::App& app, Parsed& parsed) {
     });
 }
 
+void add_rules_commands(CLI::App& app, Parsed& parsed) {
+    CLI::App* rules =
+        app.add_subcommand("rules", "Show, check and apply the decision tree (rules of thumb)");
+    rules->require_subcommand(1);
+
+    auto show_options = std::make_shared<RulesShowOptions>();
+    CLI::App* show = rules->add_subcommand("show", "Print the decision tree");
+    show->add_option("--rules", show_options->rules, "Show this tree instead of the shipped one")
+        ->type_name("FILE");
+    show->callback([&parsed, show_options] {
+        parsed.action = [&parsed, show_options](Io& io) {
+            return run_rules_show(parsed.common, *show_options, io);
+        };
+    });
+
+    auto check_options = std::make_shared<RulesCheckOptions>();
+    CLI::App* check =
+        rules->add_subcommand("check", "Validate a decision tree file; exit 3 on problems");
+    check->add_option("FILE", check_options->path, "Decision tree YAML")->required();
+    check->callback([&parsed, check_options] {
+        parsed.action = [&parsed, check_options](Io& io) {
+            return run_rules_check(parsed.common, *check_options, io);
+        };
+    });
+
+    auto explain_options = std::make_shared<RulesExplainOptions>();
+    CLI::App* explain = rules->add_subcommand(
+        "explain", "Print a workload's facts, the path through the tree and the decision");
+    add_workload_options(explain, explain_options->input);
+    explain
+        ->add_option("--rules", explain_options->rules, "Use this tree instead of the shipped one")
+        ->type_name("FILE");
+    explain
+        ->add_option("--fact", explain_options->facts,
+                     "Override a fact, NAME=VALUE; NAME= makes it unknown (repeatable)")
+        ->type_name("NAME=VALUE")
+        ->allow_extra_args(false);
+    explain->callback([&parsed, explain_options] {
+        parsed.action = [&parsed, explain_options](Io& io) {
+            return run_rules_explain(parsed.common, *explain_options, io);
+        };
+    });
+}
+
 int report_error(Io& io, Exit code, const std::string& message) {
     io.err << message << '\n';
     io.err.flush();
@@ -308,6 +362,7 @@ int run(const std::vector<std::string>& args, Io& io) {
     add_check_commands(app, parsed);
     add_estimate_commands(app, parsed);
     add_cost_commands(app, parsed);
+    add_rules_commands(app, parsed);
 
     std::vector<std::string> reversed(args.rbegin(), args.rend());
     try {

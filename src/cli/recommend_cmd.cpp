@@ -1,5 +1,8 @@
 #include "cli/recommend_cmd.hpp"
 
+#include "cli/rules_cmd.hpp"
+#include "gpuplan/cost/rules.hpp"
+#include "gpuplan/decide/decide.hpp"
 #include "gpuplan/error.hpp"
 #include "gpuplan/estimate/estimate.hpp"
 #include "gpuplan/rank/rank.hpp"
@@ -27,6 +30,22 @@ cost::Estimator estimator_for(const workload::Workload& workload, const catalog:
                                  std::optional<int> count) {
         return estimate::estimate(workload, gpu, shape, count, catalog);
     };
+}
+
+// Walks the decision tree for the workload and applies its verdict to the plan; the only place
+// recommend meets the rules. Returns the tree's file name.
+std::string apply_rules(const RulesChoice& rules, const workload::Workload& workload,
+                        const catalog::Catalog& catalog, const cost::Settings& settings,
+                        cost::Plan& plan, std::optional<decide::Decision>& decision) {
+    const decide::Tree tree = load_tree(rules.file, catalog);
+    const std::vector<estimate::GpuEstimate> estimates = estimate::estimate_all(workload, catalog);
+    decision =
+        decide::decide(tree, decide::make_facts(workload, estimates, catalog, settings.currency));
+    cost::apply_decision(plan, *decision, catalog,
+                         rules.explain ? cost::ExcludedOptions::keep : cost::ExcludedOptions::drop);
+    spdlog::info("decision tree {}: {} steps, {} GPU models excluded", tree.file,
+                 decision->trace.size(), decision->excluded_gpus.size());
+    return tree.file;
 }
 
 } // namespace
@@ -89,10 +108,22 @@ report::RecommendReport make_recommendation(const CommonOptions& common,
     }
     const cost::Settings settings = parse_cost_flags(options.cost, common);
     const workload::Workload workload = resolve_workload(options.input, common);
+    if (options.rules.none && (!options.rules.file.empty() || options.rules.explain)) {
+        throw UsageError("--no-rules cannot be combined with --rules or --explain");
+    }
     cost::Plan plan = cost::plan(workload, catalog, settings, estimator_for(workload, catalog));
     spdlog::info("{} options priced from {} estimates", plan.options.size(), plan.estimates);
-    return report::make_recommend_report(generator_info(), catalog, workload, settings, *objective,
-                                         std::move(plan), options.top);
+    std::optional<decide::Decision> decision;
+    std::string rules_file;
+    if (!options.rules.none) {
+        rules_file = apply_rules(options.rules, workload, catalog, settings, plan, decision);
+    }
+    report::RecommendReport report = report::make_recommend_report(
+        generator_info(), catalog, workload, settings, *objective, std::move(plan), options.top);
+    report.decision = std::move(decision);
+    report.rules_file = rules_file;
+    report.explain = options.rules.explain;
+    return report;
 }
 
 Exit run_recommend(const CommonOptions& common, const RecommendOptions& options, Io& io) {

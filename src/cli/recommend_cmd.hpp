@@ -24,12 +24,20 @@ struct CostFlags {
     std::uint64_t seed = 1;
 };
 
+// Which decision tree shapes the search (docs/decision-rules.md).
+struct RulesChoice {
+    std::string file;     // --rules FILE; empty = the shipped tree
+    bool none = false;    // --no-rules
+    bool explain = false; // --explain: price excluded options and print the full trace
+};
+
 struct RecommendOptions {
     WorkloadInput input;
     CostFlags cost;
     std::string objective = "cost";
     int top = 10;
     bool fail_if_none = false;
+    RulesChoice rules;
 };
 
 struct TcoOptions {

@@ -30,6 +30,8 @@ std::string_view to_string(Rejection rejection) {
         return "over_budget";
     case Rejection::no_exchange_rate:
         return "no_exchange_rate";
+    case Rejection::excluded_by_rule:
+        return "excluded_by_rule";
     }
     return "?";
 }

@@ -67,6 +67,12 @@ std::vector<std::size_t> rank(const std::vector<cost::Option>& options, Objectiv
         if (ka != kb) {
             return ka < kb;
         }
+        // The decision tree's preferences order ties: a favoured GPU first, in rule order.
+        const auto& pa = options[a].rule_preference;
+        const auto& pb = options[b].rule_preference;
+        if (pa != pb) {
+            return pa.has_value() && (!pb.has_value() || *pa < *pb);
+        }
         return tie_break(options[a], options[b]);
     });
     return order;

@@ -1,7 +1,9 @@
 #include "gpuplan/finance/finance.hpp"
+#include "gpuplan/report/decision_view.hpp"
 #include "gpuplan/report/provenance.hpp"
 #include "gpuplan/report/recommend.hpp"
 #include "gpuplan/report/text_table.hpp"
+#include "report/decision_json.hpp"
 #include "report/workload_json.hpp"
 
 #include <algorithm>
@@ -175,6 +177,44 @@ ordered_json conventions_json(const cost::Plan& plan) {
     return out;
 }
 
+// What the output says about the decision tree: which one, and what it did.
+std::string rules_note(const RecommendReport& r) {
+    if (!r.decision) {
+        return "--no-rules: ranked without the decision tree; every GPU model (or "
+               "constraints.gpu_models) and purchase option is a candidate";
+    }
+    const auto excluded_options = static_cast<std::size_t>(
+        std::count_if(r.decision->purchase_options.begin(), r.decision->purchase_options.end(),
+                      [](const decide::PurchaseVerdict& v) {
+                          return v.status == decide::PurchaseStatus::excluded;
+                      }));
+    const auto preferred = static_cast<std::size_t>(
+        std::count_if(r.decision->candidate_gpus.begin(), r.decision->candidate_gpus.end(),
+                      [](const decide::CandidateGpu& c) { return c.preferred; }));
+    return fmt::format(
+        "decision tree {}: {} GPU model(s) favoured, {} excluded, {} purchase "
+        "option(s) excluded{}",
+        r.rules_file, preferred, r.decision->excluded_gpus.size(), excluded_options,
+        r.explain ? "; excluded options are priced and listed as rejected"
+                  : "; options they exclude are left out (--explain prices and lists them)");
+}
+
+// The decision without a tree: every candidate of the plan, every purchase option it priced.
+decide::Decision unruled_decision(const cost::Plan& plan) {
+    decide::Decision decision;
+    for (const std::string& gpu : plan.candidate_gpus) {
+        decision.candidate_gpus.push_back({gpu, false, std::nullopt});
+    }
+    for (PurchaseOption option : k_all_purchase_options) {
+        const bool priced = std::find(plan.purchase_options.begin(), plan.purchase_options.end(),
+                                      option) != plan.purchase_options.end();
+        decision.purchase_options.push_back(
+            {option, priced ? decide::PurchaseStatus::allowed : decide::PurchaseStatus::excluded,
+             std::nullopt});
+    }
+    return decision;
+}
+
 std::string recommend_json(const RecommendReport& r) {
     const cost::Plan& plan = r.plan;
     ordered_json out;
@@ -203,19 +243,12 @@ std::string recommend_json(const RecommendReport& r) {
             ? ordered_json{{"samples", r.settings.simulate}, {"seed", r.settings.seed}}
             : ordered_json(nullptr);
     assumptions["estimates"] = plan.estimates;
-    std::vector<std::string> notes{
-        "decision tree not applied yet: every catalog GPU model (or constraints.gpu_models) is a "
-        "candidate and every purchase option is priced"};
+    std::vector<std::string> notes{rules_note(r)};
     notes.insert(notes.end(), plan.assumptions.begin(), plan.assumptions.end());
     assumptions["notes"] = notes;
     out["assumptions"] = assumptions;
-    std::vector<std::string> purchase;
-    for (PurchaseOption option : plan.purchase_options) {
-        purchase.emplace_back(gpuplan::to_string(option));
-    }
-    out["decision"] = {{"trace", ordered_json::array()},
-                       {"candidate_gpus", plan.candidate_gpus},
-                       {"purchase_options", purchase}};
+    out["decision"] = r.decision ? decision_json(*r.decision, r.rules_file)
+                                 : decision_json(unruled_decision(plan), "");
     ordered_json options = ordered_json::array();
     for (std::size_t i = 0; i < shown(r); ++i) {
         ordered_json option = option_json(plan.options[r.ranked[i]], i + 1);
@@ -388,7 +421,9 @@ std::string recommend_text(const RecommendReport& r, bool markdown, bool wide) {
         if (markdown) {
             out += "\n";
         }
-        for (std::size_t i = 0; i < std::min(k_rejected_shown, r.rejected.size()); ++i) {
+        const std::size_t listed =
+            r.explain ? r.rejected.size() : std::min(k_rejected_shown, r.rejected.size());
+        for (std::size_t i = 0; i < listed; ++i) {
             const cost::Option& o = plan.options[r.rejected[i]];
             out += fmt::format("{}{}: {}\n", bullet, o.id, o.reason);
         }
@@ -400,9 +435,13 @@ std::string recommend_text(const RecommendReport& r, bool markdown, bool wide) {
         out += fmt::format("{}1 {} = {} {} (as of {})\n", bullet, fx.from, format_price(fx.rate),
                            fx.to, fx.as_of);
     }
-    out += bullet + "decision tree not applied yet: every catalog GPU model is a candidate\n";
+    out += bullet + rules_note(r) + "\n";
     for (const std::string& note : plan.assumptions) {
         out += bullet + note + "\n";
+    }
+    if (r.decision) {
+        out += "\n" + render_why(*r.decision, markdown ? Format::markdown : Format::table,
+                                 r.explain ? WhyDetail::full : WhyDetail::fired);
     }
     return out;
 }

@@ -24,10 +24,12 @@ SCHEMA_FOR_COMMAND = {
     ("tco",): "tco.schema.json",
     ("check",): "check.schema.json",
     ("presets",): "presets.schema.json",
+    ("rules", "show"): "rules-show.schema.json",
+    ("rules", "explain"): "rules-explain.schema.json",
 }
 
 # Options that may precede the command and take a value (the value is not the command).
-GLOBAL_OPTIONS_WITH_VALUE = {"--catalog", "--format", "-o", "--output", "--currency"}
+GLOBAL_OPTIONS_WITH_VALUE = {"--catalog", "--format", "-o", "--output", "--currency", "--rules"}
 
 
 def command_words(args):

@@ -72,7 +72,8 @@ TEST_CASE("recommend lists options best first and never ranks a rejected one", "
     for (const json& rejected : out["rejected"]) {
         CHECK(ranked.count(rejected["id"].get<std::string>()) == 0);
     }
-    CHECK(out["decision"]["trace"].empty());
+    CHECK(out["decision"]["rules"] == "catalog/decision_tree.yaml");
+    CHECK(!out["decision"]["trace"].empty());
     CHECK(out["decision"]["candidate_gpus"] == json::array({"A100-80GB", "L4"}));
 }
 

@@ -59,6 +59,7 @@ enum class Rejection {
     misses_deadline,
     over_budget,
     no_exchange_rate,
+    excluded_by_rule, // the decision tree rules it out (docs/decision-rules.md)
 };
 // The published reason code, e.g. `misses_deadline`.
 [[nodiscard]] std::string_view to_string(Rejection rejection);
@@ -117,6 +118,7 @@ struct Option {
     UnitCosts units;
     std::optional<double> break_even_utilisation; // self-built vs cheapest on-demand
     std::optional<SpotQuantiles> simulation;
+    std::optional<std::size_t> rule_preference; // rank of its GPU among the rules' preferred
     std::optional<Rejection> rejection;
     std::string reason; // why rejected, in words
     std::vector<std::string> notes;

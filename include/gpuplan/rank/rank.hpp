@@ -18,7 +18,8 @@ enum class Objective { cost, time, balanced };
 [[nodiscard]] std::optional<Objective> parse_objective(std::string_view text);
 
 // Indices into `options` of the options without a rejection, best first. Ties on the objective
-// fall back to NPV, then wall hours, then GPU count, then id (unique), so the order is total.
+// fall back to the decision tree's GPU preference (a favoured model first), then NPV, then wall
+// hours, then GPU count, then id (unique), so the order is total.
 [[nodiscard]] std::vector<std::size_t> rank(const std::vector<cost::Option>& options,
                                             Objective objective);
 

@@ -5,6 +5,7 @@
 
 #include "gpuplan/catalog/catalog.hpp"
 #include "gpuplan/cost/plan.hpp"
+#include "gpuplan/decide/decide.hpp"
 #include "gpuplan/rank/rank.hpp"
 #include "gpuplan/report/catalog_view.hpp"
 #include "gpuplan/report/format.hpp"
@@ -34,9 +35,12 @@ struct RecommendReport {
     cost::Settings settings;
     rank::Objective objective = rank::Objective::cost;
     cost::Plan plan;
-    std::vector<std::size_t> ranked;   // indices into plan.options, best first (all of them)
-    std::vector<std::size_t> rejected; // indices into plan.options
-    int top = 10;                      // options shown; 0 = all
+    std::vector<std::size_t> ranked;          // indices into plan.options, best first (all of them)
+    std::vector<std::size_t> rejected;        // indices into plan.options
+    int top = 10;                             // options shown; 0 = all
+    std::optional<decide::Decision> decision; // the decision tree's verdict; nullopt = --no-rules
+    std::string rules_file;                   // the tree applied
+    bool explain = false; // full trace and every rejected option, rule exclusions included
     std::vector<std::optional<Date>> prices_as_of; // per plan.options: date of its prices
 };
 

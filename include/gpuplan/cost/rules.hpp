@@ -1,0 +1,22 @@
+#pragma once
+// Applies the decision tree's verdict to a priced plan: options a rule excludes get the
+// rejection `excluded_by_rule` with the rule and its why, options on a favoured GPU model carry
+// its preference rank (ranking uses it to order ties) and a note saying which rule favours them.
+// The one place where the decide stage meets the cost stage (docs/decision-rules.md).
+
+#include "gpuplan/catalog/catalog.hpp"
+#include "gpuplan/cost/plan.hpp"
+#include "gpuplan/decide/decide.hpp"
+
+namespace gpuplan::cost {
+
+// Whether options a rule excludes stay in the plan (priced, with their reason) or leave it.
+enum class ExcludedOptions { keep, drop };
+
+// Marks or drops the options `decision` rules out and flags the ones it favours. Options that
+// are already rejected keep their own reason. Instance NVLink and network speed come from
+// `catalog` (self-built options from their build).
+void apply_decision(Plan& plan, const decide::Decision& decision, const catalog::Catalog& catalog,
+                    ExcludedOptions excluded);
+
+} // namespace gpuplan::cost
