@@ -50,6 +50,16 @@ std::string apply_rules(const RulesChoice& rules, const workload::Workload& work
 
 } // namespace
 
+cost::Plan plan_for(const RecommendOptions& options, const workload::Workload& workload,
+                    const catalog::Catalog& catalog, const cost::Settings& settings) {
+    cost::Plan plan = cost::plan(workload, catalog, settings, estimator_for(workload, catalog));
+    if (!options.rules.none) {
+        std::optional<decide::Decision> decision;
+        (void)apply_rules(options.rules, workload, catalog, settings, plan, decision);
+    }
+    return plan;
+}
+
 cost::Settings parse_cost_flags(const CostFlags& flags, const CommonOptions& common) {
     cost::Settings settings;
     settings.currency = common.currency;

@@ -15,10 +15,13 @@ Exit run_report(const CommonOptions& common, const ReportOptions& options, Io& i
     const report::RecommendReport recommendation =
         make_recommendation(common, options.recommend, catalog);
     spdlog::info("report: re-pricing with each sensitivity input moved");
-    report::FullReport full{recommendation,
-                            report::sensitivity(recommendation.workload, catalog,
-                                                recommendation.settings, recommendation.objective),
-                            common.generated_at};
+    report::FullReport full{
+        recommendation,
+        report::sensitivity(
+            recommendation.workload, catalog, recommendation.settings, recommendation.objective,
+            [&options](const workload::Workload& w, const catalog::Catalog& c,
+                       const cost::Settings& s) { return plan_for(options.recommend, w, c, s); }),
+        common.generated_at};
     if (!options.chart.empty()) {
         CommonOptions chart_output = common;
         chart_output.output = options.chart;

@@ -1,6 +1,7 @@
 #include "gpuplan/report/full_report.hpp"
 
 #include "gpuplan/finance/finance.hpp"
+#include "gpuplan/report/decision_view.hpp"
 #include "gpuplan/report/text_table.hpp"
 #include "report/workload_json.hpp"
 
@@ -283,8 +284,18 @@ std::string decision_section(const RecommendReport& r) {
     }
     out += fmt::format("- Candidate GPU models: {}\n- Purchase options priced: {}\n",
                        gpus.empty() ? "none" : gpus, purchases.empty() ? "none" : purchases);
-    out += "- Decision-tree trace: none recorded by this build; every candidate above was "
-           "priced and ranked by the objective.\n";
+    if (!r.decision) {
+        out += "- Decision tree: not applied (--no-rules); every candidate above was priced and "
+               "ranked by the objective.\n";
+        return out;
+    }
+    out += fmt::format("- Decision tree: `{}`, full trace below.\n\n", esc(r.rules_file));
+    std::string why = render_why(*r.decision, Format::markdown, WhyDetail::full);
+    // The section's own heading level: the trace is a subsection of "Decision".
+    if (const auto heading = why.find("## Why\n"); heading != std::string::npos) {
+        why.replace(heading, 7, "### Decision-tree trace\n");
+    }
+    out += why;
     return out;
 }
 

@@ -1,6 +1,5 @@
 #include "gpuplan/report/sensitivity.hpp"
 
-#include "gpuplan/estimate/estimate.hpp"
 #include "gpuplan/report/format.hpp"
 
 #include <algorithm>
@@ -15,13 +14,9 @@ namespace {
 constexpr double k_infinite_swing = std::numeric_limits<double>::infinity();
 
 BestOption best_of(const workload::Workload& workload, const catalog::Catalog& catalog,
-                   const cost::Settings& settings, rank::Objective objective) {
-    const cost::Estimator estimator = [&workload, &catalog](const catalog::Gpu& gpu,
-                                                            const estimate::NodeShape& shape,
-                                                            std::optional<int> count) {
-        return estimate::estimate(workload, gpu, shape, count, catalog);
-    };
-    const cost::Plan plan = cost::plan(workload, catalog, settings, estimator);
+                   const cost::Settings& settings, rank::Objective objective,
+                   const Replanner& replan) {
+    const cost::Plan plan = replan(workload, catalog, settings);
     const std::vector<std::size_t> ranked = rank::rank(plan.options, objective);
     if (ranked.empty()) {
         return {};
@@ -71,11 +66,12 @@ catalog::Catalog scale_prices(catalog::Catalog catalog, double factor) {
 }
 
 Sensitivity sensitivity(const workload::Workload& workload, const catalog::Catalog& catalog,
-                        const cost::Settings& settings, rank::Objective objective) {
+                        const cost::Settings& settings, rank::Objective objective,
+                        const Replanner& replan) {
     Sensitivity out;
-    out.base = best_of(workload, catalog, settings, objective);
+    out.base = best_of(workload, catalog, settings, objective, replan);
     const auto run = [&](const workload::Workload& w, const catalog::Catalog& c,
-                         const cost::Settings& s) { return best_of(w, c, s, objective); };
+                         const cost::Settings& s) { return best_of(w, c, s, objective, replan); };
 
     out.cases.push_back({"prices", percent(-k_price_swing), percent(k_price_swing),
                          run(workload, scale_prices(catalog, 1.0 - k_price_swing), settings),

@@ -7,6 +7,7 @@
 #include "gpuplan/rank/rank.hpp"
 #include "gpuplan/workload/workload.hpp"
 
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -50,13 +51,19 @@ struct Sensitivity {
     bool operator==(const Sensitivity&) const = default;
 };
 
-// Prices `workload` again with each input moved: prices -/+20%; utilisation (training: runs
-// within the horizon; inference: serving hours per day) halved and doubled; horizon halved and
-// doubled; discount rate -/+5 points; spot interruption rate halved and doubled (one rate for
-// every provider). Each run ranks by `objective` with the same tie-breakers as recommend.
+// Prices a workload into a plan: cost::plan with an estimator, plus whatever the caller applies
+// on top (recommend's decision tree), so the sensitivity re-prices exactly as recommend does.
+using Replanner = std::function<cost::Plan(const workload::Workload&, const catalog::Catalog&,
+                                           const cost::Settings&)>;
+
+// Prices `workload` again (through `replan`) with each input moved: prices -/+20%; utilisation
+// (training: runs within the horizon; inference: serving hours per day) halved and doubled; horizon
+// halved and doubled; discount rate -/+5 points; spot interruption rate halved and doubled (one
+// rate for every provider). Each run ranks by `objective` with the same tie-breakers as recommend.
 [[nodiscard]] Sensitivity sensitivity(const workload::Workload& workload,
                                       const catalog::Catalog& catalog,
-                                      const cost::Settings& settings, rank::Objective objective);
+                                      const cost::Settings& settings, rank::Objective objective,
+                                      const Replanner& replan);
 
 // Every price in `catalog` times `factor`: on-demand, spot and monthly rates, reserved rates,
 // self-built capex and network capex.
