@@ -13,14 +13,11 @@ namespace gpuplan::cli {
 Exit run_catalog_list(const CommonOptions& common, const CatalogListOptions& options, Io& io) {
     const catalog::Catalog catalog = load_catalog(common);
     (void)check_catalog_age(catalog, common, io);
-    std::string text;
-    {
-        const PhaseTimer timer("render");
-        text =
-            report::render_catalog_list(catalog, options.filter, common.format, generator_info());
-    }
-    const PhaseTimer timer("write");
-    write_output(common, text, io);
+    const std::string text = timed("render", [&] {
+        return report::render_catalog_list(catalog, options.filter, common.format, generator_info(),
+                                           common.wide);
+    });
+    timed("write", [&] { write_output(common, text, io); });
     return Exit::ok;
 }
 

@@ -37,6 +37,7 @@ struct CommonOptions {
     bool wide = false;
     std::string as_of;           // --as-of DATE for price feeds without a date; empty = file date
     std::string max_catalog_age; // --max-catalog-age DURATION; empty = no limit
+    std::string generated_at;    // UTC time of the run with --timestamp; empty otherwise
 };
 
 // Reads a whole file; throws RuntimeError naming the file and the reason.
@@ -72,7 +73,8 @@ read_catalog_paths(const std::vector<std::string>& paths);
                                                    const CommonOptions& options);
 
 // Writes `text` to stdout, or atomically to options.output (a temporary file in the same
-// folder, then rename), so a failed run never leaves a half-written file.
+// folder, then rename), so a failed run never leaves a half-written file. With --timestamp, a
+// JSON object gains `generated_at` after `generator` (or after `schema_version`).
 void write_output(const CommonOptions& options, const std::string& text, Io& io);
 
 // Today's date: io.today when injected, else the system clock's UTC date.
@@ -102,6 +104,14 @@ template <class Fn> auto timed(std::string phase, Fn&& fn) {
     const PhaseTimer timer(std::move(phase));
     return std::forward<Fn>(fn)();
 }
+
+// The current UTC time as `2026-11-29T19:40:00Z` (only for --timestamp: outputs are otherwise
+// reproducible).
+[[nodiscard]] std::string utc_timestamp();
+
+// True when output may carry ANSI colours: stdout is a terminal, NO_COLOR is unset, --no-color
+// was not given and no -o file is written.
+[[nodiscard]] bool use_colour(const CommonOptions& options, const Io& io);
 
 // Program name and version for outputs.
 [[nodiscard]] report::GeneratorInfo generator_info();

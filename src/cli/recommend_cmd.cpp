@@ -51,6 +51,16 @@ std::string apply_rules(const RulesChoice& rules, const workload::Workload& work
 
 } // namespace
 
+cost::Plan plan_for(const RecommendOptions& options, const workload::Workload& workload,
+                    const catalog::Catalog& catalog, const cost::Settings& settings) {
+    cost::Plan plan = cost::plan(workload, catalog, settings, estimator_for(workload, catalog));
+    if (!options.rules.none) {
+        std::optional<decide::Decision> decision;
+        (void)apply_rules(options.rules, workload, catalog, settings, plan, decision);
+    }
+    return plan;
+}
+
 cost::Settings parse_cost_flags(const CostFlags& flags, const CommonOptions& common) {
     cost::Settings settings;
     settings.currency = common.currency;
@@ -96,7 +106,9 @@ cost::Settings parse_cost_flags(const CostFlags& flags, const CommonOptions& com
     return settings;
 }
 
-Exit run_recommend(const CommonOptions& common, const RecommendOptions& options, Io& io) {
+report::RecommendReport make_recommendation(const CommonOptions& common,
+                                            const RecommendOptions& options,
+                                            const catalog::Catalog& catalog) {
     const auto objective = rank::parse_objective(options.objective);
     if (!objective) {
         throw UsageError(fmt::format("--objective: expected cost, time or balanced, got '{}'",
@@ -106,8 +118,6 @@ Exit run_recommend(const CommonOptions& common, const RecommendOptions& options,
         throw UsageError("--top: expected a number of options >= 0 (0 = all)");
     }
     const cost::Settings settings = parse_cost_flags(options.cost, common);
-    const catalog::Catalog catalog = load_catalog(common);
-    (void)check_catalog_age(catalog, common, io);
     const workload::Workload workload =
         timed("workload", [&] { return resolve_workload(options.input, common); });
     if (options.rules.none && (!options.rules.file.empty() || options.rules.explain)) {
@@ -131,6 +141,13 @@ Exit run_recommend(const CommonOptions& common, const RecommendOptions& options,
     report.decision = std::move(decision);
     report.rules_file = rules_file;
     report.explain = options.rules.explain;
+    return report;
+}
+
+Exit run_recommend(const CommonOptions& common, const RecommendOptions& options, Io& io) {
+    const catalog::Catalog catalog = load_catalog(common);
+    (void)check_catalog_age(catalog, common, io);
+    const report::RecommendReport report = make_recommendation(common, options, catalog);
     const std::string text = timed(
         "render", [&] { return report::render_recommend(report, common.format, common.wide); });
     timed("write", [&] { write_output(common, text, io); });

@@ -248,17 +248,21 @@ std::vector<InstanceSummary> summarise(const Catalog& catalog, const Selection& 
     return out;
 }
 
+// Narrowest an instance type is cut to when the list must fit 80 columns.
+constexpr std::size_t k_min_instance_width = 12;
+
 std::string count_text(double count) {
     return count == std::floor(count) ? fmt::format("{}", static_cast<long>(count))
                                       : format_price(count);
 }
 
-std::string list_table(const Catalog& catalog, const Selection& selection, Format format) {
+std::string list_table(const Catalog& catalog, const Selection& selection, Format format,
+                       bool wide) {
     TextTable table;
     table.add_column("GPU");
     table.add_column("N", Align::right);
     table.add_column("PROVIDER");
-    table.add_column("INSTANCE");
+    table.add_column("INSTANCE", Align::left, k_min_instance_width, Cut::middle);
     table.add_column("REGIONS", Align::right);
     table.add_column("ON-DEMAND/H", Align::right);
     table.add_column("SPOT/H", Align::right);
@@ -272,7 +276,8 @@ std::string list_table(const Catalog& catalog, const Selection& selection, Forma
                        row.instance->type, std::to_string(row.regions), price(row.on_demand),
                        price(row.spot), row.provider->currency});
     }
-    std::string out = format == Format::markdown ? table.render_markdown() : table.render_text();
+    std::string out = format == Format::markdown ? table.render_markdown()
+                                                 : table.render_text(wide ? 0 : k_terminal_width);
     std::set<std::string> providers;
     std::size_t offers = 0;
     std::optional<Date> oldest;
@@ -356,12 +361,12 @@ std::string show_gpu(const Catalog& catalog, const Gpu& gpu, Format format,
 } // namespace
 
 std::string render_catalog_list(const Catalog& catalog, const CatalogFilter& filter, Format format,
-                                const GeneratorInfo& generator) {
+                                const GeneratorInfo& generator, bool wide) {
     const Selection selection = resolve(catalog, filter);
     if (format == Format::json) {
         return list_json(catalog, selection, generator);
     }
-    return list_table(catalog, selection, format);
+    return list_table(catalog, selection, format, wide);
 }
 
 std::optional<std::string> render_catalog_show(const Catalog& catalog, std::string_view name,

@@ -6,9 +6,11 @@
 
 namespace gpuplan::report {
 
-void TextTable::add_column(std::string header, Align align) {
+void TextTable::add_column(std::string header, Align align, std::size_t min_width, Cut cut) {
+    m_cuts.push_back(cut);
     m_headers.push_back(std::move(header));
     m_aligns.push_back(align);
+    m_min_widths.push_back(min_width);
 }
 
 void TextTable::add_row(std::vector<std::string> cells) {
@@ -18,34 +20,85 @@ void TextTable::add_row(std::vector<std::string> cells) {
     m_rows.push_back(std::move(cells));
 }
 
+namespace {
+
+// Bytes and terminal columns of the UTF-8 character at `i`.
+std::pair<std::size_t, std::size_t> character_at(const std::string& text, std::size_t i) {
+    const auto byte = static_cast<unsigned char>(text[i]);
+    std::size_t length = 1;
+    std::uint32_t code = byte;
+    if (byte >= 0xF0) {
+        length = 4;
+        code = byte & 0x07U;
+    } else if (byte >= 0xE0) {
+        length = 3;
+        code = byte & 0x0FU;
+    } else if (byte >= 0xC0) {
+        length = 2;
+        code = byte & 0x1FU;
+    }
+    for (std::size_t k = 1; k < length && i + k < text.size(); ++k) {
+        code = (code << 6U) | (static_cast<unsigned char>(text[i + k]) & 0x3FU);
+    }
+    const bool wide = (code >= 0x1100 && code <= 0x115F) || (code >= 0x2E80 && code <= 0xA4CF) ||
+                      (code >= 0xAC00 && code <= 0xD7A3) || (code >= 0xF900 && code <= 0xFAFF) ||
+                      (code >= 0xFE30 && code <= 0xFE4F) || (code >= 0xFF00 && code <= 0xFF60) ||
+                      (code >= 0xFFE0 && code <= 0xFFE6);
+    return {std::min(length, text.size() - i), wide ? std::size_t{2} : std::size_t{1}};
+}
+
+} // namespace
+
 std::size_t display_width(const std::string& text) {
     std::size_t width = 0;
     for (std::size_t i = 0; i < text.size();) {
-        const auto byte = static_cast<unsigned char>(text[i]);
-        std::size_t length = 1;
-        std::uint32_t code = byte;
-        if (byte >= 0xF0) {
-            length = 4;
-            code = byte & 0x07U;
-        } else if (byte >= 0xE0) {
-            length = 3;
-            code = byte & 0x0FU;
-        } else if (byte >= 0xC0) {
-            length = 2;
-            code = byte & 0x1FU;
-        }
-        for (std::size_t k = 1; k < length && i + k < text.size(); ++k) {
-            code = (code << 6U) | (static_cast<unsigned char>(text[i + k]) & 0x3FU);
-        }
-        const bool wide =
-            (code >= 0x1100 && code <= 0x115F) || (code >= 0x2E80 && code <= 0xA4CF) ||
-            (code >= 0xAC00 && code <= 0xD7A3) || (code >= 0xF900 && code <= 0xFAFF) ||
-            (code >= 0xFE30 && code <= 0xFE4F) || (code >= 0xFF00 && code <= 0xFF60) ||
-            (code >= 0xFFE0 && code <= 0xFFE6);
-        width += wide ? 2 : 1;
-        i += length;
+        const auto [bytes, columns] = character_at(text, i);
+        width += columns;
+        i += bytes;
     }
     return width;
+}
+
+std::string truncate_display(const std::string& text, std::size_t width, Cut cut) {
+    if (display_width(text) <= width) {
+        return text;
+    }
+    if (width == 0) {
+        return {};
+    }
+    struct Character {
+        std::size_t start;
+        std::size_t bytes;
+        std::size_t columns;
+    };
+    std::vector<Character> characters;
+    for (std::size_t i = 0; i < text.size();) {
+        const auto [bytes, columns] = character_at(text, i);
+        characters.push_back({i, bytes, columns});
+        i += bytes;
+    }
+    const std::size_t room = width - 1; // the ellipsis takes one column
+    const std::size_t tail_room = cut == Cut::middle ? room / 2 : 0;
+    std::size_t tail_start = characters.size();
+    for (std::size_t used = 0; tail_start > 0;) {
+        const Character& c = characters[tail_start - 1];
+        if (used + c.columns > tail_room) {
+            break;
+        }
+        used += c.columns;
+        --tail_start;
+    }
+    std::string head;
+    for (std::size_t k = 0, used = 0; k < tail_start; ++k) {
+        if (used + characters[k].columns > room - tail_room) {
+            break;
+        }
+        head.append(text, characters[k].start, characters[k].bytes);
+        used += characters[k].columns;
+    }
+    const std::size_t tail_bytes =
+        tail_start < characters.size() ? characters[tail_start].start : text.size();
+    return head + "…" + text.substr(tail_bytes);
 }
 
 std::string escape_markdown_cell(const std::string& text) {
@@ -79,7 +132,7 @@ std::string escape_markdown_cell(const std::string& text) {
     return out;
 }
 
-std::string TextTable::render_text() const {
+std::string TextTable::render_text(std::size_t max_width) const {
     std::vector<std::size_t> widths;
     for (const std::string& header : m_headers) {
         widths.push_back(display_width(header));
@@ -89,7 +142,34 @@ std::string TextTable::render_text() const {
             widths[i] = std::max(widths[i], display_width(row[i]));
         }
     }
-    auto line = [&](const std::vector<std::string>& cells) {
+    if (max_width > 0) {
+        const auto total = [&] {
+            std::size_t sum = widths.empty() ? 0 : 2 * (widths.size() - 1);
+            for (std::size_t width : widths) {
+                sum += width;
+            }
+            return sum;
+        };
+        while (total() > max_width) {
+            // The widest column that may still shrink; the leftmost on a tie.
+            std::size_t pick = widths.size();
+            for (std::size_t i = 0; i < widths.size(); ++i) {
+                if (m_min_widths[i] > 0 && widths[i] > m_min_widths[i] &&
+                    (pick == widths.size() || widths[i] > widths[pick])) {
+                    pick = i;
+                }
+            }
+            if (pick == widths.size()) {
+                break;
+            }
+            --widths[pick];
+        }
+    }
+    auto line = [&](const std::vector<std::string>& raw) {
+        std::vector<std::string> cells;
+        for (std::size_t i = 0; i < raw.size(); ++i) {
+            cells.push_back(truncate_display(raw[i], widths[i], m_cuts[i]));
+        }
         std::string out;
         for (std::size_t i = 0; i < cells.size(); ++i) {
             const std::size_t pad = widths[i] - display_width(cells[i]);

@@ -25,10 +25,11 @@ struct GeneratorInfo {
 
 // The GPU models and instance offers that pass `filter`. Table and markdown show one row per
 // instance type with its cheapest price; JSON lists every price row with its as_of and source.
+// The table fits 80 columns (long instance types cut in the middle) unless `wide`.
 // Throws UsageError for a filter naming an unknown GPU or provider.
 [[nodiscard]] std::string render_catalog_list(const catalog::Catalog& catalog,
                                               const CatalogFilter& filter, Format format,
-                                              const GeneratorInfo& generator);
+                                              const GeneratorInfo& generator, bool wide = false);
 
 // Everything the catalog says about `name`: a GPU model, a provider, an instance type or a
 // self-built build. nullopt when nothing has that name.

@@ -19,8 +19,8 @@ namespace gpuplan::report {
 
 // What the output says about the catalog it priced from.
 struct CatalogInfo {
-    std::string oldest; // oldest price date; empty without prices
-    std::string newest; // newest price date
+    std::string oldest; // oldest date of the prices used; empty without prices
+    std::string newest; // newest date of the prices used
     std::string digest;
     std::size_t offers = 0;
 
@@ -41,6 +41,7 @@ struct RecommendReport {
     std::optional<decide::Decision> decision; // the decision tree's verdict; nullopt = --no-rules
     std::string rules_file;                   // the tree applied
     bool explain = false; // full trace and every rejected option, rule exclusions included
+    std::vector<std::optional<Date>> prices_as_of; // per plan.options: date of its prices
 };
 
 // Ranks the plan and keeps everything the writers need.

@@ -1,0 +1,70 @@
+// Text tables: fitting a terminal width with ellipses, UTF-8 widths, markdown escaping.
+
+#include "gpuplan/report/text_table.hpp"
+
+#include <catch2/catch.hpp>
+#include <sstream>
+
+using namespace gpuplan::report;
+
+namespace {
+
+std::size_t widest_line(const std::string& text) {
+    std::istringstream lines(text);
+    std::size_t widest = 0;
+    for (std::string line; std::getline(lines, line);) {
+        widest = std::max(widest, display_width(line));
+    }
+    return widest;
+}
+
+TextTable id_table() {
+    TextTable table;
+    table.add_column("#", Align::right);
+    table.add_column("option", Align::left, 12, Cut::middle);
+    table.add_column("NPV", Align::right);
+    table.add_row({"1", "lambda/asia-northeast-1/gpu_1x_h100_pcie/reserved_3y", "215,713.49"});
+    table.add_row({"2", "aws/us-east-1/p5.48xlarge/spot", "9.00"});
+    return table;
+}
+
+} // namespace
+
+TEST_CASE("truncate_display keeps both ends around an ellipsis when cutting in the middle",
+          "[text_table]") {
+    CHECK(truncate_display("abcdefghij", 10) == "abcdefghij");
+    CHECK(truncate_display("abcdefghij", 6) == "abcde…");
+    CHECK(truncate_display("abcdefghij", 6, Cut::middle) == "abc…ij");
+    CHECK(truncate_display("aws/us-east-1/p5.48xlarge/spot", 15, Cut::middle) == "aws/us-…ge/spot");
+    CHECK(display_width(truncate_display("日本語のテキスト", 7)) <= 7);
+    CHECK(truncate_display("abc", 0).empty());
+}
+
+TEST_CASE("a table fits the requested width by cutting its shrinkable column", "[text_table]") {
+    const TextTable table = id_table();
+    const std::string wide = table.render_text();
+    CHECK(widest_line(wide) == 1 + 2 + 52 + 2 + 10);
+    const std::string narrow = table.render_text(40);
+    CHECK(widest_line(narrow) == 40);
+    // 40 = 1 + 2 + 25 + 2 + 10: the id column keeps 25 columns, 12 from each end.
+    CHECK(narrow == "#  option                            NPV\n"
+                    "-  -------------------------  ----------\n"
+                    "1  lambda/asia-…/reserved_3y  215,713.49\n"
+                    "2  aws/us-east-…8xlarge/spot        9.00\n");
+}
+
+TEST_CASE("a table stops shrinking at the minimum widths rather than dropping data",
+          "[text_table]") {
+    const std::string text = id_table().render_text(10);
+    CHECK(widest_line(text) == 1 + 2 + 12 + 2 + 10);
+    CHECK(text.find("215,713.49") != std::string::npos);
+}
+
+TEST_CASE("markdown tables escape pipes and HTML and right-align numeric columns", "[text_table]") {
+    TextTable table;
+    table.add_column("name");
+    table.add_column("cost", Align::right);
+    table.add_row({"a|b <i>x</i> & y", "1.00"});
+    CHECK(table.render_markdown() == "| name | cost |\n| --- | ---: |\n"
+                                     "| a\\|b &lt;i&gt;x&lt;/i&gt; &amp; y | 1.00 |\n");
+}
