@@ -20,6 +20,10 @@ namespace {
 
 constexpr std::int64_t k_schema_version = 1;
 constexpr NumberRange k_price{0.0, 1e9, false, "a non-negative price"};
+// Limits that keep catalog numbers physical: a server holds at most this many GPUs, and a
+// commitment discount below 100% (a free commitment would rank from garbage).
+constexpr NumberRange k_instance_gpu_count{0.0, 1024.0, true, "a positive number up to 1024"};
+constexpr NumberRange k_discount{0.0, 0.99, false, "a fraction from 0 to 0.99"};
 
 // A name that must resolve once every file is merged: a GPU or a currency.
 struct PendingReference {
@@ -366,7 +370,7 @@ private:
                 defer(PendingReference::Kind::gpu, *name, *gpu);
             }
         }
-        instance.gpu_count = node.number_at("gpu_count", true, k_positive).value_or(0.0);
+        instance.gpu_count = node.number_at("gpu_count", true, k_instance_gpu_count).value_or(0.0);
         if (auto vcpus = node.require("vcpus")) {
             instance.vcpus = static_cast<int>(vcpus->as_integer(1, 100'000).value_or(0));
         }
@@ -476,7 +480,7 @@ private:
                 if (auto payment = item.require("payment")) {
                     discount.payment = read_payment(*payment).value_or(Payment::no_upfront);
                 }
-                discount.discount = item.number_at("discount", true, k_fraction).value_or(0.0);
+                discount.discount = item.number_at("discount", true, k_discount).value_or(0.0);
                 discount.upfront_fraction = read_upfront_fraction(item, discount.payment);
                 if (auto is_default = item.get("default")) {
                     discount.is_default = is_default->as_bool().value_or(false);

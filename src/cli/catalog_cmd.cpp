@@ -46,6 +46,9 @@ Exit run_catalog_validate(const CommonOptions& common, const CatalogValidateOpti
     } else {
         std::vector<catalog::TextFile> files = read_catalog_paths(options.paths);
         file_count = files.size();
+        if (files.empty()) {
+            throw UsageError("no catalog files (*.yaml) found in the given folders");
+        }
         if (!common.no_default_catalog) {
             try {
                 (void)catalog::overlay_catalog(embedded::bundle().catalog, files);

@@ -12,6 +12,7 @@
 #include <iostream>
 #include <sstream>
 #include <unistd.h>
+#include <vector>
 
 namespace gpuplan::cli {
 
@@ -22,17 +23,38 @@ catalog::TextFile read_text_file(const std::string& path) {
     if (fs::is_directory(path, ec)) {
         throw RuntimeError(fmt::format("{}: error: is a directory, expected a file", path));
     }
+    const auto too_large = [&](std::string size) {
+        return InputError(
+            {Diagnostic{path, 0, 0, "",
+                        fmt::format("file too large: {} bytes (the limit is {} bytes)", size,
+                                    k_max_input_bytes)}});
+    };
+    if (fs::is_regular_file(path, ec)) {
+        const std::uintmax_t size = fs::file_size(path, ec);
+        if (!ec && size > k_max_input_bytes) {
+            throw too_large(std::to_string(size));
+        }
+    }
     std::ifstream in(path, std::ios::binary);
     if (!in) {
         throw RuntimeError(
             fmt::format("{}: error: cannot read file: {}", path, std::strerror(errno)));
     }
-    std::ostringstream text;
-    text << in.rdbuf();
+    // Read at most one byte past the limit, so that a pipe or device cannot grow memory forever.
+    std::string text;
+    constexpr std::size_t k_chunk_bytes = 1U << 16U;
+    std::vector<char> chunk(k_chunk_bytes);
+    while (in && text.size() <= k_max_input_bytes) {
+        in.read(chunk.data(), static_cast<std::streamsize>(chunk.size()));
+        text.append(chunk.data(), static_cast<std::size_t>(in.gcount()));
+    }
     if (in.bad()) {
         throw RuntimeError(fmt::format("{}: error: cannot read file", path));
     }
-    return {path, text.str()};
+    if (text.size() > k_max_input_bytes) {
+        throw too_large(fmt::format("more than {}", k_max_input_bytes));
+    }
+    return {path, std::move(text)};
 }
 
 std::vector<catalog::TextFile> read_catalog_paths(const std::vector<std::string>& paths) {

@@ -20,9 +20,9 @@
 namespace gpuplan::detail {
 
 // Limits that keep a hostile document from exhausting memory or the stack.
-inline constexpr std::size_t k_max_document_bytes = 64U * 1024U * 1024U;
+inline constexpr std::size_t k_max_document_bytes = 16U * 1024U * 1024U;
 inline constexpr std::size_t k_max_nesting_depth = 64;
-inline constexpr std::uint64_t k_max_visited_nodes = 20'000'000;
+inline constexpr std::uint64_t k_max_visited_nodes = 4'000'000;
 
 // Shared state of one document walk: the file name and where diagnostics go.
 struct YamlContext {
@@ -40,11 +40,13 @@ struct NumberRange {
     std::string_view description = "a number";
 };
 
-inline constexpr NumberRange k_any_number{};
-inline constexpr NumberRange k_non_negative{0.0, std::numeric_limits<double>::max(), false,
-                                            "a non-negative number"};
-inline constexpr NumberRange k_positive{0.0, std::numeric_limits<double>::max(), true,
-                                        "a positive number"};
+// No number in any gpuplan file is larger in magnitude than this (docs/limits.md): products of
+// two such numbers stay far from overflow, so the pipeline never meets an infinity.
+inline constexpr double k_max_magnitude = 1e18;
+
+inline constexpr NumberRange k_any_number{-k_max_magnitude, k_max_magnitude, false, "a number"};
+inline constexpr NumberRange k_non_negative{0.0, k_max_magnitude, false, "a non-negative number"};
+inline constexpr NumberRange k_positive{0.0, k_max_magnitude, true, "a positive number"};
 inline constexpr NumberRange k_fraction{0.0, 1.0, false, "a fraction from 0 to 1"};
 
 class YamlNode {
@@ -105,6 +107,8 @@ public:
 
 private:
     [[nodiscard]] std::string describe() const;
+    // Reports and returns false when `value` is outside `range`.
+    [[nodiscard]] bool within(const NumberRange& range, double value) const;
     [[nodiscard]] bool is_plain_scalar() const;
     [[nodiscard]] std::string child_path(std::string_view key) const;
 
