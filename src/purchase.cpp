@@ -4,11 +4,16 @@ namespace gpuplan {
 
 std::string_view to_string(PurchaseOption option) {
     switch (option) {
-    case PurchaseOption::on_demand: return "on_demand";
-    case PurchaseOption::reserved_1y: return "reserved_1y";
-    case PurchaseOption::reserved_3y: return "reserved_3y";
-    case PurchaseOption::spot: return "spot";
-    case PurchaseOption::self_built: return "self_built";
+    case PurchaseOption::on_demand:
+        return "on_demand";
+    case PurchaseOption::reserved_1y:
+        return "reserved_1y";
+    case PurchaseOption::reserved_3y:
+        return "reserved_3y";
+    case PurchaseOption::spot:
+        return "spot";
+    case PurchaseOption::self_built:
+        return "self_built";
     }
     return "?";
 }

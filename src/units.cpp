@@ -9,7 +9,9 @@ namespace gpuplan {
 
 namespace {
 
-bool is_leap(int year) { return (year % 4 == 0 && year % 100 != 0) || year % 400 == 0; }
+bool is_leap(int year) {
+    return (year % 4 == 0 && year % 100 != 0) || year % 400 == 0;
+}
 
 int days_in_month(int year, int month) {
     constexpr std::array<int, 12> k_days{31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
@@ -77,7 +79,9 @@ long Date::days_since_epoch() const {
     return era * 146097 + doe - 719468;
 }
 
-std::string Date::to_string() const { return fmt::format("{:04}-{:02}-{:02}", year, month, day); }
+std::string Date::to_string() const {
+    return fmt::format("{:04}-{:02}-{:02}", year, month, day);
+}
 
 std::optional<Date> parse_date(std::string_view text) {
     if (text.size() != 10 || text[4] != '-' || text[7] != '-') {
@@ -102,8 +106,8 @@ std::optional<double> parse_number(std::string_view text) {
         return std::nullopt;
     }
     for (char c : text) {
-        const bool ok = (c >= '0' && c <= '9') || c == '.' || c == '-' || c == 'e' || c == 'E' ||
-                        c == '+';
+        const bool ok =
+            (c >= '0' && c <= '9') || c == '.' || c == '-' || c == 'e' || c == 'E' || c == '+';
         if (!ok) {
             return std::nullopt; // rejects inf, nan, hex, suffixes
         }

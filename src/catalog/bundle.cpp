@@ -12,7 +12,7 @@ namespace {
 // Bumped whenever a serialised type changes shape; the bundle is rebuilt with the binary, so a
 // mismatch means a stale build directory.
 constexpr std::uint32_t k_bundle_magic = 0x47505531; // "GPU1"
-constexpr std::uint32_t k_bundle_format = 3;
+constexpr std::uint32_t k_bundle_format = 4;
 
 class Writer {
 public:
@@ -55,9 +55,15 @@ private:
 
 // Each serialised aggregate lists its members once; Writer and Reader share the list.
 
-template <class A> void members(A& a, Source& v) { a(v.id), a(v.title), a(v.url), a(v.grade), a(v.note); }
-template <class A> void members(A& a, Parameter& v) { a(v.value), a(v.sources), a(v.note); }
-template <class A> void members(A& a, Date& v) { a(v.year), a(v.month), a(v.day); }
+template <class A> void members(A& a, Source& v) {
+    a(v.id), a(v.title), a(v.url), a(v.grade), a(v.note);
+}
+template <class A> void members(A& a, Parameter& v) {
+    a(v.value), a(v.sources), a(v.as_of), a(v.note);
+}
+template <class A> void members(A& a, Date& v) {
+    a(v.year), a(v.month), a(v.day);
+}
 template <class A> void members(A& a, Gpu& v) {
     a(v.name), a(v.aliases), a(v.architecture), a(v.form_factor), a(v.memory_gib),
         a(v.memory_bandwidth_gb_per_s), a(v.tflops), a(v.tdp_watts), a(v.nvlink_gb_per_s),
@@ -85,22 +91,30 @@ template <class A> void members(A& a, SpotTerms& v) {
     a(v.interruption_rate_per_node_hour), a(v.notice_seconds), a(v.restart_minutes);
 }
 template <class A> void members(A& a, Provider& v) {
-    a(v.name), a(v.display_name), a(v.currency), a(v.as_of), a(v.sources), a(v.billing),
-        a(v.spot), a(v.reserved_discounts), a(v.egress_per_gb), a(v.instances), a(v.note);
+    a(v.name), a(v.display_name), a(v.currency), a(v.as_of), a(v.sources), a(v.billing), a(v.spot),
+        a(v.reserved_discounts), a(v.egress_per_gb), a(v.instances), a(v.note);
 }
-template <class A> void members(A& a, ResalePoint& v) { a(v.months), a(v.fraction); }
+template <class A> void members(A& a, ResalePoint& v) {
+    a(v.months), a(v.fraction);
+}
 template <class A> void members(A& a, Site& v) {
     a(v.electricity_per_kwh), a(v.pue), a(v.colocation_per_kw_month), a(v.staff_fte_per_node),
         a(v.staff_cost_per_fte_year), a(v.maintenance_rate_per_year), a(v.utilisation),
-        a(v.economic_life_months), a(v.resale_curve), a(v.resale_sources);
+        a(v.economic_life_months), a(v.resale_curve), a(v.resale_sources), a(v.resale_as_of);
 }
 template <class A> void members(A& a, Build& v) {
     a(v.name), a(v.gpu), a(v.gpu_count), a(v.capex), a(v.network_capex_per_node), a(v.node_kw),
         a(v.lead_time_weeks), a(v.network_gbps), a(v.nvlink), a(v.sources), a(v.as_of), a(v.note);
 }
-template <class A> void members(A& a, SelfBuilt& v) { a(v.currency), a(v.site), a(v.builds); }
-template <class A> void members(A& a, FxRate& v) { a(v.currency), a(v.per_base), a(v.as_of), a(v.sources); }
-template <class A> void members(A& a, Fx& v) { a(v.base), a(v.rates); }
+template <class A> void members(A& a, SelfBuilt& v) {
+    a(v.currency), a(v.site), a(v.builds);
+}
+template <class A> void members(A& a, FxRate& v) {
+    a(v.currency), a(v.per_base), a(v.as_of), a(v.sources);
+}
+template <class A> void members(A& a, Fx& v) {
+    a(v.base), a(v.rates);
+}
 template <class A> void members(A& a, Benchmark& v) {
     a(v.model), a(v.gpu), a(v.precision), a(v.metric), a(v.value), a(v.gpu_count), a(v.sources),
         a(v.as_of);

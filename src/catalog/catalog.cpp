@@ -8,38 +8,58 @@ namespace gpuplan::catalog {
 
 std::string_view to_string(Architecture value) {
     switch (value) {
-    case Architecture::volta: return "volta";
-    case Architecture::turing: return "turing";
-    case Architecture::ampere: return "ampere";
-    case Architecture::ada: return "ada";
-    case Architecture::hopper: return "hopper";
-    case Architecture::blackwell: return "blackwell";
+    case Architecture::volta:
+        return "volta";
+    case Architecture::turing:
+        return "turing";
+    case Architecture::ampere:
+        return "ampere";
+    case Architecture::ada:
+        return "ada";
+    case Architecture::hopper:
+        return "hopper";
+    case Architecture::blackwell:
+        return "blackwell";
     }
     return "?";
 }
 
-std::string_view to_string(FormFactor value) { return value == FormFactor::sxm ? "sxm" : "pcie"; }
+std::string_view to_string(FormFactor value) {
+    return value == FormFactor::sxm ? "sxm" : "pcie";
+}
 
 std::string_view to_string(Precision value) {
     switch (value) {
-    case Precision::fp32: return "fp32";
-    case Precision::tf32: return "tf32";
-    case Precision::fp16: return "fp16";
-    case Precision::bf16: return "bf16";
-    case Precision::fp8: return "fp8";
-    case Precision::int8: return "int8";
-    case Precision::int4: return "int4";
+    case Precision::fp32:
+        return "fp32";
+    case Precision::tf32:
+        return "tf32";
+    case Precision::fp16:
+        return "fp16";
+    case Precision::bf16:
+        return "bf16";
+    case Precision::fp8:
+        return "fp8";
+    case Precision::int8:
+        return "int8";
+    case Precision::int4:
+        return "int4";
     }
     return "?";
 }
 
-std::string_view to_string(Term value) { return value == Term::one_year ? "1y" : "3y"; }
+std::string_view to_string(Term value) {
+    return value == Term::one_year ? "1y" : "3y";
+}
 
 std::string_view to_string(Payment value) {
     switch (value) {
-    case Payment::no_upfront: return "no_upfront";
-    case Payment::partial_upfront: return "partial_upfront";
-    case Payment::all_upfront: return "all_upfront";
+    case Payment::no_upfront:
+        return "no_upfront";
+    case Payment::partial_upfront:
+        return "partial_upfront";
+    case Payment::all_upfront:
+        return "all_upfront";
     }
     return "?";
 }
@@ -54,7 +74,9 @@ std::optional<Precision> parse_precision(std::string_view text) {
     return std::nullopt;
 }
 
-int term_months(Term term) { return term == Term::one_year ? 12 : 36; }
+int term_months(Term term) {
+    return term == Term::one_year ? 12 : 36;
+}
 
 const Gpu* find_gpu(const Catalog& catalog, std::string_view name) {
     for (const Gpu& gpu : catalog.gpus) {

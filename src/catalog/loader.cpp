@@ -48,8 +48,8 @@ public:
         if (!root) {
             return;
         }
-        if (!root->expect_map({"schema_version", "sources", "gpus", "providers", "self_built",
-                               "fx", "benchmarks"})) {
+        if (!root->expect_map({"schema_version", "sources", "gpus", "providers", "self_built", "fx",
+                               "benchmarks"})) {
             return;
         }
         if (auto version = root->require("schema_version")) {
@@ -175,12 +175,15 @@ private:
     }
 
     std::optional<Parameter> read_parameter(const YamlNode& node, const NumberRange& range) {
-        if (!node.expect_map({"value", "source", "note"})) {
+        if (!node.expect_map({"value", "source", "as_of", "note"})) {
             return std::nullopt;
         }
         Parameter parameter;
         auto value = node.number_at("value", true, range);
         parameter.sources = required_sources(node);
+        if (auto as_of = node.get("as_of")) {
+            parameter.as_of = as_of->as_date();
+        }
         parameter.note = node.string_at("note", false).value_or("");
         if (!value) {
             return std::nullopt;
@@ -200,9 +203,8 @@ private:
 
     void read_gpu(const YamlNode& node) {
         if (!node.expect_map({"name", "aliases", "architecture", "form_factor", "memory_gib",
-                              "memory_bandwidth_gb_per_s", "tflops", "tdp_watts",
-                              "nvlink_gb_per_s", "mig_instances", "released", "source", "as_of",
-                              "note"})) {
+                              "memory_bandwidth_gb_per_s", "tflops", "tdp_watts", "nvlink_gb_per_s",
+                              "mig_instances", "released", "source", "as_of", "note"})) {
             return;
         }
         Gpu gpu;
@@ -211,8 +213,8 @@ private:
             gpu.aliases = aliases->as_string_list().value_or(std::vector<std::string>{});
         }
         if (auto arch = node.require("architecture")) {
-            if (auto index = arch->as_choice({"volta", "turing", "ampere", "ada", "hopper",
-                                              "blackwell"})) {
+            if (auto index =
+                    arch->as_choice({"volta", "turing", "ampere", "ada", "hopper", "blackwell"})) {
                 gpu.architecture = static_cast<Architecture>(*index);
             }
         }
@@ -294,16 +296,20 @@ private:
     double read_upfront_fraction(const YamlNode& node, Payment payment) {
         auto given = node.number_at("upfront_fraction", false, k_fraction);
         switch (payment) {
-        case Payment::no_upfront: return 0.0;
-        case Payment::all_upfront: return 1.0;
-        case Payment::partial_upfront: return given.value_or(0.5);
+        case Payment::no_upfront:
+            return 0.0;
+        case Payment::all_upfront:
+            return 1.0;
+        case Payment::partial_upfront:
+            return given.value_or(0.5);
         }
         return 0.0;
     }
 
     void read_price_row(const YamlNode& node, Instance& instance,
                         std::set<std::pair<std::string, std::string>>& seen) {
-        if (!node.expect_map({"region", "zone", "on_demand", "spot", "monthly", "source", "as_of"})) {
+        if (!node.expect_map(
+                {"region", "zone", "on_demand", "spot", "monthly", "source", "as_of"})) {
             return;
         }
         PriceRow row;
@@ -332,8 +338,8 @@ private:
     }
 
     void read_reserved_price(const YamlNode& node, Instance& instance) {
-        if (!node.expect_map({"term", "payment", "effective_per_hour", "upfront_fraction",
-                              "region", "source", "as_of"})) {
+        if (!node.expect_map({"term", "payment", "effective_per_hour", "upfront_fraction", "region",
+                              "source", "as_of"})) {
             return;
         }
         ReservedPrice price;
@@ -414,8 +420,7 @@ private:
             return;
         }
         if (!m_file_providers.insert(*name).second) {
-            node.get("name")->error(
-                fmt::format("duplicate provider '{}' in this file", *name));
+            node.get("name")->error(fmt::format("duplicate provider '{}' in this file", *name));
             return;
         }
         auto existing = std::find_if(m_catalog.providers.begin(), m_catalog.providers.end(),
@@ -455,10 +460,10 @@ private:
             }
         }
         if (auto spot = node.get("spot")) {
-            if (spot->expect_map({"interruption_rate_per_node_hour", "notice_seconds",
-                                  "restart_minutes"})) {
-                auto rate = parameter_at(*spot, "interruption_rate_per_node_hour", true,
-                                         k_non_negative);
+            if (spot->expect_map(
+                    {"interruption_rate_per_node_hour", "notice_seconds", "restart_minutes"})) {
+                auto rate =
+                    parameter_at(*spot, "interruption_rate_per_node_hour", true, k_non_negative);
                 auto notice = parameter_at(*spot, "notice_seconds", true, k_non_negative);
                 auto restart = parameter_at(*spot, "restart_minutes", true, k_non_negative);
                 if (rate && notice && restart) {
@@ -469,8 +474,8 @@ private:
         if (auto discounts = node.get("reserved_discounts")) {
             provider.reserved_discounts.clear();
             for (const YamlNode& item : discounts->items()) {
-                if (!item.expect_map({"term", "payment", "discount", "upfront_fraction",
-                                      "default", "source"})) {
+                if (!item.expect_map(
+                        {"term", "payment", "discount", "upfront_fraction", "default", "source"})) {
                     continue;
                 }
                 ReservedDiscount discount;
@@ -545,8 +550,11 @@ private:
         merge("utilisation", site.utilisation, k_fraction);
         merge("economic_life_months", site.economic_life_months, k_life);
         if (auto curve = node.get("resale_curve")) {
-            if (curve->expect_map({"source", "points"})) {
+            if (curve->expect_map({"source", "as_of", "note", "points"})) {
                 site.resale_sources = required_sources(*curve);
+                if (auto as_of = curve->get("as_of")) {
+                    site.resale_as_of = as_of->as_date();
+                }
                 site.resale_curve.clear();
                 if (auto points = curve->require("points")) {
                     double previous_months = -1.0;
@@ -576,7 +584,8 @@ private:
             return;
         }
         SelfBuilt self_built = m_catalog.self_built.value_or(SelfBuilt{});
-        if (auto currency = m_catalog.self_built ? node.get("currency") : node.require("currency")) {
+        if (auto currency =
+                m_catalog.self_built ? node.get("currency") : node.require("currency")) {
             if (auto code = currency->as_string()) {
                 if (!is_currency_code(*code)) {
                     currency->error(fmt::format(
@@ -593,9 +602,9 @@ private:
         if (auto builds = node.get("builds")) {
             std::set<std::string, std::less<>> seen;
             for (const YamlNode& item : builds->items()) {
-                if (!item.expect_map({"name", "gpu", "gpu_count", "capex",
-                                      "network_capex_per_node", "node_kw", "lead_time_weeks",
-                                      "network_gbps", "nvlink", "source", "as_of", "note"})) {
+                if (!item.expect_map({"name", "gpu", "gpu_count", "capex", "network_capex_per_node",
+                                      "node_kw", "lead_time_weeks", "network_gbps", "nvlink",
+                                      "source", "as_of", "note"})) {
                     continue;
                 }
                 Build build;
@@ -668,8 +677,9 @@ private:
             FxRate rate;
             auto code = item.string_at("currency", true);
             if (code && !is_currency_code(*code)) {
-                item.get("currency")->error(fmt::format(
-                    "expected an ISO 4217 currency code such as CNY, got \"{}\"", *code));
+                item.get("currency")
+                    ->error(fmt::format(
+                        "expected an ISO 4217 currency code such as CNY, got \"{}\"", *code));
                 code.reset();
             }
             rate.per_base = item.number_at("per_base", true, k_positive).value_or(0.0);
@@ -696,8 +706,8 @@ private:
     }
 
     void read_benchmark(const YamlNode& node) {
-        if (!node.expect_map({"model", "gpu", "precision", "metric", "value", "gpu_count",
-                              "source", "as_of", "note"})) {
+        if (!node.expect_map({"model", "gpu", "precision", "metric", "value", "gpu_count", "source",
+                              "as_of", "note"})) {
             return;
         }
         Benchmark benchmark;
@@ -709,16 +719,16 @@ private:
             }
         }
         if (auto precision = node.require("precision")) {
-            if (auto index = precision->as_choice({"fp32", "tf32", "fp16", "bf16", "fp8", "int8",
-                                                   "int4"})) {
+            if (auto index =
+                    precision->as_choice({"fp32", "tf32", "fp16", "bf16", "fp8", "int8", "int4"})) {
                 benchmark.precision = static_cast<Precision>(*index);
             }
         }
         if (auto metric = node.require("metric")) {
-            if (auto index = metric->as_choice({"samples_per_second_per_gpu",
-                                                "tokens_per_second_per_gpu"})) {
-                benchmark.metric = *index == 0 ? "samples_per_second_per_gpu"
-                                               : "tokens_per_second_per_gpu";
+            if (auto index = metric->as_choice(
+                    {"samples_per_second_per_gpu", "tokens_per_second_per_gpu"})) {
+                benchmark.metric =
+                    *index == 0 ? "samples_per_second_per_gpu" : "tokens_per_second_per_gpu";
             }
         }
         benchmark.value = node.number_at("value", true, k_positive).value_or(0.0);
@@ -774,8 +784,8 @@ void check_references(Catalog& catalog, const std::vector<PendingReference>& pen
             if (std::find(currencies.begin(), currencies.end(), ref.name) != currencies.end()) {
                 continue;
             }
-            diagnostic.message = fmt::format(
-                "currency {} has no exchange rate: add it to `fx.rates`", ref.name);
+            diagnostic.message =
+                fmt::format("currency {} has no exchange rate: add it to `fx.rates`", ref.name);
         }
         sink.add(std::move(diagnostic));
     }

@@ -1,6 +1,8 @@
 #include "cli/app.hpp"
 
 #include "cli/catalog_cmd.hpp"
+#include "cli/estimate_cmd.hpp"
+#include "cli/recommend_cmd.hpp"
 #include "gpuplan/error.hpp"
 
 #include <CLI/CLI.hpp>
@@ -36,9 +38,9 @@ void add_common_options(CLI::App& app, Parsed& parsed) {
     CommonOptions& c = parsed.common;
     app.add_option("--catalog", c.catalogs,
                    "Catalog file or folder to overlay on the embedded catalog (repeatable)")
-        ->type_name("PATH");
-    app.add_flag("--no-default-catalog", c.no_default_catalog,
-                 "Do not load the embedded catalog");
+        ->type_name("PATH")
+        ->allow_extra_args(false);
+    app.add_flag("--no-default-catalog", c.no_default_catalog, "Do not load the embedded catalog");
     app.add_option("--format", parsed.format_text, "Output format: table, json or markdown")
         ->type_name("FORMAT");
     app.add_option("-o,--output", c.output, "Write the output to FILE (atomically)")
@@ -57,10 +59,13 @@ void add_catalog_commands(CLI::App& app, Parsed& parsed) {
 
     auto list_options = std::make_shared<CatalogListOptions>();
     CLI::App* list = catalog->add_subcommand("list", "List GPU models and instance offers");
-    list->add_option("--gpu", list_options->filter.gpus, "Only this GPU model (repeatable)");
+    list->add_option("--gpu", list_options->filter.gpus, "Only this GPU model (repeatable)")
+        ->allow_extra_args(false);
     list->add_option("--provider", list_options->filter.providers,
-                     "Only this provider (repeatable)");
-    list->add_option("--region", list_options->filter.regions, "Only this region (repeatable)");
+                     "Only this provider (repeatable)")
+        ->allow_extra_args(false);
+    list->add_option("--region", list_options->filter.regions, "Only this region (repeatable)")
+        ->allow_extra_args(false);
     list->callback([&parsed, list_options] {
         parsed.action = [&parsed, list_options](Io& io) {
             return run_catalog_list(parsed.common, *list_options, io);
@@ -68,8 +73,8 @@ void add_catalog_commands(CLI::App& app, Parsed& parsed) {
     });
 
     auto show_options = std::make_shared<CatalogShowOptions>();
-    CLI::App* show = catalog->add_subcommand(
-        "show", "Show a GPU model, provider, instance type or build");
+    CLI::App* show =
+        catalog->add_subcommand("show", "Show a GPU model, provider, instance type or build");
     show->add_option("NAME", show_options->name, "What to show")->required();
     show->callback([&parsed, show_options] {
         parsed.action = [&parsed, show_options](Io& io) {
@@ -88,6 +93,138 @@ void add_catalog_commands(CLI::App& app, Parsed& parsed) {
     });
 }
 
+// Workload flags shared by every command that takes a workload (design.md section 4).
+void add_workload_options(CLI::App* command, WorkloadInput& input) {
+    command->add_option("WORKLOAD", input.path, "Workload file (YAML)")->type_name("FILE");
+    command->add_option("--preset", input.preset, "Bundled workload preset (see 'gpuplan presets')")
+        ->type_name("NAME");
+    workload::WorkloadOverrides& o = input.overrides;
+    auto text = [command](const std::string& name, std::optional<std::string>& target,
+                          const std::string& help, const std::string& type) {
+        command
+            ->add_option_function<std::string>(
+                name, [&target](const std::string& value) { target = value; }, help)
+            ->type_name(type);
+    };
+    text("--params", o.params, "Model parameters (7B, 340M)", "N");
+    text("--active-params", o.active_params, "MoE: parameters used per token", "N");
+    text("--tokens", o.tokens, "Training tokens, all epochs (2T)", "N");
+    text("--samples", o.samples, "Samples per epoch", "N");
+    text("--epochs", o.epochs, "Epochs", "N");
+    text("--task", o.task, "train, finetune or inference", "TASK");
+    text("--family", o.family, "transformer, cnn or custom", "FAMILY");
+    text("--precision", o.precision, "Training or inference precision (bf16, fp8, int4...)",
+         "PRECISION");
+    text("--optimizer", o.optimizer, "adamw, sgd or adafactor", "NAME");
+    text("--method", o.method, "full, lora or qlora", "METHOD");
+    text("--sharding", o.sharding, "none, zero1, zero2, zero3 or fsdp", "MODE");
+    text("--micro-batch", o.micro_batch, "Micro-batch per GPU", "N");
+    text("--mfu", o.mfu, "Model FLOPs utilisation override (0.4)", "FRACTION");
+    command->add_option("--gpu", o.gpus, "Only this GPU model (repeatable)")
+        ->type_name("GPU")
+        ->allow_extra_args(false);
+    text("--gpu-count", o.gpu_count, "Run on exactly this many GPUs", "N");
+    text("--max-gpus", o.max_gpus, "At most this many GPUs", "N");
+    text("--deadline", o.deadline, "Deadline (12h, 30d, 6w, 3mo, 1y)", "DURATION");
+    text("--budget", o.budget, "Budget (250000 USD)", "MONEY");
+    text("--horizon", o.horizon, "Planning horizon in months (36) or a duration (3y)", "MONTHS");
+    text("--discount-rate", o.discount_rate, "Annual discount rate (0.10 or 10%)", "RATE");
+    command->add_flag_callback(
+        "--interruptible", [&o] { o.interruptible = true; },
+        "The job checkpoints and may run on spot");
+    command->add_option("--purchase", o.purchase, "Allowed purchase option (repeatable)")
+        ->type_name("OPTION")
+        ->allow_extra_args(false);
+    command->add_option("--provider", o.providers, "Only this provider (repeatable)")
+        ->type_name("NAME")
+        ->allow_extra_args(false);
+    command->add_option("--region", o.regions, "Only this region (repeatable)")
+        ->type_name("REGION")
+        ->allow_extra_args(false);
+    text("--rps", o.rps, "Inference: requests per second", "N");
+    text("--latency-ms", o.latency_ms, "Inference: target time per request", "MS");
+    text("--hours-per-day", o.hours_per_day, "Inference: service hours per day", "HOURS");
+}
+
+void add_estimate_commands(CLI::App& app, Parsed& parsed) {
+    auto options = std::make_shared<EstimateOptions>();
+    CLI::App* estimate =
+        app.add_subcommand("estimate", "Time, memory and GPU count per GPU type, no prices");
+    add_workload_options(estimate, options->input);
+    estimate->callback([&parsed, options] {
+        parsed.action = [&parsed, options](Io& io) {
+            return run_estimate(parsed.common, *options, io);
+        };
+    });
+    CLI::App* presets = app.add_subcommand("presets", "List bundled workload presets");
+    presets->callback([&parsed] {
+        parsed.action = [&parsed](Io& io) { return run_presets(parsed.common, io); };
+    });
+}
+
+// Cost-engine flags of recommend and tco (docs/cli.md).
+void add_cost_options(CLI::App* command, CostFlags& flags) {
+    command
+        ->add_option("--discount", flags.discounts,
+                     "Negotiated discount on every charge of a provider, PROVIDER=FRACTION "
+                     "(aws=15%; repeatable)")
+        ->type_name("PROVIDER=FRACTION");
+    command
+        ->add_option_function<std::string>(
+            "--interruption-rate",
+            [&flags](const std::string& value) { flags.interruption_rate = value; },
+            "Spot interruptions per node-hour for every offer (overrides the catalog)")
+        ->type_name("RATE");
+    command
+        ->add_option_function<std::string>(
+            "--checkpoint-gb-per-s",
+            [&flags](const std::string& value) { flags.checkpoint_gb_per_s = value; },
+            "Checkpoint write bandwidth per node, GB/s (default 1)")
+        ->type_name("GB/S");
+    command
+        ->add_option_function<std::string>(
+            "--storage-price", [&flags](const std::string& value) { flags.storage_price = value; },
+            "Cloud storage, USD per GB-month (default 0.023)")
+        ->type_name("USD");
+    command->add_flag("--bridge", flags.bridge,
+                      "Also price self-built bridged on cloud on-demand during the lead time");
+    command->add_option("--simulate", flags.simulate, "Monte Carlo samples for spot (P50/P90)")
+        ->type_name("N");
+    command->add_option("--seed", flags.seed, "Monte Carlo seed (default 1)")->type_name("N");
+}
+
+void add_cost_commands(CLI::App& app, Parsed& parsed) {
+    auto recommend_options = std::make_shared<RecommendOptions>();
+    CLI::App* recommend =
+        app.add_subcommand("recommend", "Rank every feasible way to run a workload by NPV");
+    add_workload_options(recommend, recommend_options->input);
+    add_cost_options(recommend, recommend_options->cost);
+    recommend
+        ->add_option("--objective", recommend_options->objective,
+                     "Ranking: cost (lowest NPV, default), time or balanced")
+        ->type_name("OBJECTIVE");
+    recommend->add_option("--top", recommend_options->top, "Options shown (default 10; 0 = all)")
+        ->type_name("N");
+    recommend->add_flag("--fail-if-none", recommend_options->fail_if_none,
+                        "Exit 4 when no option is feasible");
+    recommend->callback([&parsed, recommend_options] {
+        parsed.action = [&parsed, recommend_options](Io& io) {
+            return run_recommend(parsed.common, *recommend_options, io);
+        };
+    });
+
+    auto tco_options = std::make_shared<TcoOptions>();
+    CLI::App* tco = app.add_subcommand(
+        "tco", "Month-by-month cash flows and NPV of each purchase option for one configuration");
+    add_workload_options(tco, tco_options->input);
+    add_cost_options(tco, tco_options->cost);
+    tco->callback([&parsed, tco_options] {
+        parsed.action = [&parsed, tco_options](Io& io) {
+            return run_tco(parsed.common, *tco_options, io);
+        };
+    });
+}
+
 int report_error(Io& io, Exit code, const std::string& message) {
     io.err << message << '\n';
     io.err.flush();
@@ -98,13 +235,14 @@ int report_error(Io& io, Exit code, const std::string& message) {
 
 int run(const std::vector<std::string>& args, Io& io) {
     Parsed parsed;
-    CLI::App app{"gpuplan: plan where to run a deep-learning job and what it will cost",
-                 "gpuplan"};
+    CLI::App app{"gpuplan: plan where to run a deep-learning job and what it will cost", "gpuplan"};
     app.set_version_flag("--version", std::string("gpuplan ") + GPUPLAN_VERSION);
     app.fallthrough();
     app.require_subcommand(1);
     add_common_options(app, parsed);
     add_catalog_commands(app, parsed);
+    add_estimate_commands(app, parsed);
+    add_cost_commands(app, parsed);
 
     std::vector<std::string> reversed(args.rbegin(), args.rend());
     try {

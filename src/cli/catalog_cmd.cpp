@@ -11,10 +11,9 @@ namespace gpuplan::cli {
 
 Exit run_catalog_list(const CommonOptions& common, const CatalogListOptions& options, Io& io) {
     const catalog::Catalog catalog = load_catalog(common);
-    write_output(common,
-                 report::render_catalog_list(catalog, options.filter, common.format,
-                                             generator_info()),
-                 io);
+    write_output(
+        common,
+        report::render_catalog_list(catalog, options.filter, common.format, generator_info()), io);
     return Exit::ok;
 }
 

@@ -79,7 +79,8 @@ std::vector<catalog::TextFile> read_catalog_paths(const std::vector<std::string>
             }
         }
         if (ec) {
-            throw RuntimeError(fmt::format("{}: error: cannot read folder: {}", path, ec.message()));
+            throw RuntimeError(
+                fmt::format("{}: error: cannot read folder: {}", path, ec.message()));
         }
         std::sort(found.begin(), found.end());
         for (const fs::path& file : found) {
@@ -113,7 +114,8 @@ void write_output(const CommonOptions& options, const std::string& text, Io& io)
     const fs::path target = options.output;
     std::error_code ec;
     if (fs::is_directory(target, ec)) {
-        throw RuntimeError(fmt::format("{}: error: is a directory, expected a file", target.string()));
+        throw RuntimeError(
+            fmt::format("{}: error: is a directory, expected a file", target.string()));
     }
     const fs::path folder = target.has_parent_path() ? target.parent_path() : fs::path(".");
     const fs::path temporary =
@@ -137,6 +139,8 @@ void write_output(const CommonOptions& options, const std::string& text, Io& io)
     }
 }
 
-report::GeneratorInfo generator_info() { return {"gpuplan", GPUPLAN_VERSION}; }
+report::GeneratorInfo generator_info() {
+    return {"gpuplan", GPUPLAN_VERSION};
+}
 
 } // namespace gpuplan::cli

@@ -43,7 +43,8 @@ inline constexpr std::size_t k_max_input_bytes = 64U * 1024U * 1024U;
 
 // Expands catalog paths: a file as is, a folder as its *.yaml files (recursively, sorted, without
 // presets/ and decision_tree.yaml). Throws RuntimeError for an unreadable path.
-[[nodiscard]] std::vector<catalog::TextFile> read_catalog_paths(const std::vector<std::string>& paths);
+[[nodiscard]] std::vector<catalog::TextFile>
+read_catalog_paths(const std::vector<std::string>& paths);
 
 // The embedded catalog (unless --no-default-catalog) with the --catalog overlays applied.
 // Throws InputError for invalid overlays and UsageError when no catalog is left.

@@ -218,7 +218,9 @@ std::string YamlNode::describe() const {
     return quote_scalar(m_node.Scalar());
 }
 
-bool YamlNode::is_plain_scalar() const { return m_node.IsScalar() && m_node.Tag() != "!"; }
+bool YamlNode::is_plain_scalar() const {
+    return m_node.IsScalar() && m_node.Tag() != "!";
+}
 
 std::string YamlNode::child_path(std::string_view key) const {
     std::string escaped;
@@ -440,8 +442,8 @@ std::optional<double> YamlNode::as_duration_hours() const {
         value = parse_duration_hours(m_node.Scalar());
     }
     if (!value || *value < 0.0) {
-        error(fmt::format("expected a duration such as 12h, 30d, 6w, 3mo or 1y, got {}",
-                          describe()));
+        error(
+            fmt::format("expected a duration such as 12h, 30d, 6w, 3mo or 1y, got {}", describe()));
         return std::nullopt;
     }
     return value;
@@ -460,7 +462,8 @@ std::optional<Money> YamlNode::as_money(std::string_view default_currency) const
     return value;
 }
 
-std::optional<std::size_t> YamlNode::as_choice(std::initializer_list<std::string_view> choices) const {
+std::optional<std::size_t>
+YamlNode::as_choice(std::initializer_list<std::string_view> choices) const {
     return as_choice(std::vector<std::string_view>(choices));
 }
 
@@ -535,8 +538,9 @@ std::optional<YamlNode> parse_yaml_document(std::string_view text, YamlContext& 
         return std::nullopt;
     };
     if (text.size() > k_max_document_bytes) {
-        return fail(0, 0, fmt::format("file too large: {} bytes (the limit is {} bytes)",
-                                      text.size(), k_max_document_bytes));
+        return fail(0, 0,
+                    fmt::format("file too large: {} bytes (the limit is {} bytes)", text.size(),
+                                k_max_document_bytes));
     }
     if (auto problem = check_structure(text)) {
         return fail(problem->line, problem->column, problem->message);

@@ -7,8 +7,6 @@
 #include "gpuplan/error.hpp"
 #include "gpuplan/units.hpp"
 
-#include <yaml-cpp/yaml.h>
-
 #include <cstdint>
 #include <initializer_list>
 #include <limits>
@@ -16,6 +14,7 @@
 #include <string>
 #include <string_view>
 #include <vector>
+#include <yaml-cpp/yaml.h>
 
 namespace gpuplan::detail {
 

@@ -36,9 +36,9 @@ Selection resolve(const Catalog& catalog, const CatalogFilter& filter) {
                 names.push_back(g.name);
             }
             std::string hint = detail::closest_match(name, names);
-            throw UsageError(hint.empty() ? fmt::format("unknown GPU '{}'", name)
-                                          : fmt::format("unknown GPU '{}'; did you mean '{}'?",
-                                                        name, hint));
+            throw UsageError(hint.empty()
+                                 ? fmt::format("unknown GPU '{}'", name)
+                                 : fmt::format("unknown GPU '{}'; did you mean '{}'?", name, hint));
         }
         selection.gpus.insert(gpu->name);
     }
@@ -50,10 +50,9 @@ Selection resolve(const Catalog& catalog, const CatalogFilter& filter) {
                 names.push_back(p.name);
             }
             std::string hint = detail::closest_match(name, names);
-            throw UsageError(hint.empty()
-                                 ? fmt::format("unknown provider '{}'", name)
-                                 : fmt::format("unknown provider '{}'; did you mean '{}'?", name,
-                                               hint));
+            throw UsageError(hint.empty() ? fmt::format("unknown provider '{}'", name)
+                                          : fmt::format("unknown provider '{}'; did you mean '{}'?",
+                                                        name, hint));
         }
         selection.providers.insert(provider->name);
     }
@@ -181,10 +180,10 @@ std::string list_json(const Catalog& catalog, const Selection& selection,
     }
     ordered_json gpus = ordered_json::array();
     for (const Gpu& gpu : catalog.gpus) {
-        const bool wanted = selection.gpus.empty() ? (selection.providers.empty() &&
-                                                      selection.regions.empty()) ||
-                                                         listed_gpus.count(gpu.name) != 0
-                                                   : selection.gpus.count(gpu.name) != 0;
+        const bool wanted = selection.gpus.empty()
+                                ? (selection.providers.empty() && selection.regions.empty()) ||
+                                      listed_gpus.count(gpu.name) != 0
+                                : selection.gpus.count(gpu.name) != 0;
         if (wanted) {
             used_sources.insert(gpu.sources.begin(), gpu.sources.end());
             gpus.push_back(gpu_json(gpu));
@@ -276,18 +275,28 @@ std::string list_table(const Catalog& catalog, const Selection& selection, Forma
     std::string out = format == Format::markdown ? table.render_markdown() : table.render_text();
     std::set<std::string> providers;
     std::size_t offers = 0;
+    std::optional<Date> oldest;
+    std::optional<Date> newest;
     for (const InstanceSummary& row : rows) {
         providers.insert(row.provider->name);
         for (const PriceRow& price_row : row.instance->prices) {
-            offers += selected(selection, price_row) ? 1U : 0U;
+            if (!selected(selection, price_row)) {
+                continue;
+            }
+            ++offers;
+            const Date as_of = price_row.as_of.value_or(row.provider->as_of);
+            oldest = oldest ? std::min(*oldest, as_of) : as_of;
+            newest = newest ? std::max(*newest, as_of) : as_of;
         }
     }
-    auto range = catalog::price_date_range(catalog);
-    const std::string summary = fmt::format(
-        "{} instance types, {} offers, {} providers; cheapest price across the listed regions; "
-        "prices as of {} to {}",
-        rows.size(), offers, providers.size(), range ? range->first.to_string() : "-",
-        range ? range->second.to_string() : "-");
+    auto plural = [](std::size_t n, std::string_view word) {
+        return fmt::format("{} {}{}", n, word, n == 1 ? "" : "s");
+    };
+    const std::string summary =
+        fmt::format("{}, {}, {}; cheapest price across the listed regions; prices as of {} to {}",
+                    plural(rows.size(), "instance type"), plural(offers, "offer"),
+                    plural(providers.size(), "provider"), oldest ? oldest->to_string() : "-",
+                    newest ? newest->to_string() : "-");
     out += format == Format::markdown ? "\n" + summary + "\n" : summary + "\n";
     return out;
 }
@@ -320,17 +329,16 @@ std::string show_gpu(const Catalog& catalog, const Gpu& gpu, Format format,
         const bool integer =
             precision == catalog::Precision::int8 || precision == catalog::Precision::int4;
         table.add_row({fmt::format("dense {}", catalog::to_string(precision)),
-                       gpu.tflops.at(i) ? format_price(*gpu.tflops.at(i)) +
-                                              (integer ? " TOPS" : " TFLOPS")
-                                        : "not supported"});
+                       gpu.tflops.at(i)
+                           ? format_price(*gpu.tflops.at(i)) + (integer ? " TOPS" : " TFLOPS")
+                           : "not supported"});
     }
     table.add_row({"TDP", format_price(gpu.tdp_watts) + " W"});
     table.add_row({"NVLink", gpu.nvlink_gb_per_s > 0 ? format_price(gpu.nvlink_gb_per_s) +
                                                            " GB/s (total, both directions)"
                                                      : "none"});
-    table.add_row({"MIG", gpu.mig_instances > 0 ? std::to_string(gpu.mig_instances) +
-                                                      " instances"
-                                                : "no"});
+    table.add_row(
+        {"MIG", gpu.mig_instances > 0 ? std::to_string(gpu.mig_instances) + " instances" : "no"});
     table.add_row({"released", std::to_string(gpu.released)});
     table.add_row({"as of", gpu.as_of.to_string()});
     for (const std::string& id : gpu.sources) {
@@ -387,15 +395,15 @@ std::optional<std::string> render_catalog_show(const Catalog& catalog, std::stri
                 out["currency"] = provider.currency;
                 ordered_json prices = ordered_json::array();
                 for (const PriceRow& row : instance.prices) {
-                    prices.push_back({{"region", row.region},
-                                      {"zone", row.zone.empty() ? ordered_json(nullptr)
-                                                                : ordered_json(row.zone)},
-                                      {"on_demand_per_hour", row.on_demand
-                                                                 ? ordered_json(*row.on_demand)
-                                                                 : ordered_json(nullptr)},
-                                      {"spot_per_hour", row.spot ? ordered_json(*row.spot)
-                                                                 : ordered_json(nullptr)},
-                                      {"as_of", row.as_of.value_or(provider.as_of).to_string()}});
+                    prices.push_back(
+                        {{"region", row.region},
+                         {"zone",
+                          row.zone.empty() ? ordered_json(nullptr) : ordered_json(row.zone)},
+                         {"on_demand_per_hour",
+                          row.on_demand ? ordered_json(*row.on_demand) : ordered_json(nullptr)},
+                         {"spot_per_hour",
+                          row.spot ? ordered_json(*row.spot) : ordered_json(nullptr)},
+                         {"as_of", row.as_of.value_or(provider.as_of).to_string()}});
                 }
                 out["prices"] = prices;
                 return out.dump(2) + "\n";
@@ -412,13 +420,13 @@ std::optional<std::string> render_catalog_show(const Catalog& catalog, std::stri
                                row.spot ? format_price(*row.spot) : "-",
                                row.as_of.value_or(provider.as_of).to_string()});
             }
-            std::string header = fmt::format(
-                "{} {}: {} x {}, {} vCPU, {} GiB RAM, network {}, prices in {}\n", provider.name,
-                instance.type, count_text(instance.gpu_count), instance.gpu, instance.vcpus,
-                format_price(instance.memory_gib),
-                instance.network_gbps ? format_price(*instance.network_gbps) + " Gbps"
-                                      : "not stated",
-                provider.currency);
+            std::string header =
+                fmt::format("{} {}: {} x {}, {} vCPU, {} GiB RAM, network {}, prices in {}\n",
+                            provider.name, instance.type, count_text(instance.gpu_count),
+                            instance.gpu, instance.vcpus, format_price(instance.memory_gib),
+                            instance.network_gbps ? format_price(*instance.network_gbps) + " Gbps"
+                                                  : "not stated",
+                            provider.currency);
             return header + (format == Format::markdown ? "\n" + table.render_markdown()
                                                         : table.render_text());
         }

@@ -22,11 +22,23 @@ std::optional<Format> parse_format(std::string_view text) {
 
 std::string_view to_string(Format format) {
     switch (format) {
-    case Format::table: return "table";
-    case Format::json: return "json";
-    case Format::markdown: return "markdown";
+    case Format::table:
+        return "table";
+    case Format::json:
+        return "json";
+    case Format::markdown:
+        return "markdown";
     }
     return "?";
+}
+
+double round_significant(double value, int digits) {
+    if (value == 0.0 || !std::isfinite(value)) {
+        return 0.0;
+    }
+    const int magnitude = static_cast<int>(std::floor(std::log10(std::fabs(value))));
+    const double scale = std::pow(10.0, digits - 1 - magnitude);
+    return std::round(value * scale) / scale;
 }
 
 double round_to(double value, int digits) {
@@ -41,7 +53,9 @@ double round_to(double value, int digits) {
     return rounded;
 }
 
-double round_money(double amount) { return round_to(amount, 2); }
+double round_money(double amount) {
+    return round_to(amount, 2);
+}
 
 namespace {
 std::string group_thousands(std::string digits) {
@@ -62,16 +76,21 @@ std::string format_fixed(double value, int digits) {
     const double rounded = round_to(value, digits);
     std::string text = fmt::format("{:.{}f}", std::fabs(rounded), digits);
     const auto dot = text.find('.');
-    std::string integer = dot == std::string::npos ? text : text.substr(0, dot);
-    std::string fraction = dot == std::string::npos ? "" : text.substr(dot);
-    return (rounded < 0 ? "-" : "") + group_thousands(integer) + fraction;
+    std::string out = rounded < 0 ? "-" : "";
+    out.append(group_thousands(text.substr(0, dot)));
+    if (dot != std::string::npos) {
+        out.append(text, dot, std::string::npos);
+    }
+    return out;
 }
 
 std::string format_money(double amount, std::string_view currency) {
     return format_fixed(amount, 2) + " " + std::string(currency);
 }
 
-std::string format_thousands(double value) { return format_fixed(value, 0); }
+std::string format_thousands(double value) {
+    return format_fixed(value, 0);
+}
 
 std::string format_price(double value) {
     std::string text = fmt::format("{:.6f}", round_to(value, 6));

@@ -37,10 +37,11 @@ std::size_t display_width(const std::string& text) {
         for (std::size_t k = 1; k < length && i + k < text.size(); ++k) {
             code = (code << 6U) | (static_cast<unsigned char>(text[i + k]) & 0x3FU);
         }
-        const bool wide = (code >= 0x1100 && code <= 0x115F) || (code >= 0x2E80 && code <= 0xA4CF) ||
-                          (code >= 0xAC00 && code <= 0xD7A3) || (code >= 0xF900 && code <= 0xFAFF) ||
-                          (code >= 0xFE30 && code <= 0xFE4F) || (code >= 0xFF00 && code <= 0xFF60) ||
-                          (code >= 0xFFE0 && code <= 0xFFE6);
+        const bool wide =
+            (code >= 0x1100 && code <= 0x115F) || (code >= 0x2E80 && code <= 0xA4CF) ||
+            (code >= 0xAC00 && code <= 0xD7A3) || (code >= 0xF900 && code <= 0xFAFF) ||
+            (code >= 0xFE30 && code <= 0xFE4F) || (code >= 0xFF00 && code <= 0xFF60) ||
+            (code >= 0xFFE0 && code <= 0xFFE6);
         width += wide ? 2 : 1;
         i += length;
     }
@@ -51,14 +52,28 @@ std::string escape_markdown_cell(const std::string& text) {
     std::string out;
     for (char c : text) {
         switch (c) {
-        case '|': out += "\\|"; break;
-        case '\\': out += "\\\\"; break;
-        case '<': out += "&lt;"; break;
-        case '>': out += "&gt;"; break;
-        case '&': out += "&amp;"; break;
-        case '\n': out += ' '; break;
-        case '\r': break;
-        default: out += c;
+        case '|':
+            out += "\\|";
+            break;
+        case '\\':
+            out += "\\\\";
+            break;
+        case '<':
+            out += "&lt;";
+            break;
+        case '>':
+            out += "&gt;";
+            break;
+        case '&':
+            out += "&amp;";
+            break;
+        case '\n':
+            out += ' ';
+            break;
+        case '\r':
+            break;
+        default:
+            out += c;
         }
     }
     return out;

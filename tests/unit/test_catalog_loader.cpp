@@ -67,36 +67,36 @@ TEST_CASE("a catalog survives the bundle round trip unchanged", "[catalog][bundl
 
 TEST_CASE("bad catalog values are reported with file, line, column and path", "[catalog]") {
     CHECK(problems(with("on_demand: 32.77", "on_demand: -1")) ==
-          std::vector<std::string>{"c.yaml:35:51: error: /providers/0/instances/0/prices/0/"
+          std::vector<std::string>{"c.yaml:39:48: error: /providers/0/instances/0/prices/0/"
                                    "on_demand: expected a non-negative price, got -1"});
     CHECK(problems(with("on_demand: 32.77", "on_demand: .nan")) ==
-          std::vector<std::string>{"c.yaml:35:51: error: /providers/0/instances/0/prices/0/"
+          std::vector<std::string>{"c.yaml:39:48: error: /providers/0/instances/0/prices/0/"
                                    "on_demand: expected a non-negative price, got \".nan\""});
     CHECK(problems(with("on_demand: 32.77", "on_demand: \"abc\"")) ==
-          std::vector<std::string>{"c.yaml:35:51: error: /providers/0/instances/0/prices/0/"
+          std::vector<std::string>{"c.yaml:39:48: error: /providers/0/instances/0/prices/0/"
                                    "on_demand: expected a non-negative price, got \"abc\""});
     CHECK(problems(with("vcpus: 96", "vcpus: 0")) ==
-          std::vector<std::string>{"c.yaml:31:16: error: /providers/0/instances/0/vcpus: "
+          std::vector<std::string>{"c.yaml:35:16: error: /providers/0/instances/0/vcpus: "
                                    "expected a whole number from 1 to 100000, got \"0\""});
 }
 
 TEST_CASE("unknown keys get a did-you-mean hint", "[catalog]") {
     CHECK(problems(with("    instances:", "    instnces:")) ==
           std::vector<std::string>{
-              "c.yaml:27:5: error: /providers/0/instnces: unknown key 'instnces'; did you mean "
+              "c.yaml:31:5: error: /providers/0/instnces: unknown key 'instnces'; did you mean "
               "'instances'?",
               "c.yaml:20:5: error: /providers/0: missing required key 'instances'"});
 }
 
 TEST_CASE("dangling references and duplicates are reported", "[catalog]") {
     CHECK(problems(with("gpu: a100-80g", "gpu: A100-80")) ==
-          std::vector<std::string>{"c.yaml:29:14: error: /providers/0/instances/0/gpu: unknown "
+          std::vector<std::string>{"c.yaml:33:14: error: /providers/0/instances/0/gpu: unknown "
                                    "GPU 'A100-80'; did you mean 'A100-80GB'?"});
     CHECK(problems(with("currency: USD", "currency: EUR")) ==
-          std::vector<std::string>{"c.yaml:23:15: error: /providers/0/currency: currency EUR has "
+          std::vector<std::string>{"c.yaml:22:15: error: /providers/0/currency: currency EUR has "
                                    "no exchange rate: add it to `fx.rates`"});
     CHECK(problems(with("{region: r2, on_demand: 30.0}", "{region: r1, zone: r1a, spot: 1}")) ==
-          std::vector<std::string>{"c.yaml:36:13: error: /providers/0/instances/0/prices/1: "
+          std::vector<std::string>{"c.yaml:40:13: error: /providers/0/instances/0/prices/1: "
                                    "duplicate price row for region 'r1' zone 'r1a'"});
     CHECK(problems(with("source: ds", "source: dx")) ==
           std::vector<std::string>{
@@ -104,9 +104,10 @@ TEST_CASE("dangling references and duplicates are reported", "[catalog]") {
 }
 
 TEST_CASE("schema version, syntax errors and empty files fail precisely", "[catalog]") {
-    CHECK(problems(with("schema_version: 1", "schema_version: 2")) ==
-          std::vector<std::string>{"c.yaml:1:17: error: /schema_version: unsupported "
-                                   "schema_version 2; this gpuplan reads catalog schema_version 1"});
+    CHECK(
+        problems(with("schema_version: 1", "schema_version: 2")) ==
+        std::vector<std::string>{"c.yaml:1:17: error: /schema_version: unsupported "
+                                 "schema_version 2; this gpuplan reads catalog schema_version 1"});
     CHECK(problems("") ==
           std::vector<std::string>{"c.yaml: error: /: expected a mapping, got nothing"});
     auto syntax = problems("schema_version: 1\ngpus: [\n");

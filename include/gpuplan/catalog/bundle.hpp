@@ -23,8 +23,8 @@ struct BundleView {
 };
 
 // Serialises a catalog and the shipped files.
-[[nodiscard]] std::string write_bundle(const Catalog& catalog,
-                                       const std::vector<std::pair<std::string, std::string>>& files);
+[[nodiscard]] std::string
+write_bundle(const Catalog& catalog, const std::vector<std::pair<std::string, std::string>>& files);
 
 // Decodes bytes written by write_bundle; the file views point into `bytes`. Throws RuntimeError
 // when the bytes are not a bundle of this build's format.

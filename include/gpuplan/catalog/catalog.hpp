@@ -45,6 +45,7 @@ struct Source {
 struct Parameter {
     double value = 0.0;
     std::vector<std::string> sources;
+    std::optional<Date> as_of;
     std::string note;
 
     bool operator==(const Parameter&) const = default;
@@ -75,10 +76,10 @@ struct Gpu {
 
 struct PriceRow {
     std::string region;
-    std::string zone; // empty when the provider prices whole regions
+    std::string zone;                // empty when the provider prices whole regions
     std::optional<double> on_demand; // per instance-hour, provider currency
     std::optional<double> spot;
-    std::optional<double> monthly; // monthly subscription, where sold
+    std::optional<double> monthly;    // monthly subscription, where sold
     std::vector<std::string> sources; // empty = the provider's
     std::optional<Date> as_of;        // nullopt = the provider's
 
@@ -179,6 +180,7 @@ struct Site {
     std::optional<Parameter> economic_life_months;
     std::vector<ResalePoint> resale_curve; // ascending months
     std::vector<std::string> resale_sources;
+    std::optional<Date> resale_as_of;
 
     bool operator==(const Site&) const = default;
 };

@@ -41,10 +41,11 @@ struct MemoryBreakdown {
 };
 
 struct Throughput {
-    double samples_per_second = 0.0; // whole job (all GPUs); tokens for transformers count as samples
-    double tokens_per_second = 0.0;  // whole job; 0 for cnn/custom
-    std::optional<double> decode_tokens_per_second; // inference: per replica
-    std::optional<double> prefill_tokens_per_second; // inference: per replica
+    double samples_per_second =
+        0.0; // whole job (all GPUs); tokens for transformers count as samples
+    double tokens_per_second = 0.0;                     // whole job; 0 for cnn/custom
+    std::optional<double> decode_tokens_per_second;     // inference: per replica
+    std::optional<double> prefill_tokens_per_second;    // inference: per replica
     std::optional<double> requests_per_second_capacity; // inference: all GPUs
 
     bool operator==(const Throughput&) const = default;
@@ -60,14 +61,21 @@ struct GpuEstimate {
     double memory_per_gpu_gib = 0.0;
     MemoryBreakdown memory;
     double total_flops = 0.0;
-    Precision precision = Precision::bf16; // precision actually used (after fallback)
-    double mfu = 0.0;                      // efficiency used
-    double scaling_efficiency = 1.0;
+    catalog::Precision precision =
+        catalog::Precision::bf16;    // precision actually used (after fallback)
+    double mfu = 0.0;                // efficiency used
+    double scaling_efficiency = 1.0; // compute time / step time (communication, pipeline bubble)
+    int model_parallel = 1;          // GPUs holding one model replica (tensor x pipeline)
+    int tensor_parallel = 1;
+    int pipeline_parallel = 1;
+    int data_parallel = 1;   // replicas (inference: serving replicas)
     double gpu_hours = 0.0;  // per run; inference: per month of service
     double wall_hours = 0.0; // per run; inference: service hours per month (docs/methodology.md)
     Bottleneck bottleneck = Bottleneck::compute;
     Throughput throughput;
-    double checkpoint_gb = 0.0; // size of one checkpoint (spot and storage costs)
+    double checkpoint_gb = 0.0;  // size of one checkpoint (spot and storage costs)
+    bool meets_deadline = true;  // wall_hours within constraints.deadline (true without one)
+    bool from_benchmark = false; // time from a measured catalog benchmark, not from MFU
     std::vector<std::string> notes;
 
     bool operator==(const GpuEstimate&) const = default;
@@ -80,6 +88,11 @@ struct GpuEstimate {
 [[nodiscard]] GpuEstimate estimate(const workload::Workload& workload, const catalog::Gpu& gpu,
                                    const NodeShape& node, std::optional<int> gpu_count,
                                    const catalog::Catalog& catalog);
+
+// Estimates the workload on every GPU model of the catalog (or constraints.gpu_models, in that
+// order), each in its default node shape. Throws UsageError for an unknown GPU model name.
+[[nodiscard]] std::vector<GpuEstimate> estimate_all(const workload::Workload& workload,
+                                                    const catalog::Catalog& catalog);
 
 // The node shape `gpuplan estimate` assumes for a GPU type: the catalog's largest instance of it
 // (most GPUs per node, then fastest network), or 8 GPUs with NVLink when the GPU has NVLink.

@@ -19,6 +19,8 @@ inline constexpr std::string_view k_json_schema_version = "1.0";
 [[nodiscard]] double round_money(double amount);
 // Rounds to `digits` decimals for output.
 [[nodiscard]] double round_to(double value, int digits);
+// Rounds to `digits` significant figures for output (6.74e9 stays, 1.23456e23 -> 1.235e23).
+[[nodiscard]] double round_significant(double value, int digits);
 // `1,234,567.89 USD` (cents, thousands separators).
 [[nodiscard]] std::string format_money(double amount, std::string_view currency);
 // `1,234,568` with thousands separators, no decimals.

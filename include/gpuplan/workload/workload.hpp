@@ -25,15 +25,21 @@ enum class Sharding { none, zero1, zero2, zero3 };
 [[nodiscard]] std::string_view to_string(Optimizer value);
 [[nodiscard]] std::string_view to_string(Method value);
 [[nodiscard]] std::string_view to_string(Sharding value);
+[[nodiscard]] std::optional<Task> parse_task(std::string_view text);
+[[nodiscard]] std::optional<Family> parse_family(std::string_view text);
+[[nodiscard]] std::optional<Optimizer> parse_optimizer(std::string_view text);
+[[nodiscard]] std::optional<Method> parse_method(std::string_view text);
+// Accepts `fsdp` as `zero3`.
+[[nodiscard]] std::optional<Sharding> parse_sharding(std::string_view text);
 
 struct Model {
     Family family = Family::transformer;
-    double params = 0.0;                  // total parameters
-    std::optional<double> active_params;  // MoE: used per token (default: params)
+    double params = 0.0;                 // total parameters
+    std::optional<double> active_params; // MoE: used per token (default: params)
     std::optional<int> layers;
     std::optional<int> hidden;
     std::optional<int> heads;
-    std::optional<int> kv_heads;          // default: heads
+    std::optional<int> kv_heads; // default: heads
     std::optional<int> seq_len;
     std::optional<double> flops_per_sample; // cnn/custom: forward FLOPs per sample
     std::string reference;                  // benchmarks.yaml model name, may be empty
@@ -81,6 +87,9 @@ struct Schedule {
     bool operator==(const Schedule&) const = default;
 };
 
+// GPUs per run or inference fleet when constraints.max_gpus is not given (docs/workload-format.md).
+inline constexpr int k_default_max_gpus = 1024;
+
 struct Constraints {
     std::optional<double> deadline_hours;
     std::optional<Money> budget;
@@ -88,7 +97,7 @@ struct Constraints {
     std::vector<std::string> regions;
     std::vector<std::string> gpu_models;
     std::optional<int> gpu_count; // run on exactly this many GPUs
-    std::optional<int> max_gpus;
+    std::optional<int> max_gpus;  // nullopt = k_default_max_gpus
     bool interruptible = false;
     std::vector<PurchaseOption> purchase; // empty = all five
 

@@ -1,0 +1,150 @@
+#pragma once
+// The cost engine: enumerates every way to run a workload (provider x region x instance x
+// purchase option, plus self-built builds), prices each as monthly cash flows in the output
+// currency, and judges feasibility (docs/methodology.md, "Cost engine"). Pure: the estimator is
+// passed in, so each (GPU, node shape, GPU count) is estimated once and tests can inject values.
+
+#include "gpuplan/catalog/catalog.hpp"
+#include "gpuplan/cost/cash_flows.hpp"
+#include "gpuplan/estimate/estimate.hpp"
+#include "gpuplan/purchase.hpp"
+#include "gpuplan/workload/workload.hpp"
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace gpuplan::cost {
+
+// Defaults of the cost engine; each is documented with its source in docs/methodology.md.
+// Checkpoint write bandwidth per node: Llama 3 sustained 2 TB/s over 16,384 H100 (2,048 nodes).
+inline constexpr double k_checkpoint_gb_per_s_per_node = 1.0;
+// Object storage, USD per GB-month (S3 Standard first tier, us-east-1; UNVERIFIED snapshot).
+inline constexpr double k_storage_per_gb_month_usd = 0.023;
+// Spot interruptions per node-hour when neither the instance nor the provider gives one.
+inline constexpr double k_default_interruption_rate_per_node_hour = 0.05;
+// Spot restart delay when the provider gives none, minutes.
+inline constexpr double k_default_restart_minutes = 15.0;
+// Checkpoints kept in storage while a job runs (the last complete one and the one being written).
+inline constexpr double k_checkpoints_kept = 2.0;
+
+// Estimates the workload on a GPU model in a node shape with an optional GPU count.
+using Estimator = std::function<estimate::GpuEstimate(
+    const catalog::Gpu&, const estimate::NodeShape&, std::optional<int>)>;
+
+// Command-line settings of the cost engine.
+struct Settings {
+    std::string currency; // output currency; empty = the workload's finance.currency
+    std::map<std::string, double> provider_discounts;      // provider -> negotiated fraction off
+    std::optional<double> interruption_rate_per_node_hour; // overrides the catalog for spot
+    double checkpoint_gb_per_s_per_node = k_checkpoint_gb_per_s_per_node;
+    double storage_per_gb_month_usd = k_storage_per_gb_month_usd;
+    bool bridge = false;    // also price self-built bridged on cloud on-demand
+    int simulate = 0;       // Monte Carlo samples for spot (0 = none)
+    std::uint64_t seed = 1; // Monte Carlo seed
+};
+
+// Why an option cannot be ranked.
+enum class Rejection {
+    does_not_fit,
+    exceeds_max_gpus,
+    gpu_count_mismatch,
+    not_interruptible,
+    misses_deadline,
+    over_budget,
+    no_exchange_rate,
+};
+// The published reason code, e.g. `misses_deadline`.
+[[nodiscard]] std::string_view to_string(Rejection rejection);
+
+// Costs per unit of work (undiscounted totals in the output currency); nullopt when not
+// meaningful for the task.
+struct UnitCosts {
+    std::optional<double> per_run;
+    std::optional<double> per_epoch;
+    std::optional<double> per_million_tokens;
+    std::optional<double> per_thousand_images;
+
+    bool operator==(const UnitCosts&) const = default;
+};
+
+// Monte Carlo quantiles of a spot option.
+struct SpotQuantiles {
+    int samples = 0;
+    std::uint64_t seed = 0;
+    double p50_wall_hours = 0.0;
+    double p90_wall_hours = 0.0;
+    double p50_cost = 0.0;
+    double p90_cost = 0.0;
+
+    bool operator==(const SpotQuantiles&) const = default;
+};
+
+// One priced way to run the workload.
+struct Option {
+    std::string id; // provider/region/instance/purchase, or self_built/BUILD[/bridge]
+    std::string provider;
+    std::string region;
+    std::string zone;     // spot: the cheapest zone of the region; else empty
+    std::string instance; // instance type or build name
+    std::string gpu;
+    int gpus_per_node = 0;
+    int nodes = 0;
+    int gpu_count = 0;
+    PurchaseOption purchase = PurchaseOption::on_demand;
+    std::string payment; // reserved: no_upfront | partial_upfront | all_upfront
+    bool bridged = false;
+    std::string price_currency; // currency of the catalog prices
+    double fx_rate = 1.0;       // output currency per price currency
+    double wall_hours = 0.0;    // now until the first run ends; inference: service hours/month
+    double gpu_hours = 0.0;     // useful GPU-hours over the whole plan
+    bool fits = true;
+    bool meets_deadline = true;
+    bool within_budget = true;
+    CashFlows cash_flows; // output currency
+    double npv = 0.0;
+    double total = 0.0;
+    double per_gpu_hour = 0.0; // total / useful GPU-hours
+    UnitCosts units;
+    std::optional<double> break_even_utilisation; // self-built vs cheapest on-demand
+    std::optional<SpotQuantiles> simulation;
+    std::optional<Rejection> rejection;
+    std::string reason; // why rejected, in words
+    std::vector<std::string> notes;
+
+    bool operator==(const Option&) const = default;
+};
+
+// Everything the engine assumed, for the report.
+struct FxUse {
+    std::string from;
+    std::string to;
+    double rate = 1.0;
+    std::string as_of; // empty for identity
+    bool operator==(const FxUse&) const = default;
+};
+
+struct Plan {
+    std::string currency;
+    double discount_rate = 0.0;
+    double monthly_rate = 0.0;
+    double horizon_months = 0.0;
+    std::vector<Option> options; // feasible and rejected, in enumeration order
+    std::vector<FxUse> fx;       // rates used, by currency
+    std::vector<std::string> candidate_gpus;
+    std::vector<PurchaseOption> purchase_options;
+    std::size_t estimates = 0; // distinct estimator calls
+    std::vector<std::string> assumptions;
+
+    bool operator==(const Plan&) const = default;
+};
+
+// Prices every option for `workload` (its constraints filter providers, regions, GPU models and
+// purchase options) and flags the infeasible ones. Never throws for "nothing fits".
+[[nodiscard]] Plan plan(const workload::Workload& workload, const catalog::Catalog& catalog,
+                        const Settings& settings, const Estimator& estimator);
+
+} // namespace gpuplan::cost

@@ -1,0 +1,28 @@
+#pragma once
+// Ranking: orders the feasible options by an objective with explicit tie-breakers, so the same
+// inputs always give the same order (docs/methodology.md, "Cost engine").
+
+#include "gpuplan/cost/plan.hpp"
+
+#include <optional>
+#include <string_view>
+#include <vector>
+
+namespace gpuplan::rank {
+
+// cost: lowest NPV first. time: shortest wall time first. balanced: lowest
+// npv / best_npv + wall_hours / best_wall (each term 1 for the best option), so an option twice
+// the best cost but the fastest ties with one at the best cost and twice the best time.
+enum class Objective { cost, time, balanced };
+[[nodiscard]] std::string_view to_string(Objective objective);
+[[nodiscard]] std::optional<Objective> parse_objective(std::string_view text);
+
+// Indices into `options` of the options without a rejection, best first. Ties on the objective
+// fall back to NPV, then wall hours, then GPU count, then id (unique), so the order is total.
+[[nodiscard]] std::vector<std::size_t> rank(const std::vector<cost::Option>& options,
+                                            Objective objective);
+
+// Indices of the rejected options, cheapest NPV first, then id.
+[[nodiscard]] std::vector<std::size_t> rejected(const std::vector<cost::Option>& options);
+
+} // namespace gpuplan::rank

@@ -1,0 +1,67 @@
+#pragma once
+// Reading a workload: a YAML file (docs/workload-format.md), a preset, and command-line flags
+// that override either.
+
+#include "gpuplan/catalog/loader.hpp"
+#include "gpuplan/workload/workload.hpp"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace gpuplan::workload {
+
+// Workload file versions this build reads (`schema_version: 1`).
+inline constexpr int k_min_schema_version = 1;
+inline constexpr int k_max_schema_version = 1;
+
+// Parses a workload file. Throws InputError with every problem found (unknown keys with a
+// "did you mean" hint, wrong types, out-of-range values, an unsupported schema_version).
+[[nodiscard]] Workload read_workload(const catalog::TextFile& file);
+
+// Workload fields given as command-line flags, as typed; unset flags leave the workload alone.
+struct WorkloadOverrides {
+    std::optional<std::string> params;
+    std::optional<std::string> active_params;
+    std::optional<std::string> tokens;
+    std::optional<std::string> samples;
+    std::optional<std::string> epochs;
+    std::optional<std::string> task;
+    std::optional<std::string> family;
+    std::optional<std::string> precision; // training precision, or inference for task inference
+    std::optional<std::string> optimizer;
+    std::optional<std::string> method;
+    std::optional<std::string> sharding;
+    std::optional<std::string> micro_batch;
+    std::optional<std::string> mfu;
+    std::vector<std::string> gpus; // constraints.gpu_models
+    std::optional<std::string> gpu_count;
+    std::optional<std::string> max_gpus;
+    std::optional<std::string> deadline;
+    std::optional<std::string> budget;
+    std::optional<std::string> horizon;
+    std::optional<std::string> discount_rate;
+    std::optional<bool> interruptible;
+    std::vector<std::string> purchase;
+    std::vector<std::string> providers;
+    std::vector<std::string> regions;
+    std::optional<std::string> rps;
+    std::optional<std::string> latency_ms;
+    std::optional<std::string> hours_per_day;
+    std::optional<std::string> currency;
+
+    // True when no flag is set.
+    [[nodiscard]] bool empty() const;
+};
+
+// Applies the flags on top of `workload`. Throws UsageError naming the flag for a bad value.
+void apply_overrides(Workload& workload, const WorkloadOverrides& overrides);
+
+// What a workload still lacks before it can be estimated ("--params", "--tokens or
+// --samples", ...); empty when it is complete.
+[[nodiscard]] std::vector<std::string> missing_fields(const Workload& workload);
+
+// The workload from flags alone. Throws UsageError saying precisely what is missing.
+[[nodiscard]] Workload workload_from_flags(const WorkloadOverrides& overrides);
+
+} // namespace gpuplan::workload

@@ -1,0 +1,69 @@
+#include "cli/estimate_cmd.hpp"
+
+#include "gpuplan/estimate/estimate.hpp"
+#include "gpuplan/report/estimate_view.hpp"
+#include "gpuplan/report/text_table.hpp"
+
+#include <algorithm>
+#include <nlohmann/json.hpp>
+
+namespace gpuplan::cli {
+
+namespace {
+
+constexpr std::size_t k_table_width = 80;
+
+} // namespace
+
+Exit run_estimate(const CommonOptions& common, const EstimateOptions& options, Io& io) {
+    const workload::Workload workload = resolve_workload(options.input, common);
+    const catalog::Catalog catalog = load_catalog(common);
+    const std::vector<estimate::GpuEstimate> estimates = estimate::estimate_all(workload, catalog);
+    write_output(common, report::render_estimates(workload, estimates, common.format), io);
+    return Exit::ok;
+}
+
+Exit run_presets(const CommonOptions& common, Io& io) {
+    std::vector<std::pair<std::string, workload::Workload>> presets;
+    for (const std::string& name : preset_names()) {
+        presets.emplace_back(name, read_preset(name));
+    }
+    std::string text;
+    if (common.format == report::Format::json) {
+        nlohmann::ordered_json out;
+        out["schema_version"] = report::k_json_schema_version;
+        nlohmann::ordered_json list = nlohmann::ordered_json::array();
+        for (const auto& [name, workload] : presets) {
+            list.push_back({{"name", name},
+                            {"task", workload::to_string(workload.task)},
+                            {"description", workload.description}});
+        }
+        out["presets"] = list;
+        text = out.dump(2) + "\n";
+    } else {
+        report::TextTable table;
+        table.add_column("preset");
+        table.add_column("task");
+        table.add_column("description");
+        std::size_t used = 0;
+        for (const auto& [name, workload] : presets) {
+            used = std::max(used, name.size() + workload::to_string(workload.task).size());
+        }
+        // Two gaps of two spaces between the three columns.
+        const std::size_t room = k_table_width > used + 4 ? k_table_width - used - 4 : 0;
+        const bool markdown = common.format == report::Format::markdown;
+        for (const auto& [name, workload] : presets) {
+            std::string description = workload.description;
+            if (!markdown && !common.wide && description.size() > room && room > 3) {
+                description = description.substr(0, room - 3) + "...";
+            }
+            table.add_row({name, std::string(workload::to_string(workload.task)), description});
+        }
+        text = common.format == report::Format::markdown ? table.render_markdown()
+                                                         : table.render_text();
+    }
+    write_output(common, text, io);
+    return Exit::ok;
+}
+
+} // namespace gpuplan::cli

@@ -1,0 +1,49 @@
+#pragma once
+// `gpuplan recommend` and `gpuplan tco`.
+
+#include "cli/common.hpp"
+#include "cli/workload_input.hpp"
+#include "gpuplan/cost/plan.hpp"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace gpuplan::cli {
+
+// Cost-engine flags shared by recommend and tco, as typed.
+struct CostFlags {
+    std::vector<std::string> discounts; // PROVIDER=FRACTION, e.g. aws=15%
+    std::optional<std::string> interruption_rate;
+    std::optional<std::string> checkpoint_gb_per_s;
+    std::optional<std::string> storage_price;
+    bool bridge = false;
+    int simulate = 0;
+    std::uint64_t seed = 1;
+};
+
+struct RecommendOptions {
+    WorkloadInput input;
+    CostFlags cost;
+    std::string objective = "cost";
+    int top = 10;
+    bool fail_if_none = false;
+};
+
+struct TcoOptions {
+    WorkloadInput input;
+    CostFlags cost;
+};
+
+// Parses the cost flags; throws UsageError naming the flag for a bad value.
+[[nodiscard]] cost::Settings parse_cost_flags(const CostFlags& flags, const CommonOptions& common);
+
+// Ranks every feasible option; exit 4 with --fail-if-none when nothing is feasible.
+[[nodiscard]] Exit run_recommend(const CommonOptions& common, const RecommendOptions& options,
+                                 Io& io);
+// Month-by-month cash flows of each purchase option for one GPU model and count (default: the
+// best option of `recommend`).
+[[nodiscard]] Exit run_tco(const CommonOptions& common, const TcoOptions& options, Io& io);
+
+} // namespace gpuplan::cli

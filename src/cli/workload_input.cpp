@@ -1,0 +1,100 @@
+#include "cli/workload_input.hpp"
+
+#include "detail/strings.hpp"
+#include "gpuplan/embedded.hpp"
+#include "gpuplan/error.hpp"
+
+#include <algorithm>
+#include <fmt/format.h>
+
+namespace gpuplan::cli {
+
+namespace {
+
+constexpr std::string_view k_preset_prefix = "presets/";
+constexpr std::string_view k_preset_suffix = ".yaml";
+
+std::string join(const std::vector<std::string>& items, std::string_view separator) {
+    std::string out;
+    for (const std::string& item : items) {
+        if (!out.empty()) {
+            out += separator;
+        }
+        out += item;
+    }
+    return out;
+}
+
+} // namespace
+
+std::vector<std::string> preset_names() {
+    std::vector<std::string> names;
+    for (const catalog::EmbeddedFile& file : embedded::bundle().files) {
+        const std::string_view name = file.name;
+        if (name.size() > k_preset_prefix.size() + k_preset_suffix.size() &&
+            name.substr(0, k_preset_prefix.size()) == k_preset_prefix &&
+            name.substr(name.size() - k_preset_suffix.size()) == k_preset_suffix) {
+            names.emplace_back(
+                name.substr(k_preset_prefix.size(),
+                            name.size() - k_preset_prefix.size() - k_preset_suffix.size()));
+        }
+    }
+    std::sort(names.begin(), names.end());
+    return names;
+}
+
+workload::Workload read_preset(const std::string& name) {
+    const std::string file = fmt::format("{}{}{}", k_preset_prefix, name, k_preset_suffix);
+    auto text = name.find('/') == std::string::npos ? embedded::file(file) : std::nullopt;
+    if (!text) {
+        const std::vector<std::string> names = preset_names();
+        const std::vector<std::string_view> views(names.begin(), names.end());
+        const std::string hint = detail::closest_match(name, views);
+        throw UsageError(fmt::format("--preset: unknown preset '{}'{}; available: {}", name,
+                                     hint.empty() ? "" : fmt::format(" (did you mean '{}'?)", hint),
+                                     names.empty() ? std::string("none") : join(names, ", ")));
+    }
+    return workload::read_workload({"catalog/" + file, std::string(*text)});
+}
+
+workload::Workload resolve_workload(const WorkloadInput& input, const CommonOptions& common) {
+    if (!input.path.empty() && !input.preset.empty()) {
+        throw UsageError("give either a WORKLOAD.yaml file or --preset NAME, not both");
+    }
+    workload::WorkloadOverrides overrides = input.overrides;
+    if (!common.currency.empty()) {
+        overrides.currency = common.currency;
+    }
+    workload::Workload workload;
+    std::string origin;
+    if (!input.path.empty()) {
+        workload = workload::read_workload(read_text_file(input.path));
+        origin = input.path;
+    } else if (!input.preset.empty()) {
+        workload = read_preset(input.preset);
+        origin = "catalog/presets/" + input.preset + ".yaml";
+    } else {
+        if (input.overrides.empty()) {
+            throw UsageError("no workload: give a WORKLOAD.yaml file, --preset NAME, or flags "
+                             "such as --params 7B --tokens 2T");
+        }
+        workload = workload::workload_from_flags(overrides);
+    }
+    if (!origin.empty()) {
+        workload::apply_overrides(workload, overrides);
+    }
+    const std::vector<std::string> missing = workload::missing_fields(workload);
+    if (!missing.empty()) {
+        if (origin.empty()) {
+            throw UsageError(fmt::format("incomplete workload: missing {}", join(missing, "; ")));
+        }
+        std::vector<Diagnostic> diagnostics;
+        for (const std::string& item : missing) {
+            diagnostics.push_back({origin, 0, 0, "", "incomplete workload: missing " + item});
+        }
+        throw InputError(std::move(diagnostics));
+    }
+    return workload;
+}
+
+} // namespace gpuplan::cli

@@ -1,0 +1,97 @@
+#pragma once
+// Named defaults of the estimator, each with its source in docs/methodology.md ("Estimator").
+
+namespace gpuplan::estimate::detail {
+
+// FLOPs per parameter per token: forward 2, backward 4 (Kaplan et al.; Transformer Math 101).
+inline constexpr double k_train_flops_per_param = 6.0;
+inline constexpr double k_forward_flops_per_param = 2.0;
+// LoRA/QLoRA: the frozen base runs forward (2) and propagates activation gradients (2), but
+// computes no weight gradients.
+inline constexpr double k_frozen_flops_per_param = 4.0;
+// Attention FLOPs per token per layer per hidden unit per context position in training (PaLM
+// appendix B: 12 * L * H * Q * T).
+inline constexpr double k_train_attention_flops = 12.0;
+// CNN/custom training: forward F plus backward 2F per sample.
+inline constexpr double k_train_flops_per_forward = 3.0;
+
+// LoRA adapters' parameters as a share of the base model when h or L is missing (E4.5).
+inline constexpr double k_lora_trainable_fraction = 0.005; // when h or L is missing
+// LoRA rank; adapters on q, k, v, o: N_lora = 8 r h L (docs/methodology.md E4.5).
+inline constexpr double k_lora_rank = 16.0;
+inline constexpr double k_lora_adapter_bytes = 16.0; // fp32 weights, gradients, AdamW moments
+inline constexpr double k_lora_checkpoint_bytes = 12.0;
+inline constexpr double k_lora_efficiency = 0.88;
+inline constexpr double k_qlora_slowdown = 1.40;
+// QLoRA base weights: 4-bit NF4 plus double-quantised constants (Dettmers et al.: 0.127 bits).
+inline constexpr double k_qlora_bytes_per_param = 0.516;
+
+// Activation bytes per token per hidden unit per layer with 16-bit activations (Korthikanti et
+// al. s*b*h*(34 + 5*a*s/h)).
+inline constexpr double k_activation_bytes = 34.0;
+inline constexpr double k_attention_score_bytes = 5.0;
+// With activation checkpointing only each layer's 16-bit input is kept.
+inline constexpr double k_checkpointed_activation_bytes = 2.0;
+// CNN/custom activation bytes per forward FLOP per sample at 16-bit: 6 MiB per GFLOP (E4.4).
+inline constexpr double k_cnn_activation_bytes_per_flop = 6.0 * 1024.0 * 1024.0 / 1e9;
+
+// CUDA context and kernels (E4).
+inline constexpr double k_runtime_overhead_gib = 1.5;
+// A configuration fits when it uses at most this share of the GPU's memory (vLLM's default).
+inline constexpr double k_usable_memory_fraction = 0.90;
+
+// Model FLOPs utilisation defaults (docs/methodology.md E3.2): transformer >= 1e9 parameters,
+// below, and cnn/custom; columns volta, turing, ampere, ada, hopper (blackwell uses hopper).
+inline constexpr double k_large_transformer_params = 1e9;
+inline constexpr double k_mfu_large[5] = {0.25, 0.17, 0.45, 0.36, 0.40};
+inline constexpr double k_mfu_small[5] = {0.30, 0.20, 0.40, 0.32, 0.35};
+inline constexpr double k_mfu_cnn[5] = {0.22, 0.15, 0.20, 0.16, 0.16};
+// Non-tensor fp32 on every architecture (E3.4).
+inline constexpr double k_mfu_fp32 = 0.55;
+// FP8 end-to-end speed-up over BF16 (llm-foundry, 1.31x).
+inline constexpr double k_fp8_speedup = 1.3;
+
+// Tensor-parallel degrees tried (E5.1).
+inline constexpr int k_tensor_parallel_degrees[4] = {1, 2, 4, 8};
+// ZeRO-3 keeps two layers gathered; without layers, a tenth of the network (E4.2).
+inline constexpr double k_zero3_gathered_layers = 2.0;
+inline constexpr double k_zero3_gathered_share = 0.1;
+// Share of gradient communication hidden behind compute (E5.4).
+inline constexpr double k_comm_overlap = 0.8;
+// Achieved share of a link's bandwidth (E5.3).
+inline constexpr double k_link_efficiency = 0.8;
+// Tokens per optimizer step (E5.4): Llama 2's 4M for >= 1e9 parameters, nanoGPT's 0.5M below.
+inline constexpr double k_global_batch_tokens_large = 4'194'304.0;
+inline constexpr double k_global_batch_tokens_small = 524'288.0;
+// ZeRO-3 communicates 1.5x the data of an all-reduce (Rajbhandari et al.).
+inline constexpr double k_zero3_comm_factor = 1.5;
+// Tensor-parallel all-reduces per layer per micro-batch: 2 forward + 2 backward.
+inline constexpr double k_tp_allreduces = 4.0;
+
+// Link bandwidths per direction when the catalog has no figure.
+inline constexpr double k_fallback_network_gbps = 100.0;
+inline constexpr double k_pcie3_gb_per_s = 16.0;
+inline constexpr double k_pcie4_gb_per_s = 32.0;
+inline constexpr double k_pcie5_gb_per_s = 64.0;
+
+// Training data read throughput per node: remote storage, or local NVMe when the dataset fits.
+inline constexpr double k_remote_storage_gb_per_s = 0.131;
+inline constexpr double k_local_nvme_gb_per_s = 2.0;
+// Staging the dataset onto local NVMe from object storage, per node (E6).
+inline constexpr double k_object_store_gb_per_s = 1.25;
+// Data loading is the bottleneck when reading takes longer than this share of the training time.
+inline constexpr double k_data_bottleneck_share = 0.8;
+
+// Inference: share of peak memory bandwidth decode achieves, and prefill MFU.
+inline constexpr double k_decode_bandwidth_efficiency_small = 0.68; // t <= 2
+inline constexpr double k_decode_bandwidth_efficiency_4 = 0.66;
+inline constexpr double k_decode_bandwidth_efficiency_8 = 0.56;
+inline constexpr double k_bandwidth_factor_8bit = 0.77;
+inline constexpr double k_bandwidth_factor_int4 = 0.62;
+inline constexpr double k_prefill_mfu = 0.60;
+inline constexpr double k_prefill_mfu_short = 0.35; // batch x input tokens below 512
+inline constexpr double k_prefill_short_tokens = 512.0;
+inline constexpr double k_prefill_mfu_fp8 = 0.42;
+inline constexpr double k_custom_inference_mfu = 0.18;
+
+} // namespace gpuplan::estimate::detail

@@ -1,0 +1,151 @@
+#include "gpuplan/report/estimate_view.hpp"
+
+#include "gpuplan/report/text_table.hpp"
+#include "report/workload_json.hpp"
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+namespace gpuplan::report {
+
+namespace {
+
+using estimate::GpuEstimate;
+using nlohmann::ordered_json;
+
+// Significant figures kept for large physical quantities (FLOPs, throughput) in JSON.
+constexpr int k_json_digits = 4;
+
+ordered_json estimate_json(const GpuEstimate& e) {
+    ordered_json out;
+    out["gpu"] = e.gpu;
+    out["gpu_count"] = e.gpu_count;
+    out["nodes"] = e.nodes;
+    out["gpus_per_node"] = e.node.gpus_per_node;
+    out["min_gpus"] = e.min_gpus;
+    out["fits"] = e.fits;
+    out["memory_per_gpu_gib"] = round_to(e.memory_per_gpu_gib, 2);
+    out["memory_breakdown"] = {{"weights_gib", round_to(e.memory.weights_gib, 2)},
+                               {"gradients_gib", round_to(e.memory.gradients_gib, 2)},
+                               {"optimizer_gib", round_to(e.memory.optimizer_gib, 2)},
+                               {"activations_gib", round_to(e.memory.activations_gib, 2)},
+                               {"kv_cache_gib", round_to(e.memory.kv_cache_gib, 2)},
+                               {"overhead_gib", round_to(e.memory.overhead_gib, 2)}};
+    out["parallelism"] = {{"tensor", e.tensor_parallel},
+                          {"pipeline", e.pipeline_parallel},
+                          {"data", e.data_parallel}};
+    out["precision"] = catalog::to_string(e.precision);
+    out["mfu"] = round_to(e.mfu, 3);
+    out["scaling_efficiency"] = round_to(e.scaling_efficiency, 3);
+    out["total_flops"] = round_significant(e.total_flops, k_json_digits);
+    out["gpu_hours"] = round_to(e.gpu_hours, 2);
+    out["wall_hours"] = round_to(e.wall_hours, 2);
+    out["meets_deadline"] = e.meets_deadline;
+    out["bottleneck"] = estimate::to_string(e.bottleneck);
+    ordered_json throughput;
+    throughput["samples_per_second"] =
+        round_significant(e.throughput.samples_per_second, k_json_digits);
+    throughput["tokens_per_second"] =
+        round_significant(e.throughput.tokens_per_second, k_json_digits);
+    if (e.throughput.decode_tokens_per_second) {
+        throughput["decode_tokens_per_second"] =
+            round_significant(*e.throughput.decode_tokens_per_second, k_json_digits);
+    }
+    if (e.throughput.prefill_tokens_per_second) {
+        throughput["prefill_tokens_per_second"] =
+            round_significant(*e.throughput.prefill_tokens_per_second, k_json_digits);
+    }
+    if (e.throughput.requests_per_second_capacity) {
+        throughput["requests_per_second_capacity"] =
+            round_significant(*e.throughput.requests_per_second_capacity, k_json_digits);
+    }
+    out["throughput"] = throughput;
+    out["from_benchmark"] = e.from_benchmark;
+    out["checkpoint_gb"] = round_to(e.checkpoint_gb, 2);
+    out["notes"] = e.notes;
+    return out;
+}
+
+std::string yes_no(bool value) {
+    return value ? "yes" : "no";
+}
+
+TextTable estimate_table(const std::vector<GpuEstimate>& estimates, bool inference) {
+    TextTable table;
+    table.add_column("GPU");
+    table.add_column("GPUs", Align::right);
+    table.add_column("nodes", Align::right);
+    table.add_column("min", Align::right);
+    table.add_column("fits");
+    table.add_column("GiB/GPU", Align::right);
+    table.add_column(inference ? "hours/mo" : "wall", Align::right);
+    table.add_column(inference ? "GPU-h/mo" : "GPU-hours", Align::right);
+    table.add_column("bottleneck");
+    for (const GpuEstimate& e : estimates) {
+        table.add_row({e.gpu, std::to_string(e.gpu_count), std::to_string(e.nodes),
+                       e.min_gpus > 0 ? std::to_string(e.min_gpus) : "-", yes_no(e.fits),
+                       format_fixed(e.memory_per_gpu_gib, 1),
+                       inference ? format_fixed(e.wall_hours, 0) : format_duration(e.wall_hours),
+                       format_thousands(e.gpu_hours),
+                       e.meets_deadline ? std::string(estimate::to_string(e.bottleneck))
+                                        : std::string(estimate::to_string(e.bottleneck)) + " *"});
+    }
+    return table;
+}
+
+std::string notes_text(const std::vector<GpuEstimate>& estimates, bool markdown) {
+    std::string out;
+    for (const GpuEstimate& e : estimates) {
+        for (const std::string& note : e.notes) {
+            out += markdown ? fmt::format("- **{}**: {}\n", e.gpu, note)
+                            : fmt::format("  {}: {}\n", e.gpu, note);
+        }
+    }
+    return out;
+}
+
+std::string header_line(const workload::Workload& w) {
+    return fmt::format("{} ({}, {} {:g} params)", w.name, workload::to_string(w.task),
+                       workload::to_string(w.model.family), w.model.params);
+}
+
+} // namespace
+
+std::string render_estimates(const workload::Workload& workload,
+                             const std::vector<GpuEstimate>& estimates, Format format) {
+    const bool inference = workload.task == workload::Task::inference;
+    switch (format) {
+    case Format::json: {
+        ordered_json out;
+        out["schema_version"] = k_json_schema_version;
+        out["workload"] = workload_json(workload);
+        ordered_json list = ordered_json::array();
+        for (const GpuEstimate& e : estimates) {
+            list.push_back(estimate_json(e));
+        }
+        out["estimates"] = list;
+        return out.dump(2) + "\n";
+    }
+    case Format::markdown: {
+        std::string out = fmt::format("# Estimate: {}\n\n", header_line(workload));
+        out += estimate_table(estimates, inference).render_markdown();
+        const std::string notes = notes_text(estimates, true);
+        if (!notes.empty()) {
+            out += "\n## Notes\n\n" + notes;
+        }
+        return out;
+    }
+    case Format::table:
+    default: {
+        std::string out = header_line(workload) + "\n\n";
+        out += estimate_table(estimates, inference).render_text();
+        const std::string notes = notes_text(estimates, false);
+        if (!notes.empty()) {
+            out += "\nNotes (* misses the deadline or latency target):\n" + notes;
+        }
+        return out;
+    }
+    }
+}
+
+} // namespace gpuplan::report

@@ -1,0 +1,519 @@
+#include "gpuplan/finance/finance.hpp"
+#include "gpuplan/report/recommend.hpp"
+#include "gpuplan/report/text_table.hpp"
+#include "report/workload_json.hpp"
+
+#include <algorithm>
+#include <fmt/format.h>
+#include <map>
+#include <nlohmann/json.hpp>
+
+namespace gpuplan::report {
+
+using nlohmann::ordered_json;
+
+CatalogInfo catalog_info(const catalog::Catalog& catalog) {
+    CatalogInfo info;
+    const auto range = catalog::price_date_range(catalog);
+    if (range) {
+        info.oldest = range->first.to_string();
+        info.newest = range->second.to_string();
+    }
+    info.digest = "fnv1a64:" + catalog.digest;
+    info.offers = catalog::offer_count(catalog);
+    return info;
+}
+
+RecommendReport make_recommend_report(GeneratorInfo generator, const catalog::Catalog& catalog,
+                                      workload::Workload workload, cost::Settings settings,
+                                      rank::Objective objective, cost::Plan plan, int top) {
+    RecommendReport report;
+    report.generator = std::move(generator);
+    report.catalog = catalog_info(catalog);
+    report.workload = std::move(workload);
+    report.settings = std::move(settings);
+    report.objective = objective;
+    report.ranked = rank::rank(plan.options, objective);
+    report.rejected = rank::rejected(plan.options);
+    report.plan = std::move(plan);
+    report.top = top;
+    return report;
+}
+
+namespace {
+
+constexpr int k_hour_digits = 2;
+constexpr std::size_t k_rejected_shown = 5;
+
+std::size_t shown(const RecommendReport& r) {
+    return r.top <= 0 ? r.ranked.size()
+                      : std::min(r.ranked.size(), static_cast<std::size_t>(r.top));
+}
+
+ordered_json optional_money(const std::optional<double>& value) {
+    return value ? ordered_json(round_money(*value)) : ordered_json(nullptr);
+}
+
+ordered_json breakdown_json(const cost::CashFlows& flows) {
+    ordered_json out = ordered_json::object();
+    const auto totals = flows.item_totals();
+    for (std::size_t i = 0; i < cost::k_item_count; ++i) {
+        if (totals[i] != 0.0) {
+            out[std::string(cost::to_string(static_cast<cost::Item>(i)))] = round_money(totals[i]);
+        }
+    }
+    return out;
+}
+
+ordered_json items_json(const std::array<double, cost::k_item_count>& items) {
+    ordered_json out = ordered_json::object();
+    for (std::size_t i = 0; i < cost::k_item_count; ++i) {
+        if (items[i] != 0.0) {
+            out[std::string(cost::to_string(static_cast<cost::Item>(i)))] = round_money(items[i]);
+        }
+    }
+    return out;
+}
+
+ordered_json option_json(const cost::Option& o, std::optional<std::size_t> rank) {
+    ordered_json out;
+    if (rank) {
+        out["rank"] = *rank;
+    }
+    out["id"] = o.id;
+    out["provider"] = o.provider;
+    out["region"] = o.region;
+    out["zone"] = o.zone.empty() ? ordered_json(nullptr) : ordered_json(o.zone);
+    out["instance"] = o.instance;
+    out["gpu"] = o.gpu;
+    out["gpus_per_node"] = o.gpus_per_node;
+    out["nodes"] = o.nodes;
+    out["gpu_count"] = o.gpu_count;
+    out["purchase"] = gpuplan::to_string(o.purchase);
+    out["payment"] = o.payment.empty() ? ordered_json(nullptr) : ordered_json(o.payment);
+    out["wall_hours"] = round_to(o.wall_hours, k_hour_digits);
+    out["gpu_hours"] = round_to(o.gpu_hours, k_hour_digits);
+    out["meets_deadline"] = o.meets_deadline;
+    out["within_budget"] = o.within_budget;
+    ordered_json cost;
+    cost["total"] = round_money(o.total);
+    cost["npv"] = round_money(o.npv);
+    cost["per_gpu_hour"] = round_to(o.per_gpu_hour, 4);
+    cost["breakdown"] = breakdown_json(o.cash_flows);
+    cost["per_unit"] =
+        ordered_json{{"run", optional_money(o.units.per_run)},
+                     {"epoch", optional_money(o.units.per_epoch)},
+                     {"million_tokens", optional_money(o.units.per_million_tokens)},
+                     {"thousand_images", optional_money(o.units.per_thousand_images)}};
+    cost["price_currency"] = o.price_currency;
+    cost["fx_rate"] = o.fx_rate;
+    out["cost"] = cost;
+    out["break_even_utilisation"] = o.break_even_utilisation
+                                        ? ordered_json(round_to(*o.break_even_utilisation, 4))
+                                        : ordered_json(nullptr);
+    if (o.simulation) {
+        const cost::SpotQuantiles& s = *o.simulation;
+        out["simulation"] = ordered_json{{"samples", s.samples},
+                                         {"seed", s.seed},
+                                         {"p50_wall_hours", round_to(s.p50_wall_hours, 2)},
+                                         {"p90_wall_hours", round_to(s.p90_wall_hours, 2)},
+                                         {"p50_cost", round_money(s.p50_cost)},
+                                         {"p90_cost", round_money(s.p90_cost)}};
+    } else {
+        out["simulation"] = nullptr;
+    }
+    out["notes"] = o.notes;
+    return out;
+}
+
+// The catalog block of docs/schema/common.schema.json.
+ordered_json catalog_json(const CatalogInfo& info) {
+    ordered_json out;
+    out["digest"] = info.digest;
+    out["as_of"] = info.newest.empty()
+                       ? ordered_json(nullptr)
+                       : ordered_json{{"oldest", info.oldest}, {"newest", info.newest}};
+    out["offers"] = info.offers;
+    return out;
+}
+
+ordered_json fx_json(const std::vector<cost::FxUse>& fx) {
+    ordered_json out = ordered_json::array();
+    for (const cost::FxUse& use : fx) {
+        out.push_back(
+            {{"from", use.from}, {"to", use.to}, {"rate", use.rate}, {"as_of", use.as_of}});
+    }
+    return out;
+}
+
+// The conventions every cost output shares.
+ordered_json conventions_json(const cost::Plan& plan) {
+    ordered_json out;
+    out["discount_rate"] = plan.discount_rate;
+    out["monthly_rate"] = plan.monthly_rate;
+    out["horizon_months"] = plan.horizon_months;
+    out["currency"] = plan.currency;
+    out["timing"] = "month 0 is now (undiscounted); month k is the end of month k (730 hours), "
+                    "discounted by (1 + monthly_rate)^k";
+    out["npv_convention"] = "numpy-financial npv: values[0] at t = 0; Excel NPV() discounts its "
+                            "first value one period";
+    out["fx"] = fx_json(plan.fx);
+    return out;
+}
+
+std::string recommend_json(const RecommendReport& r) {
+    const cost::Plan& plan = r.plan;
+    ordered_json out;
+    out["schema_version"] = k_json_schema_version;
+    out["generator"] = {{"name", r.generator.name}, {"version", r.generator.version}};
+    out["catalog"] = catalog_json(r.catalog);
+    out["currency"] = plan.currency;
+    out["workload"] = workload_json(r.workload);
+    ordered_json assumptions = conventions_json(plan);
+    assumptions["objective"] = rank::to_string(r.objective);
+    assumptions["spot_zone"] = "the cheapest zone's spot price of each region";
+    assumptions["storage_per_gb_month_usd"] = r.settings.storage_per_gb_month_usd;
+    assumptions["checkpoint_gb_per_s_per_node"] = r.settings.checkpoint_gb_per_s_per_node;
+    assumptions["interruption_rate_per_node_hour"] =
+        r.settings.interruption_rate_per_node_hour
+            ? ordered_json(*r.settings.interruption_rate_per_node_hour)
+            : ordered_json(nullptr);
+    assumptions["bridge"] = r.settings.bridge;
+    ordered_json discounts = ordered_json::object();
+    for (const auto& [provider, discount] : r.settings.provider_discounts) {
+        discounts[provider] = discount;
+    }
+    assumptions["provider_discounts"] = discounts;
+    assumptions["simulate"] =
+        r.settings.simulate > 0
+            ? ordered_json{{"samples", r.settings.simulate}, {"seed", r.settings.seed}}
+            : ordered_json(nullptr);
+    assumptions["estimates"] = plan.estimates;
+    std::vector<std::string> notes{
+        "decision tree not applied yet: every catalog GPU model (or constraints.gpu_models) is a "
+        "candidate and every purchase option is priced"};
+    notes.insert(notes.end(), plan.assumptions.begin(), plan.assumptions.end());
+    assumptions["notes"] = notes;
+    out["assumptions"] = assumptions;
+    std::vector<std::string> purchase;
+    for (PurchaseOption option : plan.purchase_options) {
+        purchase.emplace_back(gpuplan::to_string(option));
+    }
+    out["decision"] = {{"trace", ordered_json::array()},
+                       {"candidate_gpus", plan.candidate_gpus},
+                       {"purchase_options", purchase}};
+    ordered_json options = ordered_json::array();
+    for (std::size_t i = 0; i < shown(r); ++i) {
+        options.push_back(option_json(plan.options[r.ranked[i]], i + 1));
+    }
+    out["options"] = options;
+    out["ranked_total"] = r.ranked.size();
+    ordered_json rejected = ordered_json::array();
+    for (std::size_t index : r.rejected) {
+        const cost::Option& o = plan.options[index];
+        rejected.push_back(
+            {{"id", o.id}, {"reason_code", cost::to_string(*o.rejection)}, {"reason", o.reason}});
+    }
+    out["rejected"] = rejected;
+    return out.dump(2) + "\n";
+}
+
+std::string percent(double fraction) {
+    return format_fixed(fraction * 100.0, 2) + "%";
+}
+
+std::string headline(const RecommendReport& r) {
+    const workload::Workload& w = r.workload;
+    return fmt::format("{} ({}), horizon {:g} months, discount rate {}/yr, {}; objective {}",
+                       w.name.empty() ? std::string("workload") : w.name,
+                       workload::to_string(w.task), w.horizon_months, percent(r.plan.discount_rate),
+                       r.plan.currency, rank::to_string(r.objective));
+}
+
+std::map<std::string, std::size_t> rejection_counts(const RecommendReport& r) {
+    std::map<std::string, std::size_t> counts;
+    for (std::size_t index : r.rejected) {
+        ++counts[std::string(cost::to_string(*r.plan.options[index].rejection))];
+    }
+    return counts;
+}
+
+std::string counts_text(const std::map<std::string, std::size_t>& counts) {
+    std::string text;
+    for (const auto& [code, count] : counts) {
+        text += fmt::format("{}{} {}", text.empty() ? "" : ", ", code, count);
+    }
+    return text;
+}
+
+TextTable options_table(const RecommendReport& r, bool wide) {
+    TextTable table;
+    table.add_column("#", Align::right);
+    table.add_column("option");
+    table.add_column("GPUs", Align::right);
+    table.add_column("wall", Align::right);
+    table.add_column("NPV", Align::right);
+    if (wide) {
+        table.add_column("total", Align::right);
+        table.add_column("per GPU-h", Align::right);
+        table.add_column("deadline");
+        table.add_column("budget");
+    }
+    for (std::size_t i = 0; i < shown(r); ++i) {
+        const cost::Option& o = r.plan.options[r.ranked[i]];
+        std::vector<std::string> row{std::to_string(i + 1), o.id, std::to_string(o.gpu_count),
+                                     format_duration(o.wall_hours), format_fixed(o.npv, 2)};
+        if (wide) {
+            row.push_back(format_fixed(o.total, 2));
+            row.push_back(format_fixed(o.per_gpu_hour, 4));
+            row.push_back(o.meets_deadline ? "meets" : "misses");
+            row.push_back(o.within_budget ? "within" : "over");
+        }
+        table.add_row(std::move(row));
+    }
+    return table;
+}
+
+std::string recommend_text(const RecommendReport& r, bool markdown, bool wide) {
+    const cost::Plan& plan = r.plan;
+    std::string out;
+    const std::string bullet = markdown ? "- " : "  ";
+    if (markdown) {
+        out += fmt::format("# gpuplan recommend: {}\n\n", r.workload.name);
+        out += headline(r) + ".\n\n";
+    } else {
+        out += headline(r) + "\n";
+    }
+    out += fmt::format("{} options ranked, {} rejected; showing {}. Money in {}; wall = time until "
+                       "the first run ends (inference: service hours per month).\n",
+                       r.ranked.size(), r.rejected.size(), shown(r), plan.currency);
+    out += markdown ? "\n" : "\n";
+    if (r.ranked.empty()) {
+        out += "No feasible option.\n";
+    } else {
+        const TextTable table = options_table(r, markdown || wide);
+        out += markdown ? table.render_markdown() : table.render_text();
+        const cost::Option& best = plan.options[r.ranked.front()];
+        out += fmt::format("{}Best: {} ({} x {}), NPV {}, total {}\n", markdown ? "\n## " : "\n",
+                           best.id, best.gpu_count, best.gpu, format_money(best.npv, plan.currency),
+                           format_money(best.total, plan.currency));
+        if (markdown) {
+            out += "\n";
+        }
+        for (const std::string& note : best.notes) {
+            out += bullet + note + "\n";
+        }
+    }
+    if (!r.rejected.empty()) {
+        out += fmt::format("{}Rejected: {} ({})\n", markdown ? "\n## " : "\n", r.rejected.size(),
+                           counts_text(rejection_counts(r)));
+        if (markdown) {
+            out += "\n";
+        }
+        for (std::size_t i = 0; i < std::min(k_rejected_shown, r.rejected.size()); ++i) {
+            const cost::Option& o = plan.options[r.rejected[i]];
+            out += fmt::format("{}{}: {}\n", bullet, o.id, o.reason);
+        }
+    }
+    out += markdown ? "\n## Assumptions\n\n" : "\nAssumptions:\n";
+    out += fmt::format("{}monthly rate (1 + {})^(1/12) - 1 = {}; month 0 undiscounted\n", bullet,
+                       plan.discount_rate, format_fixed(plan.monthly_rate * 100.0, 4) + "%");
+    for (const cost::FxUse& fx : plan.fx) {
+        out += fmt::format("{}1 {} = {} {} (as of {})\n", bullet, fx.from, format_price(fx.rate),
+                           fx.to, fx.as_of);
+    }
+    out += bullet + "decision tree not applied yet: every catalog GPU model is a candidate\n";
+    for (const std::string& note : plan.assumptions) {
+        out += bullet + note + "\n";
+    }
+    return out;
+}
+
+} // namespace
+
+std::string render_recommend(const RecommendReport& report, Format format, bool wide) {
+    switch (format) {
+    case Format::json:
+        return recommend_json(report);
+    case Format::markdown:
+        return recommend_text(report, true, true);
+    case Format::table:
+        return recommend_text(report, false, wide);
+    }
+    return {};
+}
+
+TcoReport make_tco_report(GeneratorInfo generator, const catalog::Catalog& catalog,
+                          workload::Workload workload, const cost::Plan& plan, std::string gpu,
+                          std::string provider) {
+    TcoReport report;
+    report.generator = std::move(generator);
+    report.catalog = catalog_info(catalog);
+    report.workload = std::move(workload);
+    report.currency = plan.currency;
+    report.discount_rate = plan.discount_rate;
+    report.monthly_rate = plan.monthly_rate;
+    report.horizon_months = plan.horizon_months;
+    report.fx = plan.fx;
+    report.gpu = std::move(gpu);
+    report.provider = std::move(provider);
+    for (PurchaseOption kind : k_all_purchase_options) {
+        const cost::Option* best = nullptr;
+        for (const cost::Option& o : plan.options) {
+            if (o.purchase != kind || o.gpu != report.gpu || o.bridged) {
+                continue;
+            }
+            auto key = [](const cost::Option& x) {
+                return std::tuple(x.rejection.has_value(), x.npv, x.id);
+            };
+            if (!best || key(o) < key(*best)) {
+                best = &o;
+            }
+        }
+        if (best) {
+            report.options.push_back({*best, std::nullopt});
+            report.gpu_count = std::max(report.gpu_count, best->gpu_count);
+        }
+    }
+    const auto on_demand =
+        std::find_if(report.options.begin(), report.options.end(), [](const TcoOption& t) {
+            return t.option.purchase == PurchaseOption::on_demand;
+        });
+    if (on_demand != report.options.end()) {
+        const std::vector<double> reference = on_demand->option.cash_flows.amounts();
+        for (TcoOption& t : report.options) {
+            if (t.option.purchase != PurchaseOption::on_demand) {
+                t.break_even_month = finance::break_even_month(
+                    report.monthly_rate, t.option.cash_flows.amounts(), reference);
+            }
+        }
+    }
+    return report;
+}
+
+namespace {
+
+std::string tco_json(const TcoReport& r) {
+    ordered_json out;
+    out["schema_version"] = k_json_schema_version;
+    out["generator"] = {{"name", r.generator.name}, {"version", r.generator.version}};
+    out["catalog"] = catalog_json(r.catalog);
+    out["configuration"] = {
+        {"workload", r.workload.name},
+        {"task", workload::to_string(r.workload.task)},
+        {"gpu", r.gpu},
+        {"gpu_count", r.gpu_count},
+        {"provider", r.provider.empty() ? ordered_json(nullptr) : ordered_json(r.provider)}};
+    cost::Plan conventions;
+    conventions.discount_rate = r.discount_rate;
+    conventions.monthly_rate = r.monthly_rate;
+    conventions.horizon_months = r.horizon_months;
+    conventions.currency = r.currency;
+    conventions.fx = r.fx;
+    ordered_json assumptions = conventions_json(conventions);
+    assumptions["break_even"] = "first month from which the option's cumulative discounted cost "
+                                "stays at or below on_demand's";
+    out["assumptions"] = assumptions;
+    ordered_json options = ordered_json::array();
+    for (const TcoOption& t : r.options) {
+        const cost::Option& o = t.option;
+        ordered_json entry;
+        entry["purchase"] = gpuplan::to_string(o.purchase);
+        entry["id"] = o.id;
+        entry["gpu_count"] = o.gpu_count;
+        entry["payment"] = o.payment.empty() ? ordered_json(nullptr) : ordered_json(o.payment);
+        entry["npv"] = round_money(o.npv);
+        entry["total"] = round_money(o.total);
+        entry["wall_hours"] = round_to(o.wall_hours, k_hour_digits);
+        entry["break_even_month"] =
+            t.break_even_month ? ordered_json(*t.break_even_month) : ordered_json(nullptr);
+        entry["break_even_utilisation"] = o.break_even_utilisation
+                                              ? ordered_json(round_to(*o.break_even_utilisation, 4))
+                                              : ordered_json(nullptr);
+        entry["rejected"] = o.rejection
+                                ? ordered_json({{"reason_code", cost::to_string(*o.rejection)},
+                                                {"reason", o.reason}})
+                                : ordered_json(nullptr);
+        ordered_json flows = ordered_json::array();
+        double cumulative = 0.0;
+        for (std::size_t k = 0; k < o.cash_flows.months.size(); ++k) {
+            const double amount = o.cash_flows.at(static_cast<int>(k));
+            cumulative += amount;
+            flows.push_back({{"month", k},
+                             {"amount", round_money(amount)},
+                             {"cumulative", round_money(cumulative)},
+                             {"items", items_json(o.cash_flows.months[k])}});
+        }
+        entry["cash_flows"] = flows;
+        entry["notes"] = o.notes;
+        options.push_back(entry);
+    }
+    out["options"] = options;
+    return out.dump(2) + "\n";
+}
+
+std::string tco_text(const TcoReport& r, bool markdown) {
+    std::string out;
+    const std::string title =
+        fmt::format("{} x {}{}, horizon {:g} months, discount rate {}/yr, {}", r.gpu_count, r.gpu,
+                    r.provider.empty() ? std::string() : " on " + r.provider, r.horizon_months,
+                    percent(r.discount_rate), r.currency);
+    out += markdown ? fmt::format("# gpuplan tco: {}\n\n{}.\n\n", r.workload.name, title)
+                    : title + "\n\n";
+    if (r.options.empty()) {
+        return out + "No option prices this configuration.\n";
+    }
+    TextTable summary;
+    summary.add_column("purchase");
+    summary.add_column("option");
+    summary.add_column("NPV", Align::right);
+    summary.add_column("total", Align::right);
+    summary.add_column("break-even", Align::right);
+    for (const TcoOption& t : r.options) {
+        const cost::Option& o = t.option;
+        summary.add_row(
+            {std::string(gpuplan::to_string(o.purchase)),
+             o.id + (o.rejection ? " (" + std::string(cost::to_string(*o.rejection)) + ")"
+                                 : std::string()),
+             format_fixed(o.npv, 2), format_fixed(o.total, 2),
+             o.purchase == PurchaseOption::on_demand ? std::string("-")
+             : t.break_even_month                    ? fmt::format("month {}", *t.break_even_month)
+                                                     : std::string("never")});
+    }
+    out += markdown ? summary.render_markdown() : summary.render_text();
+    out += markdown ? "\n## Cumulative cost by month\n\n" : "\nCumulative cost by month:\n";
+    TextTable months;
+    months.add_column("month", Align::right);
+    std::size_t length = 0;
+    for (const TcoOption& t : r.options) {
+        months.add_column(std::string(gpuplan::to_string(t.option.purchase)), Align::right);
+        length = std::max(length, t.option.cash_flows.months.size());
+    }
+    std::vector<double> cumulative(r.options.size(), 0.0);
+    for (std::size_t k = 0; k < length; ++k) {
+        std::vector<std::string> row{std::to_string(k)};
+        for (std::size_t i = 0; i < r.options.size(); ++i) {
+            cumulative[i] += r.options[i].option.cash_flows.at(static_cast<int>(k));
+            row.push_back(format_fixed(cumulative[i], 0));
+        }
+        months.add_row(std::move(row));
+    }
+    out += markdown ? months.render_markdown() : months.render_text();
+    return out;
+}
+
+} // namespace
+
+std::string render_tco(const TcoReport& report, Format format) {
+    switch (format) {
+    case Format::json:
+        return tco_json(report);
+    case Format::markdown:
+        return tco_text(report, true);
+    case Format::table:
+        return tco_text(report, false);
+    }
+    return {};
+}
+
+} // namespace gpuplan::report

@@ -1,0 +1,86 @@
+#include "report/workload_json.hpp"
+
+#include "gpuplan/report/format.hpp"
+
+namespace gpuplan::report {
+
+namespace {
+
+using nlohmann::ordered_json;
+
+template <typename T> ordered_json optional_json(const std::optional<T>& value) {
+    return value ? ordered_json(*value) : ordered_json(nullptr);
+}
+
+} // namespace
+
+ordered_json workload_json(const workload::Workload& w) {
+    ordered_json out;
+    out["name"] = w.name;
+    out["description"] = w.description;
+    out["task"] = workload::to_string(w.task);
+    const workload::Model& m = w.model;
+    out["model"] = {
+        {"family", workload::to_string(m.family)},
+        {"params", m.params},
+        {"active_params", m.active_params.value_or(m.params)},
+        {"layers", optional_json(m.layers)},
+        {"hidden", optional_json(m.hidden)},
+        {"heads", optional_json(m.heads)},
+        {"kv_heads", m.kv_heads ? ordered_json(*m.kv_heads) : optional_json(m.heads)},
+        {"seq_len", optional_json(m.seq_len)},
+        {"flops_per_sample", optional_json(m.flops_per_sample)},
+        {"reference", m.reference.empty() ? ordered_json(nullptr) : ordered_json(m.reference)}};
+    out["data"] = {{"tokens", optional_json(w.data.tokens)},
+                   {"samples", optional_json(w.data.samples)},
+                   {"epochs", w.data.epochs},
+                   {"dataset_gb", optional_json(w.data.dataset_gb)}};
+    out["training"] = {{"precision", catalog::to_string(w.training.precision)},
+                       {"optimizer", workload::to_string(w.training.optimizer)},
+                       {"method", workload::to_string(w.training.method)},
+                       {"sharding", workload::to_string(w.training.sharding)},
+                       {"micro_batch", w.training.micro_batch},
+                       {"activation_checkpointing", w.training.activation_checkpointing},
+                       {"mfu", optional_json(w.training.mfu)}};
+    out["inference"] = {{"precision", catalog::to_string(w.inference.precision)},
+                        {"requests_per_second", w.inference.requests_per_second},
+                        {"input_tokens", w.inference.input_tokens},
+                        {"output_tokens", w.inference.output_tokens},
+                        {"batch", w.inference.batch},
+                        {"latency_ms", optional_json(w.inference.latency_ms)},
+                        {"hours_per_day", w.inference.hours_per_day}};
+    out["schedule"] = {{"runs", w.schedule.runs}, {"every_months", w.schedule.every_months}};
+    out["horizon_months"] = w.horizon_months;
+    const workload::Constraints& c = w.constraints;
+    ordered_json purchase = ordered_json::array();
+    if (c.purchase.empty()) {
+        for (PurchaseOption option : k_all_purchase_options) {
+            purchase.push_back(to_string(option));
+        }
+    } else {
+        for (PurchaseOption option : c.purchase) {
+            purchase.push_back(to_string(option));
+        }
+    }
+    out["constraints"] = {{"deadline_hours", optional_json(c.deadline_hours)},
+                          {"budget", c.budget
+                                         ? ordered_json{{"amount", round_money(c.budget->amount)},
+                                                        {"currency", c.budget->currency}}
+                                         : ordered_json(nullptr)},
+                          {"providers", c.providers},
+                          {"regions", c.regions},
+                          {"gpu_models", c.gpu_models},
+                          {"gpu_count", optional_json(c.gpu_count)},
+                          {"max_gpus", c.max_gpus.value_or(workload::k_default_max_gpus)},
+                          {"interruptible", c.interruptible},
+                          {"purchase", purchase}};
+    out["finance"] = {{"discount_rate", w.finance.discount_rate}, {"currency", w.finance.currency}};
+    ordered_json sources = ordered_json::array();
+    for (const workload::Reference& reference : w.sources) {
+        sources.push_back({{"title", reference.title}, {"url", reference.url}});
+    }
+    out["sources"] = sources;
+    return out;
+}
+
+} // namespace gpuplan::report

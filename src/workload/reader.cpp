@@ -1,0 +1,379 @@
+#include "gpuplan/workload/reader.hpp"
+
+#include "detail/strings.hpp"
+#include "detail/yaml_reader.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <fmt/format.h>
+
+namespace gpuplan::workload {
+
+namespace {
+
+using detail::NumberRange;
+using detail::YamlNode;
+
+constexpr NumberRange k_positive_count{0.0, 1e30, true, "a positive number"};
+constexpr NumberRange k_mfu_range{0.0, 1.0, true, "a fraction above 0 and at most 1"};
+constexpr NumberRange k_hours_per_day_range{0.0, k_hours_per_day, true,
+                                            "a number of hours above 0 and at most 24"};
+constexpr double k_max_horizon_months = 1200.0;
+constexpr NumberRange k_rate_range{0.0, 1.0, false, "an annual rate from 0 to 1"};
+constexpr std::int64_t k_max_shape = 10'000'000;
+constexpr std::int64_t k_max_gpu_count = 1'000'000;
+
+const std::vector<std::string_view> k_training_precisions{"fp32", "tf32", "fp16", "bf16", "fp8"};
+const std::vector<std::string_view> k_inference_precisions{"fp16", "bf16", "fp8", "int8", "int4"};
+
+template <typename T> void assign(T& target, const std::optional<T>& value) {
+    if (value) {
+        target = *value;
+    }
+}
+
+// A whole number, SI suffixes allowed (`4k`).
+std::optional<int> int_at(const YamlNode& map, std::string_view key, std::int64_t min,
+                          std::int64_t max) {
+    auto child = map.get(key);
+    if (!child) {
+        return std::nullopt;
+    }
+    std::optional<double> value;
+    if (child->is_scalar()) {
+        value = parse_si_number(child->raw().Scalar());
+    }
+    if (!value || *value != std::floor(*value) || *value < static_cast<double>(min) ||
+        *value > static_cast<double>(max)) {
+        child->error(fmt::format("expected a whole number from {} to {}, got \"{}\"", min, max,
+                                 child->is_scalar() ? child->raw().Scalar() : "a non-scalar"));
+        return std::nullopt;
+    }
+    return static_cast<int>(*value);
+}
+
+std::optional<double> si_at(const YamlNode& map, std::string_view key, const NumberRange& range) {
+    auto child = map.get(key);
+    return child ? child->as_si_number(range) : std::nullopt;
+}
+
+std::optional<bool> bool_at(const YamlNode& map, std::string_view key) {
+    auto child = map.get(key);
+    return child ? child->as_bool() : std::nullopt;
+}
+
+std::optional<Precision> precision_at(const YamlNode& map,
+                                      const std::vector<std::string_view>& choices) {
+    auto child = map.get("precision");
+    if (!child) {
+        return std::nullopt;
+    }
+    auto index = child->as_choice(choices);
+    if (!index) {
+        return std::nullopt;
+    }
+    return catalog::parse_precision(choices.at(*index));
+}
+
+void read_model(const YamlNode& node, Model& model) {
+    if (!node.expect_map({"family", "params", "active_params", "layers", "hidden", "heads",
+                          "kv_heads", "seq_len", "flops_per_sample", "reference"})) {
+        return;
+    }
+    if (auto family = node.get("family")) {
+        if (auto index = family->as_choice({"transformer", "cnn", "custom"})) {
+            model.family = static_cast<Family>(*index);
+        }
+    }
+    if (auto params = node.require("params")) {
+        assign(model.params, params->as_si_number(k_positive_count));
+    }
+    model.active_params = si_at(node, "active_params", k_positive_count);
+    if (model.active_params && model.params > 0.0 && *model.active_params > model.params) {
+        node.get("active_params")
+            ->error(fmt::format("active_params ({:g}) cannot exceed params ({:g})",
+                                *model.active_params, model.params));
+    }
+    model.layers = int_at(node, "layers", 1, k_max_shape);
+    model.hidden = int_at(node, "hidden", 1, k_max_shape);
+    model.heads = int_at(node, "heads", 1, k_max_shape);
+    model.kv_heads = int_at(node, "kv_heads", 1, k_max_shape);
+    model.seq_len = int_at(node, "seq_len", 1, k_max_shape);
+    if (model.hidden && model.heads && *model.hidden % *model.heads != 0) {
+        node.get("heads")->error(fmt::format("hidden ({}) must be a multiple of heads ({})",
+                                             *model.hidden, *model.heads));
+    }
+    if (model.heads && model.kv_heads && *model.heads % *model.kv_heads != 0) {
+        node.get("kv_heads")
+            ->error(fmt::format("heads ({}) must be a multiple of kv_heads ({})", *model.heads,
+                                *model.kv_heads));
+    }
+    model.flops_per_sample = si_at(node, "flops_per_sample", k_positive_count);
+    assign(model.reference, node.string_at("reference", false));
+}
+
+void read_data(const YamlNode& node, Data& data) {
+    if (!node.expect_map({"tokens", "samples", "epochs", "dataset_gb"})) {
+        return;
+    }
+    data.tokens = si_at(node, "tokens", k_positive_count);
+    data.samples = si_at(node, "samples", k_positive_count);
+    assign(data.epochs, si_at(node, "epochs", k_positive_count));
+    data.dataset_gb = si_at(node, "dataset_gb", detail::k_non_negative);
+}
+
+void read_training(const YamlNode& node, Training& training) {
+    if (!node.expect_map({"precision", "optimizer", "method", "sharding", "micro_batch",
+                          "activation_checkpointing", "mfu"})) {
+        return;
+    }
+    assign(training.precision, precision_at(node, k_training_precisions));
+    if (auto optimizer = node.get("optimizer")) {
+        if (auto index = optimizer->as_choice({"adamw", "sgd", "adafactor"})) {
+            training.optimizer = static_cast<Optimizer>(*index);
+        }
+    }
+    if (auto method = node.get("method")) {
+        if (auto index = method->as_choice({"full", "lora", "qlora"})) {
+            training.method = static_cast<Method>(*index);
+        }
+    }
+    if (auto sharding = node.get("sharding")) {
+        if (auto index = sharding->as_choice({"none", "zero1", "zero2", "zero3", "fsdp"})) {
+            training.sharding = *index == 4 ? Sharding::zero3 : static_cast<Sharding>(*index);
+        }
+    }
+    assign(training.micro_batch, int_at(node, "micro_batch", 1, k_max_shape));
+    assign(training.activation_checkpointing, bool_at(node, "activation_checkpointing"));
+    if (auto mfu = node.get("mfu")) {
+        training.mfu = mfu->as_number(k_mfu_range);
+    }
+}
+
+void read_inference(const YamlNode& node, Inference& inference) {
+    if (!node.expect_map({"precision", "requests_per_second", "input_tokens", "output_tokens",
+                          "batch", "latency_ms", "hours_per_day"})) {
+        return;
+    }
+    assign(inference.precision, precision_at(node, k_inference_precisions));
+    assign(inference.requests_per_second, si_at(node, "requests_per_second", k_positive_count));
+    assign(inference.input_tokens, si_at(node, "input_tokens", detail::k_non_negative));
+    assign(inference.output_tokens, si_at(node, "output_tokens", k_positive_count));
+    assign(inference.batch, int_at(node, "batch", 1, k_max_shape));
+    if (auto latency = node.get("latency_ms")) {
+        inference.latency_ms = latency->as_number(k_positive_count);
+    }
+    if (auto hours = node.get("hours_per_day")) {
+        assign(inference.hours_per_day, hours->as_number(k_hours_per_day_range));
+    }
+}
+
+void read_schedule(const YamlNode& node, Schedule& schedule) {
+    if (!node.expect_map({"runs", "every_months"})) {
+        return;
+    }
+    assign(schedule.runs, int_at(node, "runs", 1, 10'000));
+    if (auto every = node.get("every_months")) {
+        assign(schedule.every_months, every->as_number(k_positive_count));
+    }
+}
+
+std::optional<std::vector<PurchaseOption>> purchase_list(const YamlNode& node) {
+    std::vector<YamlNode> items;
+    if (node.is_scalar()) {
+        items.push_back(node);
+    } else if (node.expect_sequence()) {
+        items = node.items();
+    } else {
+        return std::nullopt;
+    }
+    std::vector<PurchaseOption> out;
+    for (const YamlNode& item : items) {
+        if (auto index =
+                item.as_choice({"on_demand", "reserved_1y", "reserved_3y", "spot", "self_built"})) {
+            const PurchaseOption option = k_all_purchase_options.at(*index);
+            if (std::find(out.begin(), out.end(), option) == out.end()) {
+                out.push_back(option);
+            }
+        }
+    }
+    return out;
+}
+
+void read_constraints(const YamlNode& node, Constraints& constraints, const std::string& currency) {
+    if (!node.expect_map({"deadline", "budget", "providers", "regions", "gpu_models", "gpu_count",
+                          "max_gpus", "interruptible", "purchase"})) {
+        return;
+    }
+    if (auto deadline = node.get("deadline")) {
+        constraints.deadline_hours = deadline->as_duration_hours();
+    }
+    if (auto budget = node.get("budget")) {
+        constraints.budget = budget->as_money(currency);
+    }
+    for (auto [key, target] : {std::pair{"providers", &constraints.providers},
+                               std::pair{"regions", &constraints.regions},
+                               std::pair{"gpu_models", &constraints.gpu_models}}) {
+        if (auto list = node.get(key)) {
+            assign(*target, list->as_string_list());
+        }
+    }
+    constraints.gpu_count = int_at(node, "gpu_count", 1, k_max_gpu_count);
+    constraints.max_gpus = int_at(node, "max_gpus", 1, k_max_gpu_count);
+    if (constraints.gpu_count && constraints.max_gpus &&
+        *constraints.gpu_count > *constraints.max_gpus) {
+        node.get("gpu_count")
+            ->error(fmt::format("gpu_count ({}) exceeds max_gpus ({})", *constraints.gpu_count,
+                                *constraints.max_gpus));
+    }
+    assign(constraints.interruptible, bool_at(node, "interruptible"));
+    if (auto purchase = node.get("purchase")) {
+        assign(constraints.purchase, purchase_list(*purchase));
+    }
+}
+
+void read_finance(const YamlNode& node, Finance& finance) {
+    if (!node.expect_map({"discount_rate", "currency"})) {
+        return;
+    }
+    if (auto rate = node.get("discount_rate")) {
+        assign(finance.discount_rate, rate->as_number(k_rate_range));
+    }
+    if (auto currency = node.get("currency")) {
+        if (auto code = currency->as_string()) {
+            if (is_currency_code(*code)) {
+                finance.currency = *code;
+            } else {
+                currency->error(fmt::format(
+                    "expected an ISO 4217 currency code such as USD or CNY, got \"{}\"", *code));
+            }
+        }
+    }
+}
+
+void read_sources(const YamlNode& node, std::vector<Reference>& sources) {
+    if (!node.expect_sequence()) {
+        return;
+    }
+    for (const YamlNode& item : node.items()) {
+        if (!item.expect_map({"title", "url"})) {
+            continue;
+        }
+        Reference reference;
+        assign(reference.title, item.string_at("title", true));
+        assign(reference.url, item.string_at("url", true));
+        sources.push_back(std::move(reference));
+    }
+}
+
+// Months as a number, or a duration converted at 730 hours per month (`3y` = 36).
+void read_horizon(const YamlNode& node, double& months) {
+    std::optional<double> value;
+    if (node.is_scalar()) {
+        const std::string& text = node.raw().Scalar();
+        value = parse_number(text);
+        if (!value) {
+            if (auto hours = parse_duration_hours(text)) {
+                value = *hours / k_hours_per_month;
+            }
+        }
+    }
+    if (!value || *value <= 0.0 || *value > k_max_horizon_months) {
+        node.error(fmt::format("expected months above 0 and at most {:g} (36) or a duration (3y), "
+                               "got \"{}\"",
+                               k_max_horizon_months,
+                               node.is_scalar() ? node.raw().Scalar() : "a non-scalar"));
+        return;
+    }
+    months = *value;
+}
+
+std::string stem_of(const std::string& file) {
+    const auto slash = file.find_last_of("/\\");
+    std::string base = slash == std::string::npos ? file : file.substr(slash + 1);
+    const auto dot = base.rfind('.');
+    return dot == std::string::npos || dot == 0 ? base : base.substr(0, dot);
+}
+
+} // namespace
+
+Workload read_workload(const catalog::TextFile& file) {
+    DiagnosticSink sink;
+    detail::YamlContext context{file.name, &sink};
+    Workload workload;
+    workload.name = stem_of(file.name);
+    auto root = detail::parse_yaml_document(file.text, context);
+    if (root && root->expect_map({"schema_version", "name", "description", "task", "model", "data",
+                                  "training", "inference", "schedule", "horizon_months",
+                                  "constraints", "finance", "sources"})) {
+        bool version_ok = true;
+        if (auto version = root->require("schema_version")) {
+            auto value = version->as_integer(0, 1'000'000);
+            version_ok = value.has_value();
+            if (value && (*value < k_min_schema_version || *value > k_max_schema_version)) {
+                version->error(fmt::format("unsupported schema_version {}; this gpuplan reads "
+                                           "workload schema_version {} to {}",
+                                           *value, k_min_schema_version, k_max_schema_version));
+                version_ok = false;
+            }
+        }
+        if (version_ok) {
+            assign(workload.name, root->string_at("name", false));
+            assign(workload.description, root->string_at("description", false));
+            if (auto task = root->get("task")) {
+                if (auto index = task->as_choice({"train", "finetune", "inference"})) {
+                    workload.task = static_cast<Task>(*index);
+                }
+            }
+            if (auto finance = root->get("finance")) {
+                read_finance(*finance, workload.finance);
+            }
+            if (auto model = root->require("model")) {
+                read_model(*model, workload.model);
+            }
+            if (auto data = root->get("data")) {
+                read_data(*data, workload.data);
+            }
+            const bool serving = workload.task == Task::inference;
+            if (auto training = root->get("training")) {
+                if (serving) {
+                    training->error("'training' does not apply to task inference; use "
+                                    "'inference'");
+                } else {
+                    read_training(*training, workload.training);
+                }
+            }
+            if (auto inference = root->get("inference")) {
+                if (!serving) {
+                    inference->error(fmt::format("'inference' does not apply to task {}; use "
+                                                 "'training'",
+                                                 to_string(workload.task)));
+                } else {
+                    read_inference(*inference, workload.inference);
+                }
+            }
+            if (workload.task == Task::train && workload.training.method != Method::full) {
+                root->get("training")
+                    ->get("method")
+                    ->error(fmt::format("method {} needs task finetune (the base model is frozen)",
+                                        to_string(workload.training.method)));
+            }
+            if (auto schedule = root->get("schedule")) {
+                read_schedule(*schedule, workload.schedule);
+            }
+            if (auto horizon = root->get("horizon_months")) {
+                read_horizon(*horizon, workload.horizon_months);
+            }
+            if (auto constraints = root->get("constraints")) {
+                read_constraints(*constraints, workload.constraints, workload.finance.currency);
+            }
+            if (auto sources = root->get("sources")) {
+                read_sources(*sources, workload.sources);
+            }
+        }
+    }
+    sink.throw_if_any();
+    return workload;
+}
+
+} // namespace gpuplan::workload

@@ -1,0 +1,81 @@
+#include "gpuplan/workload/workload.hpp"
+
+#include <array>
+#include <utility>
+
+namespace gpuplan::workload {
+
+namespace {
+
+template <typename Enum, std::size_t N>
+std::optional<Enum> parse_enum(const std::array<std::pair<std::string_view, Enum>, N>& names,
+                               std::string_view text) {
+    for (const auto& [name, value] : names) {
+        if (name == text) {
+            return value;
+        }
+    }
+    return std::nullopt;
+}
+
+template <typename Enum, std::size_t N>
+std::string_view name_of(const std::array<std::pair<std::string_view, Enum>, N>& names,
+                         Enum value) {
+    for (const auto& [name, candidate] : names) {
+        if (candidate == value) {
+            return name;
+        }
+    }
+    return "?";
+}
+
+constexpr std::array<std::pair<std::string_view, Task>, 3> k_tasks{
+    {{"train", Task::train}, {"finetune", Task::finetune}, {"inference", Task::inference}}};
+constexpr std::array<std::pair<std::string_view, Family>, 3> k_families{
+    {{"transformer", Family::transformer}, {"cnn", Family::cnn}, {"custom", Family::custom}}};
+constexpr std::array<std::pair<std::string_view, Optimizer>, 3> k_optimizers{
+    {{"adamw", Optimizer::adamw}, {"sgd", Optimizer::sgd}, {"adafactor", Optimizer::adafactor}}};
+constexpr std::array<std::pair<std::string_view, Method>, 3> k_methods{
+    {{"full", Method::full}, {"lora", Method::lora}, {"qlora", Method::qlora}}};
+constexpr std::array<std::pair<std::string_view, Sharding>, 5> k_shardings{
+    {{"none", Sharding::none},
+     {"zero1", Sharding::zero1},
+     {"zero2", Sharding::zero2},
+     {"zero3", Sharding::zero3},
+     {"fsdp", Sharding::zero3}}};
+
+} // namespace
+
+std::string_view to_string(Task value) {
+    return name_of(k_tasks, value);
+}
+std::string_view to_string(Family value) {
+    return name_of(k_families, value);
+}
+std::string_view to_string(Optimizer value) {
+    return name_of(k_optimizers, value);
+}
+std::string_view to_string(Method value) {
+    return name_of(k_methods, value);
+}
+std::string_view to_string(Sharding value) {
+    return name_of(k_shardings, value);
+}
+
+std::optional<Task> parse_task(std::string_view text) {
+    return parse_enum(k_tasks, text);
+}
+std::optional<Family> parse_family(std::string_view text) {
+    return parse_enum(k_families, text);
+}
+std::optional<Optimizer> parse_optimizer(std::string_view text) {
+    return parse_enum(k_optimizers, text);
+}
+std::optional<Method> parse_method(std::string_view text) {
+    return parse_enum(k_methods, text);
+}
+std::optional<Sharding> parse_sharding(std::string_view text) {
+    return parse_enum(k_shardings, text);
+}
+
+} // namespace gpuplan::workload

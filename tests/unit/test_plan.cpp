@@ -1,0 +1,225 @@
+#include "gpuplan/catalog/loader.hpp"
+#include "gpuplan/cost/plan.hpp"
+#include "gpuplan/finance/finance.hpp"
+
+#include <algorithm>
+#include <catch2/catch.hpp>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+using namespace gpuplan;
+using namespace gpuplan::cost;
+
+namespace {
+
+catalog::Catalog fixture() {
+    const auto path =
+        std::filesystem::path(GPUPLAN_SOURCE_DIR) / "tests" / "fixtures" / "catalog" / "cost.yaml";
+    std::ifstream in(path);
+    std::ostringstream text;
+    text << in.rdbuf();
+    const std::vector<catalog::TextFile> files{{"cost.yaml", text.str()}};
+    return catalog::load_catalog(files);
+}
+
+workload::Workload training() {
+    workload::Workload w;
+    w.name = "t";
+    w.task = workload::Task::train;
+    w.model.params = 7e9;
+    w.data.tokens = 1e9;
+    w.horizon_months = 12;
+    w.finance.discount_rate = 0.10;
+    return w;
+}
+
+// 800 GPU-hours of work on any GPU, 100 GB checkpoints; fits when it has at least 8 GPUs.
+struct FakeEstimator {
+    int* calls;
+    estimate::GpuEstimate operator()(const catalog::Gpu& gpu, const estimate::NodeShape& node,
+                                     std::optional<int> count) const {
+        ++*calls;
+        estimate::GpuEstimate e;
+        e.gpu = gpu.name;
+        e.node = node;
+        e.gpu_count = count.value_or(8);
+        e.nodes = std::max(1, e.gpu_count / std::max(1, node.gpus_per_node));
+        e.fits = e.gpu_count >= 8;
+        e.memory_per_gpu_gib = 600.0 / e.gpu_count;
+        e.gpu_hours = 800;
+        e.wall_hours = 800.0 / e.gpu_count;
+        e.checkpoint_gb = 100;
+        return e;
+    }
+};
+
+const Option& find(const Plan& plan, std::string_view id) {
+    const auto it = std::find_if(plan.options.begin(), plan.options.end(),
+                                 [id](const Option& o) { return o.id == id; });
+    REQUIRE(it != plan.options.end());
+    return *it;
+}
+
+bool has(const Plan& plan, std::string_view id) {
+    return std::any_of(plan.options.begin(), plan.options.end(),
+                       [id](const Option& o) { return o.id == id; });
+}
+
+} // namespace
+
+TEST_CASE("on-demand adds storage and egress and discounts at the monthly rate", "[plan]") {
+    int calls = 0;
+    const Plan plan = cost::plan(training(), fixture(), Settings{}, FakeEstimator{&calls});
+    const Option& od = find(plan, "testcloud/r1/big.8x/on_demand");
+    // 100 h x 32/h; storage 2 x 100 GB x 0.023; egress 7e9 x 2 B = 14 GB x 0.09.
+    CHECK(od.cash_flows.at(1) == Approx(3200 + 4.6 + 1.26));
+    CHECK(od.total == Approx(3205.86));
+    CHECK(od.npv == Approx(3205.86 / (1 + finance::monthly_rate(0.10))));
+    CHECK(od.cash_flows.months.size() == 13);
+    CHECK(od.gpu_count == 8);
+    CHECK(od.nodes == 1);
+    CHECK(od.per_gpu_hour == Approx(3205.86 / 800));
+    CHECK(od.units.per_run == Approx(3205.86));
+    CHECK(od.units.per_million_tokens == Approx(3205.86 / 1000));
+    CHECK_FALSE(od.rejection.has_value());
+}
+
+TEST_CASE("each distinct GPU, node shape and count is estimated once", "[plan]") {
+    int calls = 0;
+    const Plan plan = cost::plan(training(), fixture(), Settings{}, FakeEstimator{&calls});
+    // A100 in 8-GPU NVLink nodes (shared by big.8x, y.8a100 and the build) and L4 in 1-GPU nodes,
+    // whose chosen 8 GPUs are already whole instances.
+    CHECK(calls == 2);
+    CHECK(plan.estimates == 2);
+    const Option& l4 = find(plan, "testcloud/r1/small.1x/on_demand");
+    CHECK(l4.gpu_count == 8);
+    CHECK(l4.nodes == 8);
+    CHECK(l4.cash_flows.at(1) == Approx(8 * 100 * 1.0 + 4.6 + 1.26));
+}
+
+TEST_CASE("spot takes the cheapest zone and is rejected unless interruptible", "[plan]") {
+    int calls = 0;
+    workload::Workload w = training();
+    const Plan strict = cost::plan(w, fixture(), Settings{}, FakeEstimator{&calls});
+    const Option& rejected = find(strict, "testcloud/r1/big.8x/spot");
+    REQUIRE(rejected.rejection == Rejection::not_interruptible);
+    CHECK(rejected.zone == "r1b");
+
+    w.constraints.interruptible = true;
+    const Plan loose = cost::plan(w, fixture(), Settings{}, FakeEstimator{&calls});
+    const Option& spot = find(loose, "testcloud/r1/big.8x/spot");
+    CHECK_FALSE(spot.rejection.has_value());
+    const SpotOverhead overhead = spot_overhead(1, {.interruption_rate_per_node_hour = 0.01,
+                                                    .checkpoint_hours = 100.0 / 1.0 / 3600.0,
+                                                    .restart_hours = 0.25});
+    CHECK(spot.wall_hours == Approx(100 * overhead.wall_factor));
+    CHECK(spot.cash_flows.at(1) == Approx(100 * overhead.wall_factor * 10.0 + 4.6 + 1.26));
+}
+
+TEST_CASE("an interruption-rate override changes the spot overhead", "[plan]") {
+    int calls = 0;
+    workload::Workload w = training();
+    w.constraints.interruptible = true;
+    Settings high;
+    high.interruption_rate_per_node_hour = 0.2;
+    const Plan low_plan = cost::plan(w, fixture(), Settings{}, FakeEstimator{&calls});
+    const Plan high_plan = cost::plan(w, fixture(), high, FakeEstimator{&calls});
+    CHECK(find(high_plan, "testcloud/r1/big.8x/spot").total >
+          find(low_plan, "testcloud/r1/big.8x/spot").total);
+}
+
+TEST_CASE("reserved terms are owed in full and pick the payment with the lowest NPV", "[plan]") {
+    int calls = 0;
+    const Plan plan = cost::plan(training(), fixture(), Settings{}, FakeEstimator{&calls});
+    const Option& one_year = find(plan, "testcloud/r1/big.8x/reserved_1y");
+    CHECK(one_year.total == Approx(32 * 0.6 * 8760 + 4.6 + 1.26));
+    const Option& three_years = find(plan, "testcloud/r1/big.8x/reserved_3y");
+    // 36 monthly payments of 12.8 x 730 beat 12.16 x 26280 upfront at 10%/yr.
+    CHECK(three_years.payment == "no_upfront");
+    CHECK(three_years.cash_flows.months.size() == 37);
+    CHECK(three_years.total > one_year.total);
+    CHECK(one_year.total > find(plan, "testcloud/r1/big.8x/on_demand").total);
+}
+
+TEST_CASE("prices convert to the output currency through the catalog's rates", "[plan]") {
+    int calls = 0;
+    const Plan plan = cost::plan(training(), fixture(), Settings{}, FakeEstimator{&calls});
+    const Option& yun = find(plan, "yuncloud/cn-north/y.8a100/on_demand");
+    CHECK(yun.price_currency == "CNY");
+    CHECK(yun.fx_rate == Approx(1.0 / 7.0));
+    CHECK(yun.total == Approx(100 * 210.0 / 7.0 + 4.6));
+    REQUIRE(plan.fx.size() == 1);
+    CHECK(plan.fx[0].from == "CNY");
+
+    Settings cny;
+    cny.currency = "CNY";
+    const Plan in_cny = cost::plan(training(), fixture(), cny, FakeEstimator{&calls});
+    CHECK(find(in_cny, "testcloud/r2/big.8x/on_demand").cash_flows.at(1) ==
+          Approx((3000 + 4.6 + 1.26) * 7.0));
+}
+
+TEST_CASE("deadline, budget and max_gpus reject options with a reason", "[plan]") {
+    int calls = 0;
+    workload::Workload w = training();
+    w.constraints.deadline_hours = 150;
+    w.constraints.budget = Money{3100, "USD"};
+    const Plan plan = cost::plan(w, fixture(), Settings{}, FakeEstimator{&calls});
+    const Option& od_r1 = find(plan, "testcloud/r1/big.8x/on_demand");
+    CHECK(od_r1.rejection == Rejection::over_budget);
+    CHECK_FALSE(od_r1.within_budget);
+    CHECK(od_r1.meets_deadline);
+    const Option& own = find(plan, "self_built/8xA100-80GB");
+    // Waits 12 weeks (2016 h) before 100 h of work.
+    CHECK(own.wall_hours == Approx(2116));
+    CHECK(own.rejection == Rejection::misses_deadline);
+    CHECK_FALSE(find(plan, "testcloud/r2/big.8x/on_demand").rejection.has_value());
+
+    w.constraints.max_gpus = 4;
+    const Plan capped = cost::plan(w, fixture(), Settings{}, FakeEstimator{&calls});
+    CHECK(find(capped, "testcloud/r2/big.8x/on_demand").rejection == Rejection::exceeds_max_gpus);
+}
+
+TEST_CASE("constraints filter providers, regions and purchase options", "[plan]") {
+    int calls = 0;
+    workload::Workload w = training();
+    w.constraints.providers = {"testcloud"};
+    w.constraints.regions = {"r2"};
+    w.constraints.purchase = {PurchaseOption::on_demand};
+    const Plan plan = cost::plan(w, fixture(), Settings{}, FakeEstimator{&calls});
+    REQUIRE(plan.options.size() == 1);
+    CHECK(plan.options[0].id == "testcloud/r2/big.8x/on_demand");
+}
+
+TEST_CASE("a negotiated discount scales every charge of its provider", "[plan]") {
+    int calls = 0;
+    Settings settings;
+    settings.provider_discounts["testcloud"] = 0.15;
+    const Plan plan = cost::plan(training(), fixture(), settings, FakeEstimator{&calls});
+    CHECK(find(plan, "testcloud/r2/big.8x/on_demand").total == Approx(0.85 * (3000 + 4.6 + 1.26)));
+    CHECK(find(plan, "yuncloud/cn-north/y.8a100/on_demand").total == Approx(3000 + 4.6));
+}
+
+TEST_CASE("self-built is priced waiting, and bridged with --bridge", "[plan]") {
+    int calls = 0;
+    Settings settings;
+    settings.bridge = true;
+    const Plan plan = cost::plan(training(), fixture(), settings, FakeEstimator{&calls});
+    const Option& waits = find(plan, "self_built/8xA100-80GB");
+    const Option& bridged = find(plan, "self_built/8xA100-80GB/bridge");
+    CHECK(waits.cash_flows.at(0) == Approx(210000));
+    CHECK(bridged.wall_hours == Approx(100));
+    // The bridge runs the whole 100 h job on the cheapest A100-80GB on-demand: 30/8 per GPU-hour.
+    CHECK(bridged.cash_flows.item_totals()[static_cast<std::size_t>(Item::bridge)] ==
+          Approx(100 * 30.0));
+    const bool has_break_even =
+        std::any_of(waits.notes.begin(), waits.notes.end(), [](const std::string& n) {
+            // The cheapest on-demand is the CNY offer (no egress); a 100-hour job never pays
+            // back 210,000 of capex.
+            return n == "break-even vs yuncloud/cn-north/y.8a100/on_demand: none within the cash "
+                        "flows";
+        });
+    CHECK(has_break_even);
+    CHECK_FALSE(has(cost::plan(training(), fixture(), Settings{}, FakeEstimator{&calls}),
+                    "self_built/8xA100-80GB/bridge"));
+}

@@ -1,0 +1,85 @@
+#include "../support/cli_runner.hpp"
+#include "gpuplan/finance/finance.hpp"
+
+#include <catch2/catch.hpp>
+#include <cmath>
+#include <nlohmann/json.hpp>
+#include <set>
+
+using nlohmann::json;
+
+namespace {
+
+const std::vector<std::string> k_fixture{"--no-default-catalog", "--catalog",
+                                         "tests/fixtures/catalog/cost.yaml"};
+
+json run_json(std::vector<std::string> args) {
+    std::vector<std::string> all = k_fixture;
+    all.insert(all.end(), args.begin(), args.end());
+    all.push_back("--format");
+    all.push_back("json");
+    const auto result = gpuplan::test::run_cli(all);
+    REQUIRE(result.exit_code == 0);
+    return json::parse(result.out);
+}
+
+} // namespace
+
+TEST_CASE("a reader recomputes every tco npv from its cash flows", "[report][tco]") {
+    const json out = run_json({"tco", "tests/fixtures/workloads/finetune-7b.yaml", "--gpu",
+                               "A100-80GB", "--provider", "testcloud"});
+    const double rate = out["assumptions"]["monthly_rate"].get<double>();
+    CHECK(rate == Approx(gpuplan::finance::monthly_rate(0.10)));
+    REQUIRE(out["options"].size() == 5);
+    for (const json& option : out["options"]) {
+        std::vector<double> amounts;
+        double items_sum = 0.0;
+        for (const json& flow : option["cash_flows"]) {
+            CHECK(flow["month"].get<std::size_t>() == amounts.size());
+            amounts.push_back(flow["amount"].get<double>());
+            for (const auto& item : flow["items"].items()) {
+                items_sum += item.value().get<double>();
+            }
+        }
+        const double cents = 0.005 * static_cast<double>(amounts.size());
+        CHECK(gpuplan::finance::npv(rate, amounts) ==
+              Approx(option["npv"].get<double>()).margin(cents));
+        CHECK(items_sum == Approx(option["total"].get<double>()).margin(10 * cents));
+        CHECK(option["cash_flows"].back()["cumulative"].get<double>() ==
+              Approx(option["total"].get<double>()).margin(cents));
+    }
+}
+
+TEST_CASE("recommend lists options best first and never ranks a rejected one", "[report]") {
+    const json out = run_json(
+        {"recommend", "tests/fixtures/workloads/finetune-7b.yaml", "--top", "0", "--bridge"});
+    const json& options = out["options"];
+    REQUIRE(options.size() == out["ranked_total"].get<std::size_t>());
+    std::set<std::string> ranked;
+    for (std::size_t i = 0; i < options.size(); ++i) {
+        CHECK(options[i]["rank"].get<std::size_t>() == i + 1);
+        CHECK(options[i]["meets_deadline"].get<bool>());
+        CHECK(options[i]["within_budget"].get<bool>());
+        if (i > 0) {
+            CHECK(options[i - 1]["cost"]["npv"].get<double>() <=
+                  options[i]["cost"]["npv"].get<double>());
+        }
+        ranked.insert(options[i]["id"].get<std::string>());
+    }
+    for (const json& rejected : out["rejected"]) {
+        CHECK(ranked.count(rejected["id"].get<std::string>()) == 0);
+    }
+    CHECK(out["decision"]["trace"].empty());
+    CHECK(out["decision"]["candidate_gpus"] == json::array({"A100-80GB", "L4"}));
+}
+
+TEST_CASE("recommend is deterministic across runs", "[report]") {
+    const std::vector<std::string> args{"--no-default-catalog",
+                                        "--catalog",
+                                        "tests/fixtures/catalog/cost.yaml",
+                                        "recommend",
+                                        "tests/fixtures/workloads/finetune-7b.yaml",
+                                        "--simulate",
+                                        "50"};
+    CHECK(gpuplan::test::run_cli(args).out == gpuplan::test::run_cli(args).out);
+}
