@@ -1,11 +1,19 @@
 #include "gpuplan/shipped.hpp"
 
 #include "gpuplan/catalog/loader.hpp"
+#include "gpuplan/workload/reader.hpp"
 
 namespace gpuplan::shipped {
 
+namespace {
+
+constexpr std::string_view k_preset_folder = "presets/";
+constexpr std::string_view k_yaml_suffix = ".yaml";
+
+} // namespace
+
 FileKind kind_of(std::string_view relative_name) {
-    if (relative_name.rfind("presets/", 0) == 0) {
+    if (relative_name.rfind(k_preset_folder, 0) == 0) {
         return FileKind::preset;
     }
     if (relative_name == "decision_tree.yaml") {
@@ -17,14 +25,44 @@ FileKind kind_of(std::string_view relative_name) {
 std::vector<Diagnostic>
 validate_shipped(const std::vector<std::pair<std::string, std::string>>& files) {
     std::vector<catalog::TextFile> catalog_files;
+    std::vector<Diagnostic> problems;
     for (const auto& [name, text] : files) {
         if (kind_of(name) == FileKind::catalog) {
             catalog_files.push_back({"catalog/" + name, text});
         }
     }
-    // Presets and the decision tree are validated by their readers once those stages exist;
-    // see the workload and decide modules.
-    return catalog::validate_catalog(catalog_files);
+    problems = catalog::validate_catalog(catalog_files);
+    for (const auto& [name, text] : files) {
+        if (kind_of(name) != FileKind::preset) {
+            continue;
+        }
+        const std::string path = "catalog/" + name;
+        try {
+            const workload::Workload preset = workload::read_workload({path, text});
+            // `--preset NAME` finds presets/NAME.yaml, so the name inside must match the file.
+            std::string stem = name.substr(k_preset_folder.size());
+            if (stem.size() > k_yaml_suffix.size() &&
+                stem.compare(stem.size() - k_yaml_suffix.size(), k_yaml_suffix.size(),
+                             k_yaml_suffix) == 0) {
+                stem.resize(stem.size() - k_yaml_suffix.size());
+            }
+            if (preset.name != stem) {
+                problems.push_back({path, 0, 0, "/name",
+                                    "preset name '" + preset.name +
+                                        "' differs from its file name '" + stem + "'"});
+            }
+            for (const std::string& missing : workload::missing_fields(preset)) {
+                problems.push_back({path, 0, 0, "", "incomplete workload: missing " + missing});
+            }
+            if (preset.description.empty()) {
+                problems.push_back({path, 0, 0, "/description",
+                                    "a preset needs a description (gpuplan presets shows it)"});
+            }
+        } catch (const InputError& e) {
+            problems.insert(problems.end(), e.diagnostics().begin(), e.diagnostics().end());
+        }
+    }
+    return problems;
 }
 
 } // namespace gpuplan::shipped

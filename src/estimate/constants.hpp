@@ -24,7 +24,7 @@ inline constexpr double k_lora_checkpoint_bytes = 12.0;
 inline constexpr double k_lora_efficiency = 0.88;
 inline constexpr double k_qlora_slowdown = 1.40;
 // QLoRA base weights: 4-bit NF4 plus double-quantised constants (Dettmers et al.: 0.127 bits).
-inline constexpr double k_qlora_bytes_per_param = 0.516;
+inline constexpr double k_nf4_bytes = 0.516;
 
 // Activation bytes per token per hidden unit per layer with 16-bit activations (Korthikanti et
 // al. s*b*h*(34 + 5*a*s/h)).
@@ -32,11 +32,11 @@ inline constexpr double k_activation_bytes = 34.0;
 inline constexpr double k_attention_score_bytes = 5.0;
 // With activation checkpointing only each layer's 16-bit input is kept.
 inline constexpr double k_checkpointed_activation_bytes = 2.0;
-// CNN/custom activation bytes per forward FLOP per sample at 16-bit: 6 MiB per GFLOP (E4.4).
-inline constexpr double k_cnn_activation_bytes_per_flop = 6.0 * 1024.0 * 1024.0 / 1e9;
+// CNN/custom activation bytes per forward GFLOP per sample at 16-bit: 6 MiB (E4.4).
+inline constexpr double k_cnn_act_bytes_per_gflop = 6.0 * 1024.0 * 1024.0;
 
 // CUDA context and kernels (E4).
-inline constexpr double k_runtime_overhead_gib = 1.5;
+inline constexpr double k_framework_overhead_gib = 1.5;
 // A configuration fits when it uses at most this share of the GPU's memory (vLLM's default).
 inline constexpr double k_usable_memory_fraction = 0.90;
 
@@ -69,14 +69,14 @@ inline constexpr double k_zero3_comm_factor = 1.5;
 inline constexpr double k_tp_allreduces = 4.0;
 
 // Link bandwidths per direction when the catalog has no figure.
-inline constexpr double k_fallback_network_gbps = 100.0;
+inline constexpr double k_default_network_gbps = 100.0;
 inline constexpr double k_pcie3_gb_per_s = 16.0;
 inline constexpr double k_pcie4_gb_per_s = 32.0;
 inline constexpr double k_pcie5_gb_per_s = 64.0;
 
 // Training data read throughput per node: remote storage, or local NVMe when the dataset fits.
-inline constexpr double k_remote_storage_gb_per_s = 0.131;
-inline constexpr double k_local_nvme_gb_per_s = 2.0;
+inline constexpr double k_network_disk_gb_per_s = 0.131;
+inline constexpr double k_nvme_gb_per_s = 2.0;
 // Staging the dataset onto local NVMe from object storage, per node (E6).
 inline constexpr double k_object_store_gb_per_s = 1.25;
 // Data loading is the bottleneck when reading takes longer than this share of the training time.

@@ -215,7 +215,7 @@ double intra_node_gb_per_s(const Gpu& gpu, const NodeShape& node) {
 }
 
 double inter_node_gb_per_s(const NodeShape& node) {
-    return node.network_gbps.value_or(k_fallback_network_gbps) / k_bits_per_byte;
+    return node.network_gbps.value_or(k_default_network_gbps) / k_bits_per_byte;
 }
 
 // GPU counts tried (E5.2): 1, 2, 4, ... below a node, one node, then whole nodes, up to `cap`.
@@ -306,7 +306,7 @@ TrainModel train_model(const Workload& w, Precision precision, std::vector<std::
         m.trainable = sized ? 8.0 * k_lora_rank * m.shape.hidden * m.shape.layers
                             : k_lora_trainable_fraction * m.params;
         const double base_bytes =
-            w.training.method == Method::qlora ? k_qlora_bytes_per_param : compute_bytes;
+            w.training.method == Method::qlora ? k_nf4_bytes : compute_bytes;
         m.weight_bytes = base_bytes + 4.0 * m.trainable / m.params;
         m.grad_bytes = 4.0;
         m.optimizer_bytes = k_lora_adapter_bytes - 8.0;
@@ -364,15 +364,15 @@ MemoryBreakdown training_memory(const Workload& w, const TrainModel& m, Layout l
                           m.activation_scale / layout.tensor;
         }
     } else {
-        activations = w.training.micro_batch * w.model.flops_per_sample.value_or(0.0) *
-                      k_cnn_activation_bytes_per_flop * m.activation_scale;
+        activations = w.training.micro_batch * w.model.flops_per_sample.value_or(0.0) / 1e9 *
+                      k_cnn_act_bytes_per_gflop * m.activation_scale;
     }
     MemoryBreakdown mem;
     mem.weights_gib = weights / k_bytes_per_gib;
     mem.gradients_gib = grads / k_bytes_per_gib;
     mem.optimizer_gib = optimizer / k_bytes_per_gib;
     mem.activations_gib = activations / k_bytes_per_gib;
-    mem.overhead_gib = k_runtime_overhead_gib;
+    mem.overhead_gib = k_framework_overhead_gib;
     return mem;
 }
 
@@ -442,7 +442,7 @@ TrainTiming train_timing(const Workload& w, const TrainModel& m, const Gpu& gpu,
     if (w.data.dataset_gb && *w.data.dataset_gb > 0.0) {
         const double nodes = std::ceil(gpus / gpn);
         const bool local = node.local_nvme_gb && *node.local_nvme_gb >= *w.data.dataset_gb;
-        const double per_node = local ? k_local_nvme_gb_per_s : k_remote_storage_gb_per_s;
+        const double per_node = local ? k_nvme_gb_per_s : k_network_disk_gb_per_s;
         read_seconds = *w.data.dataset_gb * w.data.epochs / (nodes * per_node);
         if (local) {
             stage_seconds =
@@ -480,8 +480,9 @@ std::optional<TrainConfig> configure(const Workload& w, const TrainModel& m, con
         }
         if (config.fits && best->fits) {
             config.timing = train_timing(w, m, gpu, node, gpus, layout, flops_per_gpu);
-            // Strictly shorter steps win; ties keep the earlier (smaller t, then pp) layout.
-            if (config.timing.step_seconds < best->timing.step_seconds) {
+            // Strictly shorter runs win (steps differ in size between layouts, so compare the
+            // whole run); ties keep the earlier (smaller t, then pp) layout.
+            if (config.timing.wall_seconds < best->timing.wall_seconds) {
                 best = config;
             }
         }
@@ -491,6 +492,9 @@ std::optional<TrainConfig> configure(const Workload& w, const TrainModel& m, con
     }
     return best;
 }
+
+// Memory differences below this count as ties when choosing a count that does not fit.
+constexpr double k_memory_tie_gib = 1e-9;
 
 GpuEstimate no_peak(GpuEstimate e, const Gpu& gpu) {
     e.fits = false;
@@ -579,9 +583,14 @@ GpuEstimate estimate_training(const Workload& w, const Gpu& gpu, const NodeShape
                 break;
             }
         }
-    } else if (!counts.empty()) {
-        if (auto config = configure(w, m, gpu, e.node, counts.back(), flops_per_gpu)) {
-            chosen.emplace(counts.back(), *config);
+    } else {
+        // Nothing fits: show the count needing the least memory per GPU (the smallest such).
+        for (int n : counts) {
+            auto config = configure(w, m, gpu, e.node, n, flops_per_gpu);
+            if (config && (!chosen || config->memory.total_gib() <
+                                          chosen->second.memory.total_gib() - k_memory_tie_gib)) {
+                chosen.emplace(n, *config);
+            }
         }
     }
     if (!chosen) {
@@ -594,21 +603,21 @@ GpuEstimate estimate_training(const Workload& w, const Gpu& gpu, const NodeShape
     }
     GpuEstimate out = evaluate(chosen->first, chosen->second);
     if (!out.fits) {
-        out.notes.push_back(
-            fmt::format("does_not_fit: {:.1f} GiB per GPU on {} GPUs exceeds {:.0f} % of {:g} GiB; "
-                        "largest term: {}",
-                        out.memory_per_gpu_gib, out.gpu_count, k_usable_memory_fraction * 100.0,
-                        gpu.memory_gib, largest_term(out.memory)));
+        out.notes.push_back(fmt::format(
+            "does_not_fit: {:.1f} GiB per GPU on {} GPU(s) exceeds {:.0f} % of {:g} GiB; "
+            "largest term: {}",
+            out.memory_per_gpu_gib, out.gpu_count, k_usable_memory_fraction * 100.0, gpu.memory_gib,
+            largest_term(out.memory)));
     }
     if (!out.meets_deadline) {
-        out.notes.push_back(fmt::format("deadline_missed: {:.1f} h on {} GPUs exceeds the {:g} h "
+        out.notes.push_back(fmt::format("deadline_missed: {:.1f} h on {} GPU(s) exceeds the {:g} h "
                                         "deadline",
                                         out.wall_hours, out.gpu_count,
                                         *w.constraints.deadline_hours));
     }
     if (!node.network_gbps && out.nodes > 1) {
         out.notes.push_back(fmt::format("network_bandwidth_unknown: node network assumed {:g} Gbps",
-                                        k_fallback_network_gbps));
+                                        k_default_network_gbps));
     }
     return out;
 }
@@ -677,7 +686,7 @@ GpuEstimate estimate_inference(const Workload& w, const Gpu& gpu, const NodeShap
         mem.weights_gib = weights / t / k_bytes_per_gib;
         mem.kv_cache_gib =
             batch * (in_tokens + out_tokens) * kv_per_token / kv_split(t) / k_bytes_per_gib;
-        mem.overhead_gib = k_runtime_overhead_gib;
+        mem.overhead_gib = k_framework_overhead_gib;
         return mem;
     };
     struct Serving {
@@ -775,6 +784,7 @@ GpuEstimate estimate_inference(const Workload& w, const Gpu& gpu, const NodeShap
     e.tensor_parallel = s.tensor;
     e.model_parallel = s.tensor;
     e.data_parallel = s.replicas;
+    e.batch = static_cast<int>(s.batch);
     e.memory = memory_at(s.tensor, s.batch);
     e.memory_per_gpu_gib = e.memory.total_gib();
     if (!e.fits) {

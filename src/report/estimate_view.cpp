@@ -3,6 +3,7 @@
 #include "gpuplan/report/text_table.hpp"
 #include "report/workload_json.hpp"
 
+#include <algorithm>
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
@@ -13,8 +14,15 @@ namespace {
 using estimate::GpuEstimate;
 using nlohmann::ordered_json;
 
+// GPU-hours below this are shown with one decimal so that short jobs do not read as 0.
+constexpr double k_small_hours = 100.0;
+
 // Significant figures kept for large physical quantities (FLOPs, throughput) in JSON.
 constexpr int k_json_digits = 4;
+// Width of text output (tables and wrapped notes).
+constexpr std::size_t k_text_width = 80;
+// Significant figures kept for hours, so that short runs (seconds) keep their precision.
+constexpr int k_json_digits_hours = 6;
 
 ordered_json estimate_json(const GpuEstimate& e) {
     ordered_json out;
@@ -34,12 +42,15 @@ ordered_json estimate_json(const GpuEstimate& e) {
     out["parallelism"] = {{"tensor", e.tensor_parallel},
                           {"pipeline", e.pipeline_parallel},
                           {"data", e.data_parallel}};
+    if (e.batch > 0) {
+        out["batch"] = e.batch;
+    }
     out["precision"] = catalog::to_string(e.precision);
     out["mfu"] = round_to(e.mfu, 3);
     out["scaling_efficiency"] = round_to(e.scaling_efficiency, 3);
     out["total_flops"] = round_significant(e.total_flops, k_json_digits);
-    out["gpu_hours"] = round_to(e.gpu_hours, 2);
-    out["wall_hours"] = round_to(e.wall_hours, 2);
+    out["gpu_hours"] = round_significant(e.gpu_hours, k_json_digits_hours);
+    out["wall_hours"] = round_significant(e.wall_hours, k_json_digits_hours);
     out["meets_deadline"] = e.meets_deadline;
     out["bottleneck"] = estimate::to_string(e.bottleneck);
     ordered_json throughput;
@@ -66,6 +77,33 @@ ordered_json estimate_json(const GpuEstimate& e) {
     return out;
 }
 
+// `first` followed by the words of `text`, broken at spaces so that no line is longer than
+// `width` (a longer word stays whole); continuation lines start with `indent`. Ends with a newline.
+std::string wrap(const std::string& first, const std::string& text, std::size_t width,
+                 const std::string& indent) {
+    std::string out;
+    std::string line = first;
+    bool fresh = true; // no word on the line yet
+    std::size_t start = 0;
+    while (start < text.size()) {
+        std::size_t end = text.find(' ', start);
+        end = end == std::string::npos ? text.size() : end;
+        const std::string word = text.substr(start, end - start);
+        start = end + 1;
+        if (word.empty()) {
+            continue;
+        }
+        if (!fresh && line.size() + 1 + word.size() > width) {
+            out += line + "\n";
+            line = indent;
+            fresh = true;
+        }
+        line += (fresh ? "" : " ") + word;
+        fresh = false;
+    }
+    return out + line + "\n";
+}
+
 std::string yes_no(bool value) {
     return value ? "yes" : "no";
 }
@@ -86,7 +124,8 @@ TextTable estimate_table(const std::vector<GpuEstimate>& estimates, bool inferen
                        e.min_gpus > 0 ? std::to_string(e.min_gpus) : "-", yes_no(e.fits),
                        format_fixed(e.memory_per_gpu_gib, 1),
                        inference ? format_fixed(e.wall_hours, 0) : format_duration(e.wall_hours),
-                       format_thousands(e.gpu_hours),
+                       e.gpu_hours < k_small_hours ? format_fixed(e.gpu_hours, 1)
+                                                   : format_thousands(e.gpu_hours),
                        e.meets_deadline ? std::string(estimate::to_string(e.bottleneck))
                                         : std::string(estimate::to_string(e.bottleneck)) + " *"});
     }
@@ -98,15 +137,15 @@ std::string notes_text(const std::vector<GpuEstimate>& estimates, bool markdown)
     for (const GpuEstimate& e : estimates) {
         for (const std::string& note : e.notes) {
             out += markdown ? fmt::format("- **{}**: {}\n", e.gpu, note)
-                            : fmt::format("  {}: {}\n", e.gpu, note);
+                            : wrap(fmt::format("  {}: ", e.gpu), note, k_text_width, "    ");
         }
     }
     return out;
 }
 
 std::string header_line(const workload::Workload& w) {
-    return fmt::format("{} ({}, {} {:g} params)", w.name, workload::to_string(w.task),
-                       workload::to_string(w.model.family), w.model.params);
+    return fmt::format("{} ({}, {}, {} parameters)", w.name, workload::to_string(w.task),
+                       workload::to_string(w.model.family), format_si(w.model.params));
 }
 
 } // namespace
@@ -139,9 +178,14 @@ std::string render_estimates(const workload::Workload& workload,
     default: {
         std::string out = header_line(workload) + "\n\n";
         out += estimate_table(estimates, inference).render_text();
+        const bool missed = std::any_of(estimates.begin(), estimates.end(),
+                                        [](const GpuEstimate& e) { return !e.meets_deadline; });
+        if (missed) {
+            out += "\n* misses the deadline (training) or the latency target (inference)\n";
+        }
         const std::string notes = notes_text(estimates, false);
         if (!notes.empty()) {
-            out += "\nNotes (* misses the deadline or latency target):\n" + notes;
+            out += "\nNotes:\n" + notes;
         }
         return out;
     }

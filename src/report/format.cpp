@@ -129,4 +129,15 @@ std::string format_duration(double hours) {
                                   : fmt::format("{}y {}mo", total_months / 12, total_months % 12);
 }
 
+std::string format_si(double value) {
+    constexpr std::pair<double, const char*> k_suffixes[] = {
+        {1e15, "P"}, {1e12, "T"}, {1e9, "B"}, {1e6, "M"}, {1e3, "k"}};
+    for (const auto& [scale, suffix] : k_suffixes) {
+        if (std::fabs(value) >= scale) {
+            return fmt::format("{:g}{}", round_significant(value / scale, 3), suffix);
+        }
+    }
+    return fmt::format("{:g}", round_significant(value, 3));
+}
+
 } // namespace gpuplan::report

@@ -57,6 +57,21 @@ std::optional<double> si_at(const YamlNode& map, std::string_view key, const Num
     return child ? child->as_si_number(range) : std::nullopt;
 }
 
+// A fraction written as `0.4` or `40%`, inside `range`.
+std::optional<double> fraction_of(const YamlNode& node, const NumberRange& range) {
+    std::optional<double> value;
+    if (node.is_scalar()) {
+        value = parse_fraction(node.raw().Scalar());
+    }
+    const bool below = value && (range.min_exclusive ? *value <= range.min : *value < range.min);
+    if (!value || below || *value > range.max) {
+        node.error(fmt::format("expected {} (0.4 or 40%), got \"{}\"", range.description,
+                               node.is_scalar() ? node.raw().Scalar() : "a non-scalar"));
+        return std::nullopt;
+    }
+    return value;
+}
+
 std::optional<bool> bool_at(const YamlNode& map, std::string_view key) {
     auto child = map.get(key);
     return child ? child->as_bool() : std::nullopt;
@@ -146,7 +161,7 @@ void read_training(const YamlNode& node, Training& training) {
     assign(training.micro_batch, int_at(node, "micro_batch", 1, k_max_shape));
     assign(training.activation_checkpointing, bool_at(node, "activation_checkpointing"));
     if (auto mfu = node.get("mfu")) {
-        training.mfu = mfu->as_number(k_mfu_range);
+        training.mfu = fraction_of(*mfu, k_mfu_range);
     }
 }
 
@@ -237,7 +252,7 @@ void read_finance(const YamlNode& node, Finance& finance) {
         return;
     }
     if (auto rate = node.get("discount_rate")) {
-        assign(finance.discount_rate, rate->as_number(k_rate_range));
+        assign(finance.discount_rate, fraction_of(*rate, k_rate_range));
     }
     if (auto currency = node.get("currency")) {
         if (auto code = currency->as_string()) {

@@ -68,7 +68,8 @@ struct GpuEstimate {
     int model_parallel = 1;          // GPUs holding one model replica (tensor x pipeline)
     int tensor_parallel = 1;
     int pipeline_parallel = 1;
-    int data_parallel = 1;   // replicas (inference: serving replicas)
+    int data_parallel = 1; // replicas (inference: serving replicas)
+    int batch = 0;         // inference: concurrent requests per replica chosen (E7); 0 for training
     double gpu_hours = 0.0;  // per run; inference: per month of service
     double wall_hours = 0.0; // per run; inference: service hours per month (docs/methodology.md)
     Bottleneck bottleneck = Bottleneck::compute;

@@ -29,6 +29,8 @@ inline constexpr std::string_view k_json_schema_version = "1.0";
 [[nodiscard]] std::string format_price(double value);
 // Hours as `3d 4h`, `5h 30m`, `45m`, `2y 3mo` for long spans.
 [[nodiscard]] std::string format_duration(double hours);
+// A count with an SI suffix and up to 3 significant digits: `340M`, `6.74B`, `2T`, `512`.
+[[nodiscard]] std::string format_si(double value);
 // A number with `digits` decimals and thousands separators.
 [[nodiscard]] std::string format_fixed(double value, int digits);
 

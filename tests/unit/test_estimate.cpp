@@ -1,0 +1,375 @@
+// Estimator formulas against hand-computed values (docs/methodology.md, "Estimator").
+
+#include "../support/cli_runner.hpp"
+#include "../support/json_schema.hpp"
+#include "gpuplan/catalog/loader.hpp"
+#include "gpuplan/embedded.hpp"
+#include "gpuplan/error.hpp"
+#include "gpuplan/estimate/estimate.hpp"
+#include "gpuplan/workload/reader.hpp"
+
+#include <algorithm>
+#include <catch2/catch.hpp>
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <sstream>
+
+using namespace gpuplan;
+using namespace gpuplan::estimate;
+using workload::Workload;
+
+namespace {
+
+constexpr double k_gib = 1024.0 * 1024.0 * 1024.0;
+
+catalog::Catalog fixture_catalog() {
+    std::ifstream in(std::string(GPUPLAN_SOURCE_DIR) + "/tests/fixtures/catalog/minimal.yaml");
+    std::ostringstream text;
+    text << in.rdbuf();
+    std::vector<catalog::TextFile> files{{"minimal.yaml", text.str()}};
+    return catalog::load_catalog(files);
+}
+
+const catalog::Catalog& a100_catalog() {
+    static const catalog::Catalog catalog = fixture_catalog();
+    return catalog;
+}
+
+const catalog::Gpu& a100() {
+    return a100_catalog().gpus.at(0);
+}
+
+// A V100-like GPU without bf16, for the precision rules.
+catalog::Gpu v100() {
+    catalog::Gpu gpu = a100();
+    gpu.name = "V100";
+    gpu.architecture = catalog::Architecture::volta;
+    gpu.memory_gib = 16.0;
+    gpu.memory_bandwidth_gb_per_s = 900.0;
+    gpu.tflops = {};
+    gpu.tflops[static_cast<std::size_t>(catalog::Precision::fp32)] = 15.7;
+    gpu.tflops[static_cast<std::size_t>(catalog::Precision::fp16)] = 125.0;
+    return gpu;
+}
+
+Workload train_workload(double params, double tokens) {
+    Workload w;
+    w.model.params = params;
+    w.data.tokens = tokens;
+    return w;
+}
+
+NodeShape nvlink_node() {
+    return NodeShape{8, true, std::nullopt, std::nullopt};
+}
+
+bool finite(const GpuEstimate& e) {
+    const double values[] = {e.memory_per_gpu_gib,
+                             e.total_flops,
+                             e.gpu_hours,
+                             e.wall_hours,
+                             e.mfu,
+                             e.scaling_efficiency,
+                             e.checkpoint_gb,
+                             e.throughput.samples_per_second,
+                             e.throughput.tokens_per_second,
+                             e.throughput.decode_tokens_per_second.value_or(0.0),
+                             e.throughput.prefill_tokens_per_second.value_or(0.0),
+                             e.throughput.requests_per_second_capacity.value_or(0.0),
+                             e.memory.total_gib()};
+    for (double v : values) {
+        if (!std::isfinite(v) || v < 0.0) {
+            return false;
+        }
+    }
+    return true;
+}
+
+} // namespace
+
+TEST_CASE("transformer training FLOPs are 6 N D plus the attention term 12 L h s D", "[estimate]") {
+    Workload w = train_workload(6.738e9, 2e12);
+    w.model.layers = 32;
+    w.model.hidden = 4096;
+    w.model.heads = 32;
+    w.model.seq_len = 4096;
+    const GpuEstimate e = estimate::estimate(w, a100(), nvlink_node(), 8, a100_catalog());
+    // c_tok = 6 * 6.738e9 + 12 * 32 * 4096 * 4096 = 4.0428e10 + 6.4425e9 = 4.68705e10 per token.
+    CHECK(e.total_flops == Approx(4.68705e10 * 2e12).epsilon(1e-5));
+    // Without the shape only 6 N D is counted.
+    const GpuEstimate plain =
+        estimate::estimate(train_workload(6.738e9, 2e12), a100(), nvlink_node(), 8, a100_catalog());
+    CHECK(plain.total_flops == Approx(6.0 * 6.738e9 * 2e12));
+}
+
+TEST_CASE("cnn training FLOPs are 3 F samples epochs", "[estimate]") {
+    Workload w;
+    w.model.family = workload::Family::cnn;
+    w.model.params = 25.6e6;
+    w.model.flops_per_sample = 8.18e9;
+    w.data.samples = 1281167;
+    w.data.epochs = 90;
+    const GpuEstimate e = estimate::estimate(w, a100(), nvlink_node(), 1, a100_catalog());
+    CHECK(e.total_flops == Approx(3.0 * 8.18e9 * 1281167 * 90));
+    // Ampere cnn default 0.20 (E3.2): 2.8296e18 / (312e12 * 0.20) s = 12.595 h.
+    CHECK(e.mfu == Approx(0.20));
+    CHECK(e.wall_hours == Approx(2.82963e18 / (312e12 * 0.20) / 3600.0).epsilon(1e-4));
+}
+
+TEST_CASE("wall time on 8 GPUs is compute plus the exposed part of a ring all-reduce",
+          "[estimate]") {
+    Workload w = train_workload(1e9, 1e12);
+    w.training.mfu = 0.5;
+    const GpuEstimate e = estimate::estimate(w, a100(), nvlink_node(), 8, a100_catalog());
+    // Global batch 4,194,304 tokens -> 238,418.58 steps; compute per step
+    // 6e9 * 4194304 / (8 * 312e12 * 0.5) = 20.1650 s. All-reduce of 2e9 gradient bytes over
+    // NVLink at 300 GB/s per direction * 0.8: 2 * 7/8 * 2e9 / 240e9 = 0.0145833 s, hidden but
+    // for 20 %: step = 20.1650 + 0.2 * 0.0145833 = 20.16792 s.
+    const double steps = 1e12 / 4194304.0;
+    const double step_compute = 6e9 * 4194304.0 / (8 * 312e12 * 0.5);
+    const double comm = 2.0 * 7.0 / 8.0 * 2e9 / (300e9 * 0.8);
+    CHECK(e.wall_hours == Approx(steps * (step_compute + 0.2 * comm) / 3600.0).epsilon(1e-9));
+    CHECK(e.wall_hours == Approx(1335.67).epsilon(1e-5));
+    CHECK(e.gpu_hours == Approx(e.wall_hours * 8));
+    CHECK(e.scaling_efficiency == Approx(step_compute / (step_compute + 0.2 * comm)));
+    CHECK(e.bottleneck == Bottleneck::compute);
+    CHECK(e.nodes == 1);
+    CHECK(e.data_parallel == 8);
+}
+
+TEST_CASE("memory per GPU follows the model-state, activation and ZeRO formulas", "[estimate]") {
+    Workload w = train_workload(1e9, 1e12);
+    w.model.layers = 24;
+    w.model.hidden = 2048;
+    w.model.heads = 16;
+    w.model.seq_len = 2048;
+    const GpuEstimate e = estimate::estimate(w, a100(), nvlink_node(), 1, a100_catalog());
+    // AdamW mixed precision: 2 + 2 + 12 bytes per parameter.
+    CHECK(e.memory.weights_gib == Approx(2e9 / k_gib));
+    CHECK(e.memory.gradients_gib == Approx(2e9 / k_gib));
+    CHECK(e.memory.optimizer_gib == Approx(12e9 / k_gib));
+    // Korthikanti: s b h (34 + 5 a s / h) per layer = 2048 * 2048 * (34 + 80) * 24 bytes.
+    CHECK(e.memory.activations_gib == Approx(2048.0 * 2048.0 * 114.0 * 24.0 / k_gib));
+    CHECK(e.memory.overhead_gib == 1.5);
+    // 1.8626 + 1.8626 + 11.1759 + 10.6875 + 1.5 GiB.
+    CHECK(e.memory_per_gpu_gib == Approx(27.0887).epsilon(1e-4));
+    CHECK(e.fits);
+    CHECK(e.checkpoint_gb == Approx(14.0));
+
+    w.training.activation_checkpointing = true;
+    w.training.sharding = workload::Sharding::zero3;
+    const GpuEstimate z = estimate::estimate(w, a100(), nvlink_node(), 8, a100_catalog());
+    // ZeRO-3 over 8: weights / 8 plus two gathered layers of 2e9 / 24 bytes each.
+    CHECK(z.memory.weights_gib == Approx((2e9 / 8 + 2 * 2e9 / 24) / k_gib));
+    CHECK(z.memory.gradients_gib == Approx(2e9 / 8 / k_gib));
+    CHECK(z.memory.optimizer_gib == Approx(12e9 / 8 / k_gib));
+    // Checkpointing keeps 2 s b h per layer plus one full layer.
+    CHECK(z.memory.activations_gib == Approx(2048.0 * 2048.0 * (2.0 * 24 + 114.0) / k_gib));
+}
+
+TEST_CASE("the minimum GPU count is the first count whose memory fits 90 % of the GPU",
+          "[estimate]") {
+    // 7B full fine-tuning without sharding needs 16 bytes per parameter: 112 GB do not fit an
+    // 80 GiB GPU; two model-parallel GPUs halve the model states. Pipeline parallelism wins over
+    // tensor parallelism: its bubble (1 / 2048 micro-batches) costs less than TP all-reduces.
+    Workload w = train_workload(7e9, 1e9);
+    w.task = workload::Task::finetune;
+    w.model.layers = 32;
+    w.model.hidden = 4096;
+    w.model.heads = 32;
+    w.model.seq_len = 2048;
+    w.training.activation_checkpointing = true;
+    const GpuEstimate e =
+        estimate::estimate(w, a100(), nvlink_node(), std::nullopt, a100_catalog());
+    CHECK(e.min_gpus == 2);
+    CHECK(e.gpu_count == 2);
+    CHECK(e.model_parallel == 2);
+    CHECK(e.pipeline_parallel == 2);
+    CHECK(e.fits);
+    CHECK(e.memory_per_gpu_gib <= 0.9 * 80.0);
+}
+
+TEST_CASE("a deadline raises the GPU count to whole nodes", "[estimate]") {
+    Workload w = train_workload(1e9, 1e12);
+    w.training.mfu = 0.5;
+    // One node takes 1,335.7 h (above); 500 h needs three nodes.
+    w.constraints.deadline_hours = 500.0;
+    const GpuEstimate e =
+        estimate::estimate(w, a100(), nvlink_node(), std::nullopt, a100_catalog());
+    CHECK(e.gpu_count == 24);
+    CHECK(e.nodes == 3);
+    CHECK(e.meets_deadline);
+    w.constraints.max_gpus = 16;
+    const GpuEstimate capped =
+        estimate::estimate(w, a100(), nvlink_node(), std::nullopt, a100_catalog());
+    CHECK(capped.gpu_count == 16);
+    CHECK_FALSE(capped.meets_deadline);
+    CHECK(std::any_of(capped.notes.begin(), capped.notes.end(), [](const std::string& note) {
+        return note.rfind("deadline_missed:", 0) == 0;
+    }));
+}
+
+TEST_CASE("precision falls back per GPU with a note", "[estimate]") {
+    Workload w = train_workload(1e8, 1e9);
+    const GpuEstimate e = estimate::estimate(w, v100(), nvlink_node(), 1, a100_catalog());
+    CHECK(e.precision == catalog::Precision::fp16);
+    CHECK(e.notes.at(0) == "precision_fallback: bf16 is not supported on V100 (volta); using fp16");
+    // Small transformer on Volta: MFU 0.30.
+    CHECK(e.mfu == Approx(0.30));
+    w.training.precision = catalog::Precision::fp8;
+    const GpuEstimate a = estimate::estimate(w, a100(), nvlink_node(), 1, a100_catalog());
+    CHECK(a.precision == catalog::Precision::bf16);
+}
+
+TEST_CASE("LoRA trains 8 r h L adapter parameters at 0.88 of the MFU", "[estimate]") {
+    Workload w = train_workload(6.738e9, 1e9);
+    w.task = workload::Task::finetune;
+    w.training.method = workload::Method::lora;
+    w.model.layers = 32;
+    w.model.hidden = 4096;
+    w.model.heads = 32;
+    w.model.seq_len = 4096;
+    const GpuEstimate e = estimate::estimate(w, a100(), nvlink_node(), 1, a100_catalog());
+    const double adapters = 8.0 * 16 * 4096 * 32; // 16,777,216
+    CHECK(e.mfu == Approx(0.45 * 0.88));
+    CHECK(e.total_flops ==
+          Approx((4.0 * 6.738e9 + 6.0 * adapters + 12.0 * 32 * 4096 * 4096) * 1e9));
+    CHECK(e.memory.weights_gib == Approx((6.738e9 * 2 + adapters * 4) / k_gib));
+    CHECK(e.memory.optimizer_gib == Approx(adapters * 8 / k_gib));
+    CHECK(e.checkpoint_gb == Approx(adapters * 12 / 1e9));
+    w.training.method = workload::Method::qlora;
+    const GpuEstimate q = estimate::estimate(w, a100(), nvlink_node(), 1, a100_catalog());
+    CHECK(q.mfu == Approx(0.45 * 0.88 / 1.4));
+    CHECK(q.memory.weights_gib == Approx((6.738e9 * 0.516 + adapters * 4) / k_gib));
+}
+
+TEST_CASE("decode speed is memory bandwidth times efficiency over the weight bytes", "[estimate]") {
+    Workload w;
+    w.task = workload::Task::inference;
+    w.model.params = 6.738e9;
+    w.inference.requests_per_second = 1.0;
+    w.inference.input_tokens = 0.0;
+    w.inference.output_tokens = 256.0;
+    const GpuEstimate e =
+        estimate::estimate(w, a100(), nvlink_node(), std::nullopt, a100_catalog());
+    // gpt-fast comparison (methodology row 16): 2039e9 * 0.68 / (6.738e9 * 2) = 102.89 tokens/s.
+    REQUIRE(e.throughput.decode_tokens_per_second);
+    CHECK(*e.throughput.decode_tokens_per_second == Approx(2039e9 * 0.68 / (6.738e9 * 2)));
+    CHECK(e.bottleneck == Bottleneck::memory_bandwidth);
+    // One request takes 256 / 102.89 = 2.488 s, so one replica serves 0.402 requests/s: 3 GPUs.
+    CHECK(e.gpu_count == 3);
+    CHECK(e.wall_hours == Approx(730.0));
+    CHECK(e.gpu_hours == Approx(3 * 730.0));
+    // At 0.1 requests/s one single-GPU replica is the fewest GPUs.
+    w.inference.requests_per_second = 0.1;
+    w.inference.precision = catalog::Precision::int4;
+    const GpuEstimate q =
+        estimate::estimate(w, a100(), nvlink_node(), std::nullopt, a100_catalog());
+    CHECK(*q.throughput.decode_tokens_per_second ==
+          Approx(2039e9 * 0.68 * 0.62 / (6.738e9 * 0.625)));
+}
+
+TEST_CASE("the KV cache is 2 L kv_heads head_dim bytes per token of every request", "[estimate]") {
+    Workload w;
+    w.task = workload::Task::inference;
+    w.model.params = 68.98e9;
+    w.model.layers = 80;
+    w.model.hidden = 8192;
+    w.model.heads = 64;
+    w.model.kv_heads = 8;
+    w.inference.batch = 1;
+    w.inference.input_tokens = 512;
+    w.inference.output_tokens = 256;
+    const GpuEstimate e =
+        estimate::estimate(w, a100(), nvlink_node(), std::nullopt, a100_catalog());
+    // 327,680 bytes per token (methodology E4.6) * 768 tokens, split over min(t, 8) GPUs.
+    CHECK(e.tensor_parallel == 2);
+    CHECK(e.memory.kv_cache_gib == Approx(327680.0 * 768 / 2 / k_gib));
+    CHECK(e.memory.weights_gib == Approx(68.98e9 * 2 / 2 / k_gib));
+}
+
+TEST_CASE("data loading caps the run when storage is slower than compute", "[estimate]") {
+    Workload w = train_workload(1e8, 1e9);
+    w.training.mfu = 0.5;
+    w.data.dataset_gb = 1000.0;
+    w.data.epochs = 3.0;
+    const GpuEstimate e = estimate::estimate(w, a100(), nvlink_node(), 8, a100_catalog());
+    // No local NVMe in the node shape: 3,000 GB at 0.131 GB/s per node = 22,900.8 s.
+    CHECK(e.bottleneck == Bottleneck::data_loading);
+    CHECK(e.wall_hours == Approx(3000.0 / 0.131 / 3600.0));
+}
+
+TEST_CASE("an incomplete workload or a zero GPU count is refused, never NaN", "[estimate]") {
+    Workload w;
+    CHECK_THROWS_AS(estimate::estimate(w, a100(), nvlink_node(), 1, a100_catalog()), UsageError);
+    CHECK_THROWS_AS(
+        estimate::estimate(train_workload(1e9, 1e9), a100(), nvlink_node(), 0, a100_catalog()),
+        UsageError);
+}
+
+TEST_CASE("the default node shape is the catalog's largest instance of the GPU", "[estimate]") {
+    const NodeShape node = default_node_shape(a100_catalog(), a100());
+    CHECK(node.gpus_per_node == 8);
+    CHECK(node.nvlink);
+    CHECK_FALSE(node.network_gbps.has_value());
+}
+
+TEST_CASE("every shipped preset estimates on every catalog GPU with finite numbers",
+          "[estimate][presets]") {
+    const catalog::Catalog& catalog = embedded::bundle().catalog;
+    int count = 0;
+    for (const catalog::EmbeddedFile& file : embedded::bundle().files) {
+        if (file.name.rfind("presets/", 0) != 0) {
+            continue;
+        }
+        Workload w = workload::read_workload({std::string(file.name), std::string(file.text)});
+        w.constraints.gpu_models.clear();
+        for (const GpuEstimate& e : estimate_all(w, catalog)) {
+            INFO(file.name << " on " << e.gpu);
+            CHECK(finite(e));
+            CHECK(e.gpu_count >= 1);
+            CHECK(e.wall_hours > 0.0);
+            ++count;
+        }
+    }
+    CHECK(count >= 11);
+}
+
+TEST_CASE("estimate JSON of every preset validates against docs/schema/estimate.schema.json",
+          "[estimate][schema]") {
+    std::ifstream in(std::string(GPUPLAN_SOURCE_DIR) + "/docs/schema/estimate.schema.json");
+    const test::SchemaChecker checker(nlohmann::json::parse(in));
+    for (const char* preset : {"llama-70b-inference", "resnet50-imagenet", "llama-7b-qlora",
+                               "gpt3-175b-pretrain", "stable-diffusion-inference"}) {
+        const auto result = test::run_cli({"estimate", "--preset", preset, "--format", "json"});
+        REQUIRE(result.exit_code == 0);
+        INFO(preset);
+        CHECK(checker.check(nlohmann::json::parse(result.out)) == std::vector<std::string>{});
+    }
+    // Every recorded JSON output of `gpuplan estimate` in the golden cases validates too.
+    int golden = 0;
+    for (const auto& entry : std::filesystem::directory_iterator(
+             std::filesystem::path(GPUPLAN_SOURCE_DIR) / "tests" / "golden" / "cases")) {
+        std::ifstream args_file(entry.path() / "args");
+        const std::string args((std::istreambuf_iterator<char>(args_file)), {});
+        if (args.rfind("estimate\n", 0) != 0 || args.find("\njson\n") == std::string::npos) {
+            continue;
+        }
+        std::ifstream out(entry.path() / "stdout");
+        INFO(entry.path().filename().string());
+        CHECK(checker.check(nlohmann::json::parse(out)) == std::vector<std::string>{});
+        ++golden;
+    }
+    CHECK(golden >= 3);
+    // The checker itself rejects what the schema forbids.
+    auto bad = nlohmann::json::parse(
+        test::run_cli({"estimate", "--preset", "gpt2-small-train", "--format", "json"}).out);
+    bad["estimates"][0]["bottleneck"] = "disk";
+    bad["estimates"][0].erase("fits");
+    CHECK(checker.check(bad) ==
+          std::vector<std::string>{"/estimates/0: missing fits",
+                                   "/estimates/0/bottleneck: \"disk\" not in [\"compute\","
+                                   "\"memory_bandwidth\",\"communication\",\"data_loading\"]"});
+}

@@ -1,0 +1,242 @@
+#include "gpuplan/embedded.hpp"
+#include "gpuplan/error.hpp"
+#include "gpuplan/shipped.hpp"
+#include "gpuplan/workload/reader.hpp"
+
+#include <catch2/catch.hpp>
+
+using namespace gpuplan;
+using namespace gpuplan::workload;
+
+namespace {
+
+Workload read(const std::string& text) {
+    return read_workload({"w.yaml", text});
+}
+
+// Every diagnostic of reading `text`, formatted; empty when it reads.
+std::vector<std::string> problems(const std::string& text) {
+    try {
+        (void)read(text);
+    } catch (const InputError& e) {
+        std::vector<std::string> out;
+        for (const Diagnostic& d : e.diagnostics()) {
+            out.push_back(format_diagnostic(d));
+        }
+        return out;
+    }
+    return {};
+}
+
+const std::string k_minimal = "schema_version: 1\nmodel:\n  params: 7B\ndata:\n  tokens: 2T\n";
+
+} // namespace
+
+TEST_CASE("a full workload file reads every key with SI numbers, durations and money",
+          "[workload]") {
+    const Workload w = read(R"(schema_version: 1
+name: llama
+description: one line
+task: finetune
+model:
+  family: transformer
+  params: 6.74e9
+  active_params: 6B
+  layers: 32
+  hidden: 4096
+  heads: 32
+  kv_heads: 8
+  seq_len: 4k
+data:
+  tokens: 2T
+  epochs: 2
+  dataset_gb: 150
+training:
+  precision: fp8
+  optimizer: sgd
+  method: lora
+  sharding: fsdp
+  micro_batch: 4
+  activation_checkpointing: true
+  mfu: 40%
+schedule: {runs: 3, every_months: 2}
+horizon_months: 3y
+constraints:
+  deadline: 30d
+  budget: 250k
+  providers: [aws, gcp]
+  regions: us-east-1
+  gpu_models: [A100-80GB, H100]
+  gpu_count: 64
+  max_gpus: 512
+  interruptible: true
+  purchase: [spot, on_demand, spot]
+finance: {discount_rate: 8%, currency: CNY}
+sources:
+  - {title: A paper, url: https://example.com}
+)");
+    CHECK(w.name == "llama");
+    CHECK(w.task == Task::finetune);
+    CHECK(w.model.params == 6.74e9);
+    CHECK(w.model.active_params == 6e9);
+    CHECK(w.model.kv_heads == 8);
+    CHECK(w.model.seq_len == 4000);
+    CHECK(w.data.tokens == 2e12);
+    CHECK(w.data.epochs == 2.0);
+    CHECK(w.training.precision == catalog::Precision::fp8);
+    CHECK(w.training.optimizer == Optimizer::sgd);
+    CHECK(w.training.method == Method::lora);
+    CHECK(w.training.sharding == Sharding::zero3);
+    CHECK(w.training.micro_batch == 4);
+    CHECK(w.training.activation_checkpointing);
+    CHECK(w.training.mfu == Approx(0.4));
+    CHECK(w.schedule.runs == 3);
+    CHECK(w.horizon_months == Approx(36.0));
+    CHECK(w.constraints.deadline_hours == 720.0);
+    // A bare budget takes finance.currency, read before the constraints.
+    CHECK(w.constraints.budget == Money{250000.0, "CNY"});
+    CHECK(w.constraints.regions == std::vector<std::string>{"us-east-1"});
+    CHECK(w.constraints.purchase ==
+          std::vector<PurchaseOption>{PurchaseOption::spot, PurchaseOption::on_demand});
+    CHECK(w.finance.discount_rate == Approx(0.08));
+    CHECK(w.sources.size() == 1);
+}
+
+TEST_CASE("an empty-ish workload takes the documented defaults and the file name", "[workload]") {
+    const Workload w = read_workload({"dir/my-job.yaml", k_minimal});
+    CHECK(w.name == "my-job");
+    CHECK(w.task == Task::train);
+    CHECK(w.training.precision == catalog::Precision::bf16);
+    CHECK(w.training.sharding == Sharding::none);
+    CHECK(w.inference.precision == catalog::Precision::fp16);
+    CHECK(w.horizon_months == 36.0);
+    CHECK(w.finance.currency == "USD");
+    CHECK_FALSE(w.constraints.max_gpus.has_value());
+    CHECK(missing_fields(w).empty());
+}
+
+TEST_CASE("every problem of a workload file is reported at once with its place", "[workload]") {
+    CHECK(problems(R"(schema_version: 1
+model:
+  parms: 7B
+  family: transformr
+data:
+  tokens: -5
+training:
+  micro_batch: 1.5
+  mfu: 2
+)") == std::vector<std::string>{
+           "w.yaml:3:3: error: /model/parms: unknown key 'parms'; did you mean 'params'?",
+           "w.yaml:4:11: error: /model/family: expected one of transformer, cnn or custom, "
+           "got \"transformr\"; did you mean 'transformer'?",
+           "w.yaml:3:3: error: /model: missing required key 'params'",
+           "w.yaml:6:11: error: /data/tokens: expected a positive number, got -5",
+           "w.yaml:8:16: error: /training/micro_batch: expected a whole number from 1 to "
+           "10000000, got \"1.5\"",
+           "w.yaml:9:8: error: /training/mfu: expected a fraction above 0 and at most 1 (0.4 or "
+           "40%), got \"2\""});
+}
+
+TEST_CASE("an unsupported schema_version names the supported range", "[workload]") {
+    CHECK(problems("schema_version: 2\nmodel: {params: 1B}\n") ==
+          std::vector<std::string>{"w.yaml:1:17: error: /schema_version: unsupported "
+                                   "schema_version 2; this gpuplan reads workload schema_version "
+                                   "1 to 1"});
+}
+
+TEST_CASE("sections that do not apply to the task are errors", "[workload]") {
+    CHECK(problems("schema_version: 1\ntask: inference\nmodel: {params: 1B}\ntraining: {mfu: "
+                   "0.3}\n") ==
+          std::vector<std::string>{"w.yaml:4:11: error: /training: 'training' does not apply to "
+                                   "task inference; use 'inference'"});
+    CHECK(problems(k_minimal + "training: {method: lora}\n") ==
+          std::vector<std::string>{"w.yaml:6:20: error: /training/method: method lora needs task "
+                                   "finetune (the base model is frozen)"});
+}
+
+TEST_CASE("a sources entry needs a title and a url", "[workload]") {
+    CHECK(problems(k_minimal + "sources:\n  - {title: x}\n") ==
+          std::vector<std::string>{"w.yaml:7:5: error: /sources/0: missing required key 'url'"});
+}
+
+TEST_CASE("flags override the file and bad values name the flag", "[workload]") {
+    Workload w = read(k_minimal);
+    WorkloadOverrides o;
+    o.params = "13B";
+    o.gpus = {"H100"};
+    o.deadline = "2w";
+    o.budget = "5000";
+    o.currency = "EUR";
+    o.precision = "fp8";
+    o.horizon = "24";
+    o.interruptible = true;
+    apply_overrides(w, o);
+    CHECK(w.model.params == 13e9);
+    CHECK(w.constraints.gpu_models == std::vector<std::string>{"H100"});
+    CHECK(w.constraints.deadline_hours == 336.0);
+    CHECK(w.constraints.budget == Money{5000.0, "EUR"});
+    CHECK(w.training.precision == catalog::Precision::fp8);
+    CHECK(w.horizon_months == 24.0);
+    CHECK(w.constraints.interruptible);
+
+    auto error_of = [](WorkloadOverrides bad) {
+        Workload copy;
+        try {
+            apply_overrides(copy, bad);
+        } catch (const UsageError& e) {
+            return std::string(e.what());
+        }
+        return std::string();
+    };
+    WorkloadOverrides bad;
+    bad.params = "seven";
+    CHECK(error_of(bad) == "--params: expected a positive number such as 7B, 340M or 2T, got "
+                           "'seven'");
+    bad = {};
+    bad.precision = "int4";
+    CHECK(error_of(bad) == "--precision: expected fp32, tf32, fp16, bf16 or fp8 (training), got "
+                           "'int4'");
+    bad = {};
+    bad.gpu_count = "0";
+    CHECK(error_of(bad) == "--gpu-count: expected a whole number from 1 to 1000000, got '0'");
+    bad = {};
+    bad.method = "lora";
+    CHECK(error_of(bad) == "--method: lora needs task finetune (the base model is frozen)");
+}
+
+TEST_CASE("a workload from flags says precisely what is missing", "[workload]") {
+    WorkloadOverrides o;
+    o.params = "7B";
+    const Workload w = workload_from_flags(o);
+    CHECK(missing_fields(w) == std::vector<std::string>{"data.tokens (--tokens), or data.samples "
+                                                        "(--samples) with model.seq_len"});
+    WorkloadOverrides cnn;
+    cnn.family = "cnn";
+    CHECK(missing_fields(workload_from_flags(cnn)) ==
+          std::vector<std::string>{"model.params (--params)", "data.samples (--samples)",
+                                   "model.flops_per_sample or model.reference (a cnn model's "
+                                   "forward FLOPs per sample)"});
+    CHECK_THROWS_AS(workload_from_flags({}), UsageError);
+}
+
+TEST_CASE("every shipped preset reads, is complete and matches its file name", "[workload]") {
+    std::vector<std::pair<std::string, std::string>> files;
+    for (const catalog::EmbeddedFile& file : embedded::bundle().files) {
+        files.emplace_back(std::string(file.name), std::string(file.text));
+    }
+    CHECK(shipped::validate_shipped(files).empty());
+}
+
+TEST_CASE("a bad preset fails the shipped-file validation", "[workload]") {
+    const std::vector<std::pair<std::string, std::string>> files{
+        {"presets/good.yaml",
+         "schema_version: 1\nname: good\ndescription: d\n" + k_minimal.substr(18)},
+        {"presets/bad.yaml", "schema_version: 1\nname: other\nmodel: {params: 1B, layer: 2}\n"}};
+    std::vector<std::string> out;
+    for (const Diagnostic& d : shipped::validate_shipped(files)) {
+        out.push_back(format_diagnostic(d));
+    }
+    CHECK(out == std::vector<std::string>{
+                     "catalog/presets/bad.yaml:3:21: error: /model/layer: unknown key 'layer'; "
+                     "did you mean 'layers'?"});
+}
