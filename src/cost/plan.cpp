@@ -344,6 +344,11 @@ void Planner::judge(Option& option, const estimate::GpuEstimate& e, const catalo
         reject(Rejection::not_interruptible,
                "spot needs an interruptible workload (constraints.interruptible: true)");
     }
+    if (!catalog::fx_rate(m_catalog, option.price_currency, m_plan.currency)) {
+        reject(Rejection::no_exchange_rate,
+               fmt::format("no exchange rate from {} to {} in the catalog", option.price_currency,
+                           m_plan.currency));
+    }
     if (!option.meets_deadline) {
         reject(Rejection::misses_deadline,
                fmt::format("finishes after {:.1f} h; deadline is {:.1f} h", option.wall_hours,
@@ -383,11 +388,6 @@ void Planner::add_cloud(const catalog::Provider& provider, const catalog::Instan
             option.id = fmt::format("{}/{}/{}/{}", provider.name, region.name, instance.type,
                                     gpuplan::to_string(option.purchase));
             finish(option, std::move(flows), e, usage, &provider);
-            if (!rate) {
-                option.rejection = Rejection::no_exchange_rate;
-                option.reason = fmt::format("no exchange rate from {} to {} in the catalog",
-                                            provider.currency, m_plan.currency);
-            }
             judge(option, e, gpu);
             m_plan.options.push_back(std::move(option));
         };
@@ -508,6 +508,12 @@ void Planner::add_cloud(const catalog::Provider& provider, const catalog::Instan
                                                   sim.p90_wall_hours,
                                                   sim.p50_wall_hours * per_hour,
                                                   sim.p90_wall_hours * per_hour};
+                option.notes.push_back(fmt::format(
+                    "Monte Carlo ({} samples, seed {}): wall P50 {:.2f} h, P90 {:.2f} h; spot "
+                    "compute "
+                    "P50 {:.2f}, P90 {:.2f} {}",
+                    sim.samples, m_settings.seed, sim.p50_wall_hours, sim.p90_wall_hours,
+                    sim.p50_wall_hours * per_hour, sim.p90_wall_hours * per_hour, m_plan.currency));
             }
             emit(std::move(option), spot_cash_flows(usage, *region.spot, overhead));
         }
@@ -584,11 +590,6 @@ void Planner::add_self_built(const catalog::Build& build, const catalog::Gpu& gp
                 *option.break_even_utilisation * 100.0));
         }
         finish(option, self_built_cash_flows(usage, p), e, usage, nullptr);
-        if (!rate) {
-            option.rejection = Rejection::no_exchange_rate;
-            option.reason = fmt::format("no exchange rate from {} to {} in the catalog",
-                                        sb.currency, m_plan.currency);
-        }
         judge(option, e, gpu);
         m_plan.options.push_back(std::move(option));
     };

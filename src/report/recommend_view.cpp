@@ -262,7 +262,10 @@ TextTable options_table(const RecommendReport& r, bool wide) {
     for (std::size_t i = 0; i < shown(r); ++i) {
         const cost::Option& o = r.plan.options[r.ranked[i]];
         std::vector<std::string> row{std::to_string(i + 1), o.id, std::to_string(o.gpu_count),
-                                     format_duration(o.wall_hours), format_fixed(o.npv, 2)};
+                                     r.workload.task == workload::Task::inference
+                                         ? std::string("service")
+                                         : format_duration(o.wall_hours),
+                                     format_fixed(o.npv, 2)};
         if (wide) {
             row.push_back(format_fixed(o.total, 2));
             row.push_back(format_fixed(o.per_gpu_hour, 4));
@@ -285,7 +288,7 @@ std::string recommend_text(const RecommendReport& r, bool markdown, bool wide) {
         out += headline(r) + "\n";
     }
     out += fmt::format("{} options ranked, {} rejected; showing {}. Money in {}; wall = time until "
-                       "the first run ends (inference: service hours per month).\n",
+                       "the first run ends.\n",
                        r.ranked.size(), r.rejected.size(), shown(r), plan.currency);
     out += markdown ? "\n" : "\n";
     if (r.ranked.empty()) {

@@ -223,3 +223,19 @@ TEST_CASE("self-built is priced waiting, and bridged with --bridge", "[plan]") {
     CHECK_FALSE(has(cost::plan(training(), fixture(), Settings{}, FakeEstimator{&calls}),
                     "self_built/8xA100-80GB/bridge"));
 }
+
+TEST_CASE("an output currency without an exchange rate rejects every option", "[plan]") {
+    int calls = 0;
+    Settings euros;
+    euros.currency = "EUR";
+    const Plan plan = cost::plan(training(), fixture(), euros, FakeEstimator{&calls});
+    REQUIRE_FALSE(plan.options.empty());
+    for (const Option& option : plan.options) {
+        // Spot is rejected first for the non-interruptible workload (the documented order).
+        CHECK(option.rejection == (option.purchase == PurchaseOption::spot
+                                       ? Rejection::not_interruptible
+                                       : Rejection::no_exchange_rate));
+    }
+    CHECK(find(plan, "testcloud/r2/big.8x/on_demand").reason ==
+          "no exchange rate from USD to EUR in the catalog");
+}

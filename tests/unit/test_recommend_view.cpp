@@ -3,8 +3,10 @@
 
 #include <catch2/catch.hpp>
 #include <cmath>
+#include <fstream>
 #include <nlohmann/json.hpp>
 #include <set>
+#include <sstream>
 
 using nlohmann::json;
 
@@ -82,4 +84,19 @@ TEST_CASE("recommend is deterministic across runs", "[report]") {
                                         "--simulate",
                                         "50"};
     CHECK(gpuplan::test::run_cli(args).out == gpuplan::test::run_cli(args).out);
+}
+
+TEST_CASE("the cli.md examples of recommend and tco are the golden outputs", "[report][docs]") {
+    auto slurp = [](const std::string& relative) {
+        std::ifstream in(std::string(GPUPLAN_SOURCE_DIR) + "/" + relative, std::ios::binary);
+        std::ostringstream text;
+        text << in.rdbuf();
+        return text.str();
+    };
+    const std::string cli = slurp("docs/cli.md");
+    const std::string recommend = slurp("tests/golden/cases/recommend-table/stdout");
+    REQUIRE_FALSE(recommend.empty());
+    CHECK(cli.find(recommend) != std::string::npos);
+    const std::string tco = slurp("tests/golden/cases/tco-table/stdout");
+    CHECK(cli.find(tco.substr(0, tco.find("    3 "))) != std::string::npos);
 }
