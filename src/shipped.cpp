@@ -1,6 +1,7 @@
 #include "gpuplan/shipped.hpp"
 
 #include "gpuplan/catalog/loader.hpp"
+#include "gpuplan/decide/tree.hpp"
 #include "gpuplan/workload/reader.hpp"
 
 namespace gpuplan::shipped {
@@ -60,6 +61,18 @@ validate_shipped(const std::vector<std::pair<std::string, std::string>>& files) 
             }
         } catch (const InputError& e) {
             problems.insert(problems.end(), e.diagnostics().begin(), e.diagnostics().end());
+        }
+    }
+    // The tree's GPU names are checked against the shipped catalog when it is valid.
+    std::optional<catalog::Catalog> shipped_catalog;
+    if (problems.empty()) {
+        shipped_catalog = catalog::load_catalog(catalog_files);
+    }
+    for (const auto& [name, text] : files) {
+        if (kind_of(name) == FileKind::rules) {
+            auto found = decide::validate_tree({"catalog/" + name, text},
+                                               shipped_catalog ? &*shipped_catalog : nullptr);
+            problems.insert(problems.end(), found.begin(), found.end());
         }
     }
     return problems;

@@ -3,6 +3,7 @@
 #include "cli/catalog_cmd.hpp"
 #include "cli/estimate_cmd.hpp"
 #include "cli/recommend_cmd.hpp"
+#include "cli/rules_cmd.hpp"
 #include "gpuplan/error.hpp"
 
 #include <CLI/CLI.hpp>
@@ -225,6 +226,52 @@ void add_cost_commands(CLI::App& app, Parsed& parsed) {
     });
 }
 
+void add_rules_commands(CLI::App& app, Parsed& parsed) {
+    CLI::App* rules =
+        app.add_subcommand("rules", "Show, check and apply the decision tree (rules of thumb)");
+    rules->require_subcommand(1);
+
+    auto show_options = std::make_shared<RulesShowOptions>();
+    CLI::App* show = rules->add_subcommand("show", "Print the decision tree");
+    show->add_option("--rules", show_options->rules, "Show this tree instead of the shipped one")
+        ->type_name("FILE");
+    show->callback([&parsed, show_options] {
+        parsed.action = [&parsed, show_options](Io& io) {
+            return run_rules_show(parsed.common, *show_options, io);
+        };
+    });
+
+    auto check_options = std::make_shared<RulesCheckOptions>();
+    CLI::App* check =
+        rules->add_subcommand("check", "Validate a decision tree file; exit 3 on problems");
+    check->add_option("FILE", check_options->path, "Decision tree YAML")->required();
+    check->callback([&parsed, check_options] {
+        parsed.action = [&parsed, check_options](Io& io) {
+            return run_rules_check(parsed.common, *check_options, io);
+        };
+    });
+
+    auto explain_options = std::make_shared<RulesExplainOptions>();
+    CLI::App* explain = rules->add_subcommand(
+        "explain", "Print a workload's facts, the path through the tree and the decision");
+    explain->add_option("WORKLOAD", explain_options->workload, "Workload YAML file");
+    explain->add_option("--preset", explain_options->preset, "Use a bundled workload preset")
+        ->type_name("NAME");
+    explain
+        ->add_option("--rules", explain_options->rules, "Use this tree instead of the shipped one")
+        ->type_name("FILE");
+    explain
+        ->add_option("--fact", explain_options->facts,
+                     "Override a fact, NAME=VALUE; NAME= makes it unknown (repeatable)")
+        ->type_name("NAME=VALUE")
+        ->allow_extra_args(false);
+    explain->callback([&parsed, explain_options] {
+        parsed.action = [&parsed, explain_options](Io& io) {
+            return run_rules_explain(parsed.common, *explain_options, io);
+        };
+    });
+}
+
 int report_error(Io& io, Exit code, const std::string& message) {
     io.err << message << '\n';
     io.err.flush();
@@ -243,6 +290,7 @@ int run(const std::vector<std::string>& args, Io& io) {
     add_catalog_commands(app, parsed);
     add_estimate_commands(app, parsed);
     add_cost_commands(app, parsed);
+    add_rules_commands(app, parsed);
 
     std::vector<std::string> reversed(args.rbegin(), args.rend());
     try {

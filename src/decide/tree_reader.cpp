@@ -1,0 +1,617 @@
+#include "detail/strings.hpp"
+#include "detail/yaml_reader.hpp"
+#include "gpuplan/decide/tree.hpp"
+
+#include <algorithm>
+#include <fmt/format.h>
+#include <set>
+
+namespace gpuplan::decide {
+
+using detail::YamlContext;
+using detail::YamlNode;
+
+namespace {
+
+constexpr std::int64_t k_schema_version = 1;
+
+constexpr std::array<Op, 10> k_ops{Op::eq, Op::ne, Op::lt,     Op::le,       Op::gt,
+                                   Op::ge, Op::in, Op::not_in, Op::contains, Op::exists};
+
+// Which operators make sense for each fact type.
+bool op_allowed(FactType type, Op op) {
+    switch (type) {
+    case FactType::number:
+        return op != Op::contains;
+    case FactType::string:
+        return op == Op::eq || op == Op::ne || op == Op::in || op == Op::not_in || op == Op::exists;
+    case FactType::boolean:
+        return op == Op::eq || op == Op::ne || op == Op::exists;
+    case FactType::list:
+        return op == Op::contains || op == Op::exists;
+    }
+    return false;
+}
+
+std::string allowed_ops(FactType type) {
+    std::string out;
+    for (Op op : k_ops) {
+        if (op_allowed(type, op)) {
+            out += (out.empty() ? "" : ", ") + std::string(to_string(op));
+        }
+    }
+    return out;
+}
+
+bool is_valid_id(std::string_view id) {
+    if (id.empty() ||
+        !((id.front() >= 'a' && id.front() <= 'z') || (id.front() >= '0' && id.front() <= '9'))) {
+        return false;
+    }
+    return std::all_of(id.begin(), id.end(), [](char c) {
+        return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-' || c == '_';
+    });
+}
+
+// A reference to check once every node is known.
+struct PendingNext {
+    std::string target;
+    std::string from;
+    Diagnostic where;
+};
+
+class TreeReader {
+public:
+    TreeReader(const catalog::TextFile& file, const catalog::Catalog* catalog, DiagnosticSink& sink)
+        : m_file(file), m_catalog(catalog) {
+        m_context.file = file.name;
+        m_context.sink = &sink;
+        m_tree.file = file.name;
+    }
+
+    Tree read() {
+        auto root = detail::parse_yaml_document(m_file.text, m_context);
+        if (!root) {
+            return m_tree;
+        }
+        if (!root->expect_map({"schema_version", "description", "sources", "root", "nodes"})) {
+            return m_tree;
+        }
+        if (auto version = root->require("schema_version")) {
+            auto value = version->as_integer(0, 1'000'000);
+            if (value && *value != k_schema_version) {
+                version->error(fmt::format("unsupported schema_version {}; this gpuplan reads "
+                                           "decision tree schema_version {}",
+                                           *value, k_schema_version));
+                return m_tree;
+            }
+        }
+        if (auto description = root->get("description")) {
+            (void)description->as_string();
+        }
+        if (auto sources = root->get("sources")) {
+            read_sources(*sources);
+        }
+        std::optional<YamlNode> root_id = root->require("root");
+        if (auto nodes = root->require("nodes")) {
+            for (const YamlNode& item : nodes->items()) {
+                read_node(item);
+            }
+            if (nodes->is_sequence() && m_tree.nodes.empty()) {
+                nodes->error("expected at least one node");
+            }
+        }
+        if (root_id) {
+            if (auto id = root_id->as_string()) {
+                m_tree.root = *id;
+                if (!m_node_ids.empty() && m_node_ids.count(*id) == 0) {
+                    root_id->error(unknown_node_message(*id));
+                }
+            }
+        }
+        check_references();
+        return m_tree;
+    }
+
+private:
+    void read_sources(const YamlNode& node) {
+        for (auto& [id, entry] : node.entries()) {
+            if (!entry.expect_map({"title", "url", "grade", "note", "date"})) {
+                continue;
+            }
+            catalog::Source source;
+            source.id = id;
+            source.title = entry.string_at("title", true).value_or("");
+            source.url = entry.string_at("url", false).value_or("");
+            if (auto grade = entry.get("grade")) {
+                constexpr std::array<std::string_view, 7> k_grades{"L", "L2", "P", "Q",
+                                                                   "R", "E",  "D"};
+                if (auto index = grade->as_choice({k_grades.begin(), k_grades.end()})) {
+                    source.grade = std::string(k_grades.at(*index));
+                }
+            }
+            source.note = entry.string_at("note", false).value_or("");
+            if (auto date = entry.get("date")) {
+                if (auto parsed = date->as_date()) {
+                    source.note = source.note.empty()
+                                      ? "dated " + parsed->to_string()
+                                      : source.note + " (dated " + parsed->to_string() + ")";
+                }
+            }
+            m_tree.sources[id] = std::move(source);
+        }
+    }
+
+    std::vector<std::string> read_source_refs(const YamlNode& node) {
+        std::vector<std::string> out;
+        auto ids = node.as_string_list();
+        if (!ids) {
+            return out;
+        }
+        for (const std::string& id : *ids) {
+            if (m_tree.sources.count(id) == 0) {
+                std::vector<std::string_view> known;
+                for (const auto& [name, source] : m_tree.sources) {
+                    known.push_back(name);
+                }
+                std::string hint = detail::closest_match(id, known);
+                node.error(
+                    hint.empty()
+                        ? fmt::format("unknown source '{}': add it to the `sources` table", id)
+                        : fmt::format("unknown source '{}'; did you mean '{}'?", id, hint));
+                continue;
+            }
+            out.push_back(id);
+        }
+        return out;
+    }
+
+    std::string unknown_node_message(const std::string& id) const {
+        std::vector<std::string_view> known(m_node_ids.begin(), m_node_ids.end());
+        std::string hint = detail::closest_match(id, known);
+        return hint.empty() ? fmt::format("unknown node '{}'", id)
+                            : fmt::format("unknown node '{}'; did you mean '{}'?", id, hint);
+    }
+
+    void read_node(const YamlNode& node) {
+        if (!node.expect_map({"id", "test", "why", "source", "then", "else", "missing"})) {
+            return;
+        }
+        Node out;
+        out.place = {node.mark().first, node.mark().second};
+        if (auto id_node = node.require("id")) {
+            if (auto id = id_node->as_string()) {
+                if (!is_valid_id(*id)) {
+                    id_node->error(fmt::format("node id '{}' must be lower-case letters, digits, "
+                                               "'-' or '_', starting with a letter or digit",
+                                               *id));
+                } else if (!m_node_ids.insert(*id).second) {
+                    id_node->error(fmt::format("duplicate node id '{}'", *id));
+                }
+                out.id = *id;
+            }
+        }
+        if (auto test = node.require("test")) {
+            if (auto condition = read_condition(*test, 0)) {
+                out.test = std::move(*condition);
+            }
+        }
+        out.why = node.string_at("why", true).value_or("");
+        if (auto source = node.get("source")) {
+            out.sources = read_source_refs(*source);
+        }
+        if (auto branch = node.get("then")) {
+            out.on_true = read_branch(*branch, out.id);
+        }
+        if (auto branch = node.get("else")) {
+            out.on_false = read_branch(*branch, out.id);
+        }
+        if (auto branch = node.get("missing")) {
+            out.on_missing = read_branch(*branch, out.id);
+        }
+        m_tree.nodes.push_back(std::move(out));
+    }
+
+    std::optional<Condition> read_condition(const YamlNode& node, std::size_t depth) {
+        std::vector<std::string_view> keys{"fact", "all", "any", "not"};
+        for (Op op : k_ops) {
+            keys.push_back(to_string(op));
+        }
+        if (!node.expect_map(keys)) {
+            return std::nullopt;
+        }
+        if (depth > detail::k_max_nesting_depth) {
+            node.error("condition nested too deeply");
+            return std::nullopt;
+        }
+        const bool has_fact = node.get("fact").has_value();
+        int forms = has_fact ? 1 : 0;
+        for (std::string_view key : {"all", "any", "not"}) {
+            forms += node.get(key).has_value() ? 1 : 0;
+        }
+        if (forms != 1) {
+            node.error("a condition needs exactly one of `fact` (with an operator), `all`, `any` "
+                       "or `not`");
+            return std::nullopt;
+        }
+        if (has_fact) {
+            return read_comparison(node);
+        }
+        Condition out;
+        if (auto negated = node.get("not")) {
+            out.kind = Condition::Kind::negate;
+            auto child = read_condition(*negated, depth + 1);
+            if (!child) {
+                return std::nullopt;
+            }
+            out.children.push_back(std::move(*child));
+            return out;
+        }
+        const bool is_all = node.get("all").has_value();
+        out.kind = is_all ? Condition::Kind::all : Condition::Kind::any;
+        YamlNode list = *node.get(is_all ? "all" : "any");
+        bool ok = true;
+        for (const YamlNode& item : list.items()) {
+            auto child = read_condition(item, depth + 1);
+            if (child) {
+                out.children.push_back(std::move(*child));
+            } else {
+                ok = false;
+            }
+        }
+        if (ok && list.is_sequence() && out.children.empty()) {
+            list.error("expected at least one condition");
+            return std::nullopt;
+        }
+        if (!ok || !list.is_sequence()) {
+            return std::nullopt;
+        }
+        return out;
+    }
+
+    std::optional<Condition> read_comparison(const YamlNode& node) {
+        Condition out;
+        auto fact_node = node.get("fact");
+        auto name = fact_node->as_string();
+        std::vector<std::pair<Op, YamlNode>> operators;
+        for (Op op : k_ops) {
+            if (auto operand = node.get(to_string(op))) {
+                operators.emplace_back(op, *operand);
+            }
+        }
+        if (operators.size() != 1) {
+            node.error(fmt::format("a fact test needs exactly one operator ({}), got {}",
+                                   "eq, ne, lt, le, gt, ge, in, not_in, contains or exists",
+                                   operators.size()));
+            return std::nullopt;
+        }
+        if (!name) {
+            return std::nullopt;
+        }
+        const FactDefinition* definition = find_fact(*name);
+        if (definition == nullptr) {
+            std::vector<std::string_view> names;
+            for (const FactDefinition& fact : fact_definitions()) {
+                names.push_back(fact.name);
+            }
+            std::string hint = detail::closest_match(*name, names);
+            fact_node->error(
+                hint.empty() ? fmt::format("unknown fact '{}' (docs/decision-rules.md lists "
+                                           "every fact)",
+                                           *name)
+                             : fmt::format("unknown fact '{}'; did you mean '{}'?", *name, hint));
+            return std::nullopt;
+        }
+        auto& [op, operand] = operators.front();
+        if (!op_allowed(definition->type, op)) {
+            operand.error(fmt::format("operator '{}' does not apply to {} fact '{}' (use {})",
+                                      to_string(op), to_string(definition->type), *name,
+                                      allowed_ops(definition->type)));
+            return std::nullopt;
+        }
+        out.fact = *name;
+        out.op = op;
+        if (op == Op::exists) {
+            auto wanted = operand.as_bool();
+            if (!wanted) {
+                return std::nullopt;
+            }
+            out.values.emplace_back(*wanted);
+            return out;
+        }
+        if (op == Op::in || op == Op::not_in) {
+            bool ok = true;
+            for (const YamlNode& item : operand.items()) {
+                auto value = read_operand(item, *definition);
+                if (value) {
+                    out.values.push_back(std::move(*value));
+                } else {
+                    ok = false;
+                }
+            }
+            if (ok && operand.is_sequence() && out.values.empty()) {
+                operand.error("expected at least one value");
+            }
+            if (!ok || out.values.empty()) {
+                return std::nullopt;
+            }
+            return out;
+        }
+        // `contains` tests a list fact for one string; everything else compares like with like.
+        FactDefinition element = *definition;
+        if (op == Op::contains) {
+            element.type = FactType::string;
+        }
+        auto value = read_operand(operand, element);
+        if (!value) {
+            return std::nullopt;
+        }
+        out.values.push_back(std::move(*value));
+        return out;
+    }
+
+    std::optional<FactValue> read_operand(const YamlNode& node, const FactDefinition& fact) {
+        switch (fact.type) {
+        case FactType::number:
+            if (auto value = node.as_si_number()) {
+                return FactValue{*value};
+            }
+            return std::nullopt;
+        case FactType::boolean:
+            if (auto value = node.as_bool()) {
+                return FactValue{*value};
+            }
+            return std::nullopt;
+        case FactType::string:
+        case FactType::list: {
+            if (!fact.choices.empty() && fact.type == FactType::string) {
+                if (auto index = node.as_choice(fact.choices)) {
+                    return FactValue{std::string(fact.choices.at(*index))};
+                }
+                return std::nullopt;
+            }
+            auto text = node.as_string();
+            if (!text) {
+                return std::nullopt;
+            }
+            if (fact.name == "gpu_models") {
+                return FactValue{resolve_gpu(node, *text)};
+            }
+            return FactValue{*text};
+        }
+        }
+        return std::nullopt;
+    }
+
+    // The catalog's canonical name for `name`; without a catalog, the name as written.
+    std::string resolve_gpu(const YamlNode& node, const std::string& name) {
+        if (m_catalog == nullptr) {
+            return name;
+        }
+        if (const catalog::Gpu* gpu = catalog::find_gpu(*m_catalog, name)) {
+            return gpu->name;
+        }
+        std::vector<std::string_view> names;
+        for (const catalog::Gpu& gpu : m_catalog->gpus) {
+            names.push_back(gpu.name);
+        }
+        std::string hint = detail::closest_match(name, names);
+        node.error(hint.empty()
+                       ? fmt::format("unknown GPU model '{}': not in the catalog", name)
+                       : fmt::format("unknown GPU model '{}'; did you mean '{}'?", name, hint));
+        return name;
+    }
+
+    std::vector<std::string> read_gpu_list(const YamlNode& node) {
+        std::vector<std::string> out;
+        auto names = node.as_string_list();
+        if (!names) {
+            return out;
+        }
+        const std::vector<YamlNode> items =
+            node.is_sequence() ? node.items() : std::vector<YamlNode>{node};
+        for (std::size_t i = 0; i < names->size(); ++i) {
+            std::string name = resolve_gpu(items.at(i), names->at(i));
+            if (std::find(out.begin(), out.end(), name) != out.end()) {
+                items.at(i).error(fmt::format("'{}' is listed twice", name));
+                continue;
+            }
+            out.push_back(std::move(name));
+        }
+        return out;
+    }
+
+    std::vector<PurchaseOption> read_purchase_list(const YamlNode& node) {
+        std::vector<PurchaseOption> out;
+        std::vector<std::string_view> names;
+        for (PurchaseOption option : k_all_purchase_options) {
+            names.push_back(to_string(option));
+        }
+        const std::vector<YamlNode> items =
+            node.is_sequence() ? node.items() : std::vector<YamlNode>{node};
+        for (const YamlNode& item : items) {
+            auto index = item.as_choice(names);
+            if (!index) {
+                continue;
+            }
+            const PurchaseOption option = k_all_purchase_options.at(*index);
+            if (std::find(out.begin(), out.end(), option) != out.end()) {
+                item.error(fmt::format("'{}' is listed twice", to_string(option)));
+                continue;
+            }
+            out.push_back(option);
+        }
+        return out;
+    }
+
+    Branch read_branch(const YamlNode& node, const std::string& from) {
+        Branch out;
+        out.place = {node.mark().first, node.mark().second};
+        if (!node.expect_map({"gpus", "purchase", "interconnect", "why", "source", "next"})) {
+            return out;
+        }
+        if (auto gpus = node.get("gpus")) {
+            if (gpus->expect_map({"prefer", "exclude", "only"})) {
+                if (auto list = gpus->get("prefer")) {
+                    out.gpus.prefer = read_gpu_list(*list);
+                }
+                if (auto list = gpus->get("exclude")) {
+                    out.gpus.exclude = read_gpu_list(*list);
+                }
+                if (auto list = gpus->get("only")) {
+                    out.gpus.only = read_gpu_list(*list);
+                }
+                for (const std::string& name : out.gpus.prefer) {
+                    const bool excluded =
+                        std::find(out.gpus.exclude.begin(), out.gpus.exclude.end(), name) !=
+                        out.gpus.exclude.end();
+                    const bool outside = !out.gpus.only.empty() &&
+                                         std::find(out.gpus.only.begin(), out.gpus.only.end(),
+                                                   name) == out.gpus.only.end();
+                    if (excluded || outside) {
+                        gpus->error(fmt::format("'{}' is both preferred and ruled out", name));
+                    }
+                }
+            }
+        }
+        if (auto purchase = node.get("purchase")) {
+            if (purchase->expect_map({"prefer", "exclude"})) {
+                if (auto list = purchase->get("prefer")) {
+                    out.purchase.prefer = read_purchase_list(*list);
+                }
+                if (auto list = purchase->get("exclude")) {
+                    out.purchase.exclude = read_purchase_list(*list);
+                }
+                for (PurchaseOption option : out.purchase.prefer) {
+                    if (std::find(out.purchase.exclude.begin(), out.purchase.exclude.end(),
+                                  option) != out.purchase.exclude.end()) {
+                        purchase->error(
+                            fmt::format("'{}' is both preferred and excluded", to_string(option)));
+                    }
+                }
+            }
+        }
+        if (auto interconnect = node.get("interconnect")) {
+            if (interconnect->expect_map({"nvlink", "min_network_gbps"})) {
+                if (auto nvlink = interconnect->get("nvlink")) {
+                    out.interconnect.nvlink = nvlink->as_bool().value_or(false);
+                }
+                out.interconnect.min_network_gbps =
+                    interconnect->number_at("min_network_gbps", false, detail::k_positive);
+            }
+        }
+        out.why = node.string_at("why", false).value_or("");
+        if (out.has_effects() && !node.get("why")) {
+            node.error("missing required key 'why': a branch with effects must say why");
+        }
+        if (auto source = node.get("source")) {
+            out.sources = read_source_refs(*source);
+        }
+        if (auto next = node.get("next")) {
+            if (auto target = next->as_string()) {
+                out.next = *target;
+                m_pending.push_back({*target, from, next->diagnostic("")});
+            }
+        }
+        return out;
+    }
+
+    // Every `next` names a node; the tree has no cycle and no node the root cannot reach.
+    void check_references() {
+        bool resolved = true;
+        for (const PendingNext& pending : m_pending) {
+            if (m_node_ids.count(pending.target) == 0) {
+                resolved = false;
+                Diagnostic diagnostic = pending.where;
+                diagnostic.message = unknown_node_message(pending.target);
+                m_context.sink->add(std::move(diagnostic));
+            }
+        }
+        if (!resolved || m_tree.root.empty() || find_node(m_tree, m_tree.root) == nullptr) {
+            return;
+        }
+        enum class Mark { none, active, done };
+        std::map<std::string, Mark, std::less<>> marks;
+        // Iterative depth-first search: a hostile tree must not exhaust the stack.
+        struct Frame {
+            const Node* node;
+            std::size_t next_branch;
+        };
+        std::vector<Frame> stack{{find_node(m_tree, m_tree.root), 0}};
+        marks[m_tree.root] = Mark::active;
+        while (!stack.empty()) {
+            Frame& frame = stack.back();
+            const std::array<const Branch*, 3> branches{
+                &frame.node->on_true, &frame.node->on_false,
+                frame.node->on_missing ? &*frame.node->on_missing : nullptr};
+            constexpr std::array<std::string_view, 3> k_keys{"then", "else", "missing"};
+            const std::string_view key = k_keys.at(std::min(frame.next_branch, k_keys.size() - 1));
+            if (frame.next_branch >= branches.size()) {
+                marks[frame.node->id] = Mark::done;
+                stack.pop_back();
+                continue;
+            }
+            const Branch* branch = branches.at(frame.next_branch++);
+            if (branch == nullptr || branch->next.empty()) {
+                continue;
+            }
+            const Mark mark = marks[branch->next];
+            if (mark == Mark::active) {
+                m_context.sink->add(
+                    Diagnostic{m_tree.file, branch->place.line, branch->place.column,
+                               fmt::format("/nodes/{}/{}/next", index_of(frame.node->id), key),
+                               fmt::format("node '{}' leads back to '{}': the "
+                                           "tree must not loop",
+                                           frame.node->id, branch->next)});
+                continue;
+            }
+            if (mark == Mark::none) {
+                marks[branch->next] = Mark::active;
+                stack.push_back({find_node(m_tree, branch->next), 0});
+            }
+        }
+        for (std::size_t i = 0; i < m_tree.nodes.size(); ++i) {
+            const Node& node = m_tree.nodes[i];
+            if (marks.count(node.id) == 0) {
+                m_context.sink->add(Diagnostic{
+                    m_tree.file, node.place.line, node.place.column, fmt::format("/nodes/{}", i),
+                    fmt::format("node '{}' is never reached from the root '{}'", node.id,
+                                m_tree.root)});
+            }
+        }
+    }
+
+    std::size_t index_of(const std::string& id) const {
+        for (std::size_t i = 0; i < m_tree.nodes.size(); ++i) {
+            if (m_tree.nodes[i].id == id) {
+                return i;
+            }
+        }
+        return m_tree.nodes.size();
+    }
+
+    const catalog::TextFile& m_file;
+    const catalog::Catalog* m_catalog;
+    YamlContext m_context;
+    Tree m_tree;
+    std::set<std::string, std::less<>> m_node_ids;
+    std::vector<PendingNext> m_pending;
+};
+
+} // namespace
+
+Tree read_tree(const catalog::TextFile& file, const catalog::Catalog* catalog) {
+    DiagnosticSink sink;
+    Tree tree = TreeReader(file, catalog, sink).read();
+    sink.throw_if_any();
+    return tree;
+}
+
+std::vector<Diagnostic> validate_tree(const catalog::TextFile& file,
+                                      const catalog::Catalog* catalog) {
+    DiagnosticSink sink;
+    (void)TreeReader(file, catalog, sink).read();
+    return sink.diagnostics();
+}
+
+} // namespace gpuplan::decide
