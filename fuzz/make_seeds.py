@@ -24,9 +24,9 @@ MAX_LINES = 80
 FILE_SEEDS = {
     "catalog": ["catalog/gpus.yaml", "catalog/providers/*.yaml", "catalog/self_built.yaml",
                 "catalog/fx.yaml", "catalog/benchmarks.yaml", "tests/fixtures/catalog/*.yaml"],
-    "workload": ["catalog/presets/*.yaml", "examples/*.yaml", "tests/fixtures/workload/**/*.yaml"],
-    "rules": ["catalog/decision_tree.yaml", "tests/fixtures/rules/**/*.yaml",
-              "tests/fixtures/decision_tree/**/*.yaml"],
+    "workload": ["catalog/presets/*.yaml", "examples/*.yaml", "tests/fixtures/workload/*.yaml",
+                 "tests/fixtures/workloads/*.yaml"],
+    "rules": ["catalog/decision_tree.yaml", "tests/fixtures/rules/*tree*.yaml"],
     "plan": ["tests/fixtures/plan/**/*.json", "tests/golden/cases/*/stdout.json",
              "tests/fixtures/check/**/*.json"],
     "csv": ["tests/fixtures/feeds/**/*.csv", "tests/fixtures/csv/**/*.csv", "tools/*.csv"],
