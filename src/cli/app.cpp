@@ -1,8 +1,10 @@
 #include "cli/app.hpp"
 
 #include "cli/catalog_cmd.hpp"
+#include "cli/check_cmd.hpp"
 #include "cli/estimate_cmd.hpp"
 #include "cli/recommend_cmd.hpp"
+#include "cli/report_cmd.hpp"
 #include "cli/rules_cmd.hpp"
 #include "gpuplan/error.hpp"
 
@@ -31,6 +33,7 @@ struct Parsed {
     CommonOptions common;
     std::string format_text = "table";
     int verbose_count = 0;
+    bool timestamp = false;
     bool quiet = false;
     std::function<Exit(Io&)> action;
 };
@@ -52,6 +55,8 @@ void add_common_options(CLI::App& app, Parsed& parsed) {
     app.add_flag("-q,--quiet", parsed.quiet, "Only errors on stderr");
     app.add_flag("--no-color", c.no_color, "No colours (also when NO_COLOR is set)");
     app.add_flag("--wide", c.wide, "Do not fit tables to 80 columns");
+    app.add_flag("--timestamp", parsed.timestamp,
+                 "Add the time of the run (generated_at) to JSON and the report");
 }
 
 void add_catalog_commands(CLI::App& app, Parsed& parsed) {
@@ -90,6 +95,46 @@ void add_catalog_commands(CLI::App& app, Parsed& parsed) {
     validate->callback([&parsed, validate_options] {
         parsed.action = [&parsed, validate_options](Io& io) {
             return run_catalog_validate(parsed.common, *validate_options, io);
+        };
+    });
+}
+
+void add_check_commands(CLI::App& app, Parsed& parsed) {
+    auto options = std::make_shared<CheckOptions>();
+    CLI::App* check =
+        app.add_subcommand("check", "CI gate: exit 0 when every threshold holds, 4 when one fails");
+    check->add_option("PLAN", options->plan, "Plan file (recommend --format json)")
+        ->required()
+        ->type_name("PLAN.json|WORKLOAD.yaml");
+    check->add_option("--max-cost", options->max_cost, "Limit on the option's total cost")
+        ->type_name("AMOUNT");
+    check
+        ->add_option("--max-monthly", options->max_monthly,
+                     "Limit on the option's largest monthly cash flow")
+        ->type_name("AMOUNT");
+    check->add_option("--max-hours", options->max_hours, "Limit on the option's wall time")
+        ->type_name("H");
+    check
+        ->add_option("--deadline", options->deadline,
+                     "Deadline for the option's wall time (default: the workload's)")
+        ->type_name("DURATION");
+    check->add_option("--option", options->option, "Option to check: best (rank 1) or an id")
+        ->type_name("best|ID");
+    check->add_option("--compare-to", options->compare_to, "Baseline plan file")
+        ->type_name("BASE.json");
+    check
+        ->add_option("--max-increase", options->max_increase,
+                     "Limit on the cost increase over the baseline: 10% or an amount")
+        ->type_name("PCT|AMOUNT");
+    check
+        ->add_option("--max-catalog-age", options->max_catalog_age,
+                     "Limit on the age of the oldest price the plan used")
+        ->type_name("DURATION");
+    check->add_option("--today", options->today, "Date ages are measured to (default: today, UTC)")
+        ->type_name("YYYY-MM-DD");
+    check->callback([&parsed, options] {
+        parsed.action = [&parsed, options](Io& io) {
+            return run_check(parsed.common, *options, io);
         };
     });
 }
@@ -214,6 +259,25 @@ void add_cost_commands(CLI::App& app, Parsed& parsed) {
         };
     });
 
+    auto report_options = std::make_shared<ReportOptions>();
+    CLI::App* report_command =
+        app.add_subcommand("report", "Full markdown report of a recommendation, with a chart");
+    add_workload_options(report_command, report_options->recommend.input);
+    add_cost_options(report_command, report_options->recommend.cost);
+    report_command
+        ->add_option("--objective", report_options->recommend.objective,
+                     "Rank by cost, time or balanced")
+        ->type_name("OBJECTIVE");
+    report_command
+        ->add_option("--chart", report_options->chart,
+                     "Also write the cumulative-cost chart as a standalone SVG")
+        ->type_name("FILE.svg");
+    report_command->callback([&parsed, report_options] {
+        parsed.action = [&parsed, report_options](Io& io) {
+            return run_report(parsed.common, *report_options, io);
+        };
+    });
+
     auto tco_options = std::make_shared<TcoOptions>();
     CLI::App* tco = app.add_subcommand(
         "tco", "Month-by-month cash flows and NPV of each purchase option for one configuration");
@@ -288,6 +352,7 @@ int run(const std::vector<std::string>& args, Io& io) {
     app.require_subcommand(1);
     add_common_options(app, parsed);
     add_catalog_commands(app, parsed);
+    add_check_commands(app, parsed);
     add_estimate_commands(app, parsed);
     add_cost_commands(app, parsed);
     add_rules_commands(app, parsed);
@@ -311,6 +376,9 @@ int run(const std::vector<std::string>& args, Io& io) {
     }
 
     parsed.common.verbosity = parsed.quiet ? -1 : parsed.verbose_count;
+    if (parsed.timestamp) {
+        parsed.common.generated_at = utc_timestamp();
+    }
     set_up_logging(io, parsed.common.verbosity);
     try {
         auto format = report::parse_format(parsed.format_text);

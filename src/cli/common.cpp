@@ -5,11 +5,14 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <chrono>
 #include <cstring>
+#include <ctime>
 #include <filesystem>
 #include <fmt/format.h>
 #include <fstream>
 #include <iostream>
+#include <nlohmann/json.hpp>
 #include <sstream>
 #include <unistd.h>
 #include <vector>
@@ -105,7 +108,41 @@ catalog::Catalog load_catalog(const CommonOptions& options) {
     return catalog::overlay_catalog(std::move(base), overlays);
 }
 
-void write_output(const CommonOptions& options, const std::string& text, Io& io) {
+namespace {
+
+// Inserts `generated_at` into a JSON object after its generator (or schema_version) key.
+std::string stamp_json(const std::string& text, const std::string& generated_at) {
+    const auto document = nlohmann::ordered_json::parse(text, nullptr, false);
+    if (!document.is_object() || document.contains("generated_at")) {
+        return text;
+    }
+    const std::string after = document.contains("generator") ? "generator" : "schema_version";
+    nlohmann::ordered_json out = nlohmann::ordered_json::object();
+    for (const auto& [key, value] : document.items()) {
+        out[key] = value;
+        if (key == after) {
+            out["generated_at"] = generated_at;
+        }
+    }
+    return out.dump(2) + "\n";
+}
+
+} // namespace
+
+std::string utc_timestamp() {
+    const auto now =
+        std::chrono::time_point_cast<std::chrono::seconds>(std::chrono::system_clock::now());
+    const std::time_t seconds = std::chrono::system_clock::to_time_t(now);
+    std::tm parts{};
+    gmtime_r(&seconds, &parts);
+    return fmt::format("{:04}-{:02}-{:02}T{:02}:{:02}:{:02}Z", parts.tm_year + 1900,
+                       parts.tm_mon + 1, parts.tm_mday, parts.tm_hour, parts.tm_min, parts.tm_sec);
+}
+
+void write_output(const CommonOptions& options, const std::string& raw, Io& io) {
+    const std::string text = !options.generated_at.empty() && options.format == report::Format::json
+                                 ? stamp_json(raw, options.generated_at)
+                                 : raw;
     if (options.output.empty() || options.output == "-") {
         io.out << text;
         io.out.flush();

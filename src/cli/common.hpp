@@ -32,6 +32,7 @@ struct CommonOptions {
     int verbosity = 0; // -1 quiet, 0 normal, 1+ verbose
     bool no_color = false;
     bool wide = false;
+    std::string generated_at; // UTC time of the run with --timestamp; empty otherwise
 };
 
 // The largest input file any command reads (docs/limits.md); YAML documents have a lower limit.
@@ -51,8 +52,13 @@ read_catalog_paths(const std::vector<std::string>& paths);
 [[nodiscard]] catalog::Catalog load_catalog(const CommonOptions& options);
 
 // Writes `text` to stdout, or atomically to options.output (a temporary file in the same
-// folder, then rename), so a failed run never leaves a half-written file.
+// folder, then rename), so a failed run never leaves a half-written file. With --timestamp, a
+// JSON object gains `generated_at` after `generator` (or after `schema_version`).
 void write_output(const CommonOptions& options, const std::string& text, Io& io);
+
+// The current UTC time as `2026-11-29T19:40:00Z` (only for --timestamp: outputs are otherwise
+// reproducible).
+[[nodiscard]] std::string utc_timestamp();
 
 // Program name and version for outputs.
 [[nodiscard]] report::GeneratorInfo generator_info();

@@ -19,7 +19,10 @@ Exit run_estimate(const CommonOptions& common, const EstimateOptions& options, I
     const workload::Workload workload = resolve_workload(options.input, common);
     const catalog::Catalog catalog = load_catalog(common);
     const std::vector<estimate::GpuEstimate> estimates = estimate::estimate_all(workload, catalog);
-    write_output(common, report::render_estimates(workload, estimates, common.format), io);
+    write_output(
+        common,
+        report::render_estimates(workload, estimates, common.format, generator_info(), catalog),
+        io);
     return Exit::ok;
 }
 

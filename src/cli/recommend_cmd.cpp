@@ -76,7 +76,9 @@ cost::Settings parse_cost_flags(const CostFlags& flags, const CommonOptions& com
     return settings;
 }
 
-Exit run_recommend(const CommonOptions& common, const RecommendOptions& options, Io& io) {
+report::RecommendReport make_recommendation(const CommonOptions& common,
+                                            const RecommendOptions& options,
+                                            const catalog::Catalog& catalog) {
     const auto objective = rank::parse_objective(options.objective);
     if (!objective) {
         throw UsageError(fmt::format("--objective: expected cost, time or balanced, got '{}'",
@@ -86,12 +88,16 @@ Exit run_recommend(const CommonOptions& common, const RecommendOptions& options,
         throw UsageError("--top: expected a number of options >= 0 (0 = all)");
     }
     const cost::Settings settings = parse_cost_flags(options.cost, common);
-    const catalog::Catalog catalog = load_catalog(common);
     const workload::Workload workload = resolve_workload(options.input, common);
     cost::Plan plan = cost::plan(workload, catalog, settings, estimator_for(workload, catalog));
     spdlog::info("{} options priced from {} estimates", plan.options.size(), plan.estimates);
-    const report::RecommendReport report = report::make_recommend_report(
-        generator_info(), catalog, workload, settings, *objective, std::move(plan), options.top);
+    return report::make_recommend_report(generator_info(), catalog, workload, settings, *objective,
+                                         std::move(plan), options.top);
+}
+
+Exit run_recommend(const CommonOptions& common, const RecommendOptions& options, Io& io) {
+    const catalog::Catalog catalog = load_catalog(common);
+    const report::RecommendReport report = make_recommendation(common, options, catalog);
     write_output(common, report::render_recommend(report, common.format, common.wide), io);
     if (options.fail_if_none && report.ranked.empty()) {
         io.err << "gpuplan: no feasible option (--fail-if-none)\n";

@@ -4,6 +4,7 @@
 #include "cli/common.hpp"
 #include "cli/workload_input.hpp"
 #include "gpuplan/cost/plan.hpp"
+#include "gpuplan/report/recommend.hpp"
 
 #include <cstdint>
 #include <optional>
@@ -38,6 +39,12 @@ struct TcoOptions {
 
 // Parses the cost flags; throws UsageError naming the flag for a bad value.
 [[nodiscard]] cost::Settings parse_cost_flags(const CostFlags& flags, const CommonOptions& common);
+
+// Prices and ranks every option for the workload of `options` (recommend's report, also the
+// input of check and report). Throws UsageError, InputError as run_recommend.
+[[nodiscard]] report::RecommendReport make_recommendation(const CommonOptions& common,
+                                                          const RecommendOptions& options,
+                                                          const catalog::Catalog& catalog);
 
 // Ranks every feasible option; exit 4 with --fail-if-none when nothing is feasible.
 [[nodiscard]] Exit run_recommend(const CommonOptions& common, const RecommendOptions& options,

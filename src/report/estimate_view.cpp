@@ -143,6 +143,26 @@ std::string notes_text(const std::vector<GpuEstimate>& estimates, bool markdown)
     return out;
 }
 
+// Provenance of an estimate: no prices are used, so as_of spans the specs of the GPUs estimated.
+ordered_json estimate_catalog_json(const catalog::Catalog& catalog,
+                                   const std::vector<GpuEstimate>& estimates) {
+    std::optional<std::pair<Date, Date>> range;
+    for (const GpuEstimate& e : estimates) {
+        if (const catalog::Gpu* gpu = catalog::find_gpu(catalog, e.gpu)) {
+            range = range ? std::pair{std::min(range->first, gpu->as_of),
+                                      std::max(range->second, gpu->as_of)}
+                          : std::pair{gpu->as_of, gpu->as_of};
+        }
+    }
+    ordered_json out;
+    out["digest"] = "fnv1a64:" + catalog.digest;
+    out["as_of"] = range ? ordered_json{{"oldest", range->first.to_string()},
+                                        {"newest", range->second.to_string()}}
+                         : ordered_json(nullptr);
+    out["offers"] = catalog::offer_count(catalog);
+    return out;
+}
+
 std::string header_line(const workload::Workload& w) {
     return fmt::format("{} ({}, {}, {} parameters)", w.name, workload::to_string(w.task),
                        workload::to_string(w.model.family), format_si(w.model.params));
@@ -151,12 +171,15 @@ std::string header_line(const workload::Workload& w) {
 } // namespace
 
 std::string render_estimates(const workload::Workload& workload,
-                             const std::vector<GpuEstimate>& estimates, Format format) {
+                             const std::vector<GpuEstimate>& estimates, Format format,
+                             const GeneratorInfo& generator, const catalog::Catalog& catalog) {
     const bool inference = workload.task == workload::Task::inference;
     switch (format) {
     case Format::json: {
         ordered_json out;
         out["schema_version"] = k_json_schema_version;
+        out["generator"] = {{"name", generator.name}, {"version", generator.version}};
+        out["catalog"] = estimate_catalog_json(catalog, estimates);
         out["workload"] = workload_json(workload);
         ordered_json list = ordered_json::array();
         for (const GpuEstimate& e : estimates) {

@@ -1,4 +1,5 @@
 #include "gpuplan/finance/finance.hpp"
+#include "gpuplan/report/provenance.hpp"
 #include "gpuplan/report/recommend.hpp"
 #include "gpuplan/report/text_table.hpp"
 #include "report/workload_json.hpp"
@@ -11,6 +12,14 @@
 namespace gpuplan::report {
 
 using nlohmann::ordered_json;
+
+namespace {
+// Provenance names the dates of the prices the options were priced from, not the whole catalog's.
+void use_prices_range(CatalogInfo& info, const std::optional<std::pair<Date, Date>>& range) {
+    info.oldest = range ? range->first.to_string() : std::string();
+    info.newest = range ? range->second.to_string() : std::string();
+}
+} // namespace
 
 CatalogInfo catalog_info(const catalog::Catalog& catalog) {
     CatalogInfo info;
@@ -30,6 +39,10 @@ RecommendReport make_recommend_report(GeneratorInfo generator, const catalog::Ca
     RecommendReport report;
     report.generator = std::move(generator);
     report.catalog = catalog_info(catalog);
+    use_prices_range(report.catalog, prices_used_range(catalog, plan.options));
+    for (const cost::Option& option : plan.options) {
+        report.prices_as_of.push_back(option_prices_as_of(catalog, option));
+    }
     report.workload = std::move(workload);
     report.settings = std::move(settings);
     report.objective = objective;
@@ -43,6 +56,7 @@ RecommendReport make_recommend_report(GeneratorInfo generator, const catalog::Ca
 namespace {
 
 constexpr int k_hour_digits = 2;
+
 constexpr std::size_t k_rejected_shown = 5;
 
 std::size_t shown(const RecommendReport& r) {
@@ -99,6 +113,7 @@ ordered_json option_json(const cost::Option& o, std::optional<std::size_t> rank)
     cost["total"] = round_money(o.total);
     cost["npv"] = round_money(o.npv);
     cost["per_gpu_hour"] = round_to(o.per_gpu_hour, 4);
+    cost["max_monthly"] = round_money(max_monthly(o.cash_flows));
     cost["breakdown"] = breakdown_json(o.cash_flows);
     cost["per_unit"] =
         ordered_json{{"run", optional_money(o.units.per_run)},
@@ -204,7 +219,10 @@ std::string recommend_json(const RecommendReport& r) {
                        {"purchase_options", purchase}};
     ordered_json options = ordered_json::array();
     for (std::size_t i = 0; i < shown(r); ++i) {
-        options.push_back(option_json(plan.options[r.ranked[i]], i + 1));
+        ordered_json option = option_json(plan.options[r.ranked[i]], i + 1);
+        const std::optional<Date>& as_of = r.prices_as_of.at(r.ranked[i]);
+        option["prices_as_of"] = as_of ? ordered_json(as_of->to_string()) : ordered_json(nullptr);
+        options.push_back(std::move(option));
     }
     out["options"] = options;
     out["ranked_total"] = r.ranked.size();
@@ -352,6 +370,7 @@ TcoReport make_tco_report(GeneratorInfo generator, const catalog::Catalog& catal
     TcoReport report;
     report.generator = std::move(generator);
     report.catalog = catalog_info(catalog);
+    use_prices_range(report.catalog, prices_used_range(catalog, plan.options));
     report.workload = std::move(workload);
     report.currency = plan.currency;
     report.discount_rate = plan.discount_rate;

@@ -2,6 +2,7 @@
 // Rendering of `gpuplan estimate`: one row per GPU model.
 
 #include "gpuplan/estimate/estimate.hpp"
+#include "gpuplan/report/catalog_view.hpp"
 #include "gpuplan/report/format.hpp"
 #include "gpuplan/workload/workload.hpp"
 
@@ -11,8 +12,10 @@
 namespace gpuplan::report {
 
 // The estimates as a table (80 columns), JSON (docs/schema/estimate.schema.json) or markdown.
+// JSON carries the generator and the catalog's digest with the as_of range of the GPU specs used.
 [[nodiscard]] std::string render_estimates(const workload::Workload& workload,
                                            const std::vector<estimate::GpuEstimate>& estimates,
-                                           Format format);
+                                           Format format, const GeneratorInfo& generator,
+                                           const catalog::Catalog& catalog);
 
 } // namespace gpuplan::report

@@ -18,8 +18,8 @@ namespace gpuplan::report {
 
 // What the output says about the catalog it priced from.
 struct CatalogInfo {
-    std::string oldest; // oldest price date; empty without prices
-    std::string newest; // newest price date
+    std::string oldest; // oldest date of the prices used; empty without prices
+    std::string newest; // newest date of the prices used
     std::string digest;
     std::size_t offers = 0;
 
@@ -37,6 +37,7 @@ struct RecommendReport {
     std::vector<std::size_t> ranked;   // indices into plan.options, best first (all of them)
     std::vector<std::size_t> rejected; // indices into plan.options
     int top = 10;                      // options shown; 0 = all
+    std::vector<std::optional<Date>> prices_as_of; // per plan.options: date of its prices
 };
 
 // Ranks the plan and keeps everything the writers need.

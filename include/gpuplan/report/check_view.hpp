@@ -1,0 +1,31 @@
+#pragma once
+// Renderings of a `gpuplan check` verdict: one line for logs, JSON for CI, markdown for a PR.
+
+#include "gpuplan/gate/gate.hpp"
+#include "gpuplan/report/catalog_view.hpp"
+#include "gpuplan/report/format.hpp"
+
+#include <string>
+
+namespace gpuplan::report {
+
+// What a check run looked at and what it found.
+struct CheckView {
+    const gate::Plan& plan;
+    const gate::Plan* base = nullptr; // the --compare-to baseline
+    const gate::Outcome& outcome;
+    std::string generated_at; // markdown only (JSON is stamped by the CLI); empty by default
+};
+
+// `PASS: ...` or `FAIL: ...` naming the option and every check, one line with a newline.
+[[nodiscard]] std::string render_check_verdict(const CheckView& view);
+
+// The verdict in `format`: table is the verdict line, json follows docs/schema/check.schema.json,
+// markdown is a comment for a pull request.
+[[nodiscard]] std::string render_check(const CheckView& view, Format format,
+                                       const GeneratorInfo& generator);
+
+// A check's actual or limit value for people: money, a duration, days or a percentage.
+[[nodiscard]] std::string format_check_value(const gate::Check& check, double value);
+
+} // namespace gpuplan::report

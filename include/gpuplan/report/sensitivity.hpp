@@ -1,0 +1,65 @@
+#pragma once
+// Sensitivity of the recommendation: the cost engine re-run with one input moved down and up at a
+// time (a tornado), to show which inputs can change the top choice. Pure and deterministic.
+
+#include "gpuplan/catalog/catalog.hpp"
+#include "gpuplan/cost/plan.hpp"
+#include "gpuplan/rank/rank.hpp"
+#include "gpuplan/workload/workload.hpp"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace gpuplan::report {
+
+// Relative move of every price (cloud rates, reserved rates, server capex) in the price case.
+inline constexpr double k_price_swing = 0.20;
+// Absolute move of the annual discount rate (the low case stops at 0).
+inline constexpr double k_discount_rate_swing = 0.05;
+// Factor by which utilisation, horizon and interruption rate are halved and doubled.
+inline constexpr double k_scale_swing = 2.0;
+
+// The best option under one setting of the inputs.
+struct BestOption {
+    std::optional<std::string> best_id; // nullopt when nothing is feasible
+    double npv = 0.0;
+    double total = 0.0;
+
+    bool operator==(const BestOption&) const = default;
+};
+
+// One input moved down and up.
+struct SensitivityCase {
+    std::string input;      // e.g. "prices"
+    std::string low_label;  // the low value, e.g. "-20%" or "6 months"
+    std::string high_label; // the high value
+    BestOption low;
+    BestOption high;
+
+    // |high.npv - low.npv|, the bar length of the tornado; nullopt when either side has no
+    // feasible option (such a case changes the answer outright and sorts first).
+    [[nodiscard]] std::optional<double> swing() const;
+    bool operator==(const SensitivityCase&) const = default;
+};
+
+struct Sensitivity {
+    BestOption base;
+    std::vector<SensitivityCase> cases; // infeasible sides first, then widest swing, then name
+
+    bool operator==(const Sensitivity&) const = default;
+};
+
+// Prices `workload` again with each input moved: prices -/+20%; utilisation (training: runs
+// within the horizon; inference: serving hours per day) halved and doubled; horizon halved and
+// doubled; discount rate -/+5 points; spot interruption rate halved and doubled (one rate for
+// every provider). Each run ranks by `objective` with the same tie-breakers as recommend.
+[[nodiscard]] Sensitivity sensitivity(const workload::Workload& workload,
+                                      const catalog::Catalog& catalog,
+                                      const cost::Settings& settings, rank::Objective objective);
+
+// Every price in `catalog` times `factor`: on-demand, spot and monthly rates, reserved rates,
+// self-built capex and network capex.
+[[nodiscard]] catalog::Catalog scale_prices(catalog::Catalog catalog, double factor);
+
+} // namespace gpuplan::report

@@ -1,0 +1,158 @@
+#include "cli/check_cmd.hpp"
+
+#include "cli/recommend_cmd.hpp"
+#include "gpuplan/error.hpp"
+#include "gpuplan/gate/gate.hpp"
+#include "gpuplan/report/check_view.hpp"
+
+#include <chrono>
+#include <ctime>
+#include <fmt/format.h>
+#include <ostream>
+
+namespace gpuplan::cli {
+
+namespace {
+
+std::optional<double> money_flag(const std::optional<std::string>& text, const char* flag,
+                                 const std::string& currency) {
+    if (!text) {
+        return std::nullopt;
+    }
+    const auto money = parse_money(*text, currency);
+    if (!money || money->amount < 0.0) {
+        throw UsageError(fmt::format("{}: expected an amount such as 250000 or 250000 {}, got '{}'",
+                                     flag, currency, *text));
+    }
+    if (money->currency != currency) {
+        throw UsageError(
+            fmt::format("{}: the plan's amounts are in {}, got '{}'", flag, currency, *text));
+    }
+    return money->amount;
+}
+
+std::optional<double> duration_flag(const std::optional<std::string>& text, const char* flag) {
+    if (!text) {
+        return std::nullopt;
+    }
+    const auto hours = parse_duration_hours(*text);
+    if (!hours || *hours < 0.0) {
+        throw UsageError(
+            fmt::format("{}: expected a duration such as 72 (hours), 12h, 30d, 6w or 3mo, got '{}'",
+                        flag, *text));
+    }
+    return hours;
+}
+
+std::chrono::sys_seconds now_utc() {
+    return std::chrono::time_point_cast<std::chrono::seconds>(std::chrono::system_clock::now());
+}
+
+Date today_utc() {
+    const auto days = std::chrono::floor<std::chrono::days>(now_utc());
+    const std::chrono::year_month_day ymd{days};
+    return {static_cast<int>(ymd.year()), static_cast<int>(static_cast<unsigned>(ymd.month())),
+            static_cast<int>(static_cast<unsigned>(ymd.day()))};
+}
+
+bool is_workload_path(const std::string& path) {
+    const auto ends_with = [&](std::string_view suffix) {
+        return path.size() >= suffix.size() &&
+               path.compare(path.size() - suffix.size(), suffix.size(), suffix) == 0;
+    };
+    return ends_with(".yaml") || ends_with(".yml");
+}
+
+// A plan file as written, or a workload file recommended in process (every option ranked, so
+// --option can name any of them); both go through the same reader.
+gate::Plan load_plan(const std::string& path, const CommonOptions& common,
+                     const catalog::Catalog& catalog) {
+    if (is_workload_path(path)) {
+        RecommendOptions options;
+        options.input.path = path;
+        options.top = 0;
+        const report::RecommendReport recommendation =
+            make_recommendation(common, options, catalog);
+        return gate::read_plan(path,
+                               report::render_recommend(recommendation, report::Format::json));
+    }
+    const catalog::TextFile file = read_text_file(path);
+    return gate::read_plan(file.name, file.text);
+}
+
+gate::Thresholds thresholds_from(const CheckOptions& options, const gate::Plan& plan) {
+    gate::Thresholds t;
+    t.max_cost = money_flag(options.max_cost, "--max-cost", plan.currency);
+    t.max_monthly = money_flag(options.max_monthly, "--max-monthly", plan.currency);
+    t.max_hours = duration_flag(options.max_hours, "--max-hours");
+    t.deadline_hours = duration_flag(options.deadline, "--deadline");
+    t.option = options.option;
+    if (options.max_increase) {
+        if (!options.compare_to) {
+            throw UsageError("--max-increase needs --compare-to BASE.json");
+        }
+        t.max_increase = gate::parse_increase_limit(*options.max_increase);
+        if (!t.max_increase) {
+            throw UsageError(fmt::format(
+                "--max-increase: expected a percentage such as 10% or an amount such as 5000, "
+                "got '{}'",
+                *options.max_increase));
+        }
+    } else if (options.compare_to) {
+        throw UsageError("--compare-to needs --max-increase (a percentage or an amount)");
+    }
+    if (auto age = duration_flag(options.max_catalog_age, "--max-catalog-age")) {
+        t.max_catalog_age_days = *age / k_hours_per_day;
+    }
+    return t;
+}
+
+} // namespace
+
+Exit run_check(const CommonOptions& common, const CheckOptions& options, Io& io) {
+    Date today = today_utc();
+    if (options.today) {
+        const auto parsed = parse_date(*options.today);
+        if (!parsed) {
+            throw UsageError(
+                fmt::format("--today: expected a date YYYY-MM-DD, got '{}'", *options.today));
+        }
+        today = *parsed;
+    }
+    const catalog::Catalog catalog = load_catalog(common);
+    const gate::Plan plan = load_plan(options.plan, common, catalog);
+    const gate::Thresholds thresholds = thresholds_from(options, plan);
+    std::optional<gate::Plan> base;
+    if (options.compare_to) {
+        base = load_plan(*options.compare_to, common, catalog);
+        if (base->currency != plan.currency) {
+            throw InputError({{base->source, 0, 0, "/currency",
+                               fmt::format("the baseline is in {} and {} in {}; compare plans "
+                                           "made with the same --currency",
+                                           base->currency, plan.source, plan.currency)}});
+        }
+    }
+    if (!gate::has_thresholds(plan, thresholds)) {
+        throw UsageError("nothing to check: give --max-cost, --max-monthly, --max-hours, "
+                         "--deadline, --max-increase or --max-catalog-age, or a plan whose "
+                         "workload has a deadline or budget");
+    }
+    const gate::Outcome outcome = gate::evaluate(plan, thresholds, base ? &*base : nullptr,
+                                                 "fnv1a64:" + catalog.digest, today);
+    const report::CheckView view{plan, base ? &*base : nullptr, outcome, common.generated_at};
+    write_output(common, report::render_check(view, common.format, generator_info()), io);
+    if (common.verbosity >= 0) {
+        for (const std::string& note : outcome.notes) {
+            io.err << "gpuplan: note: " << note << '\n';
+        }
+    }
+    for (const gate::Check& check : outcome.checks) {
+        if (!check.passed) {
+            io.err << "gpuplan: check failed: " << check.name << ": " << check.message << '\n';
+        }
+    }
+    io.err.flush();
+    return outcome.passed() ? Exit::ok : Exit::gate_failed;
+}
+
+} // namespace gpuplan::cli

@@ -1,0 +1,33 @@
+#include "cli/report_cmd.hpp"
+
+#include "gpuplan/error.hpp"
+#include "gpuplan/report/full_report.hpp"
+
+#include <spdlog/spdlog.h>
+
+namespace gpuplan::cli {
+
+Exit run_report(const CommonOptions& common, const ReportOptions& options, Io& io) {
+    if (common.format == report::Format::json) {
+        throw UsageError("report writes markdown; for JSON run 'gpuplan recommend --format json'");
+    }
+    const catalog::Catalog catalog = load_catalog(common);
+    const report::RecommendReport recommendation =
+        make_recommendation(common, options.recommend, catalog);
+    spdlog::info("report: re-pricing with each sensitivity input moved");
+    report::FullReport full{recommendation,
+                            report::sensitivity(recommendation.workload, catalog,
+                                                recommendation.settings, recommendation.objective),
+                            common.generated_at};
+    if (!options.chart.empty()) {
+        CommonOptions chart_output = common;
+        chart_output.output = options.chart;
+        chart_output.format = report::Format::markdown; // no JSON stamping
+        write_output(chart_output,
+                     report::render_svg_chart(report::purchase_option_chart(recommendation)), io);
+    }
+    write_output(common, report::render_full_report(full), io);
+    return Exit::ok;
+}
+
+} // namespace gpuplan::cli

@@ -1,0 +1,211 @@
+#include "gpuplan/gate/gate.hpp"
+
+#include "gpuplan/report/format.hpp"
+
+#include <algorithm>
+#include <fmt/format.h>
+
+namespace gpuplan::gate {
+
+namespace {
+
+using report::format_duration;
+using report::format_fixed;
+using report::format_money;
+
+const PlanOption* find_option(const Plan& plan, std::string_view selector) {
+    if (selector == "best") {
+        return plan.options.empty() ? nullptr : &plan.options.front();
+    }
+    const auto it = std::find_if(plan.options.begin(), plan.options.end(),
+                                 [&](const PlanOption& option) { return option.id == selector; });
+    return it == plan.options.end() ? nullptr : &*it;
+}
+
+std::string missing_option_message(const Plan& plan, std::string_view selector) {
+    if (selector == "best") {
+        return fmt::format("{} ranks no feasible option ({} rejected)", plan.source,
+                           plan.rejected.size());
+    }
+    const auto it = std::find_if(plan.rejected.begin(), plan.rejected.end(),
+                                 [&](const PlanRejection& r) { return r.id == selector; });
+    if (it != plan.rejected.end()) {
+        return fmt::format("{} rejects option {}: {}", plan.source, selector, it->reason);
+    }
+    return fmt::format("{} has no option {}", plan.source, selector);
+}
+
+Check at_most(std::string name, std::string unit, std::optional<double> actual, double limit,
+              std::string message) {
+    // Compared as output rounds them, so a verdict never contradicts the printed numbers.
+    const bool passed = actual && report::round_money(*actual) <= report::round_money(limit) + 0.0;
+    return {std::move(name), std::move(unit), actual, limit, passed, std::move(message)};
+}
+
+void check_increase(const Outcome& outcome, const Plan& plan, const Plan& base,
+                    const Thresholds& thresholds, std::vector<Check>& checks) {
+    const IncreaseLimit& limit = *thresholds.max_increase;
+    const bool fraction = limit.kind == IncreaseLimit::Kind::fraction;
+    const std::string unit = fraction ? "fraction" : plan.currency;
+    if (!outcome.option) {
+        return;
+    }
+    if (!outcome.base_option) {
+        checks.push_back({"max_increase", unit, std::nullopt, limit.value, false,
+                          missing_option_message(base, thresholds.option) +
+                              ", so the increase cannot be measured"});
+        return;
+    }
+    const double increase = outcome.option->total - outcome.base_option->total;
+    const std::string change =
+        fmt::format("total {} against {} in {}", format_money(outcome.option->total, plan.currency),
+                    format_money(outcome.base_option->total, plan.currency), base.source);
+    if (!fraction) {
+        checks.push_back(
+            at_most("max_increase", unit, increase, limit.value,
+                    fmt::format("increase {} (limit {}): {}", format_money(increase, plan.currency),
+                                format_money(limit.value, plan.currency), change)));
+        return;
+    }
+    std::optional<double> relative;
+    if (outcome.base_option->total > 0.0) {
+        relative = increase / outcome.base_option->total;
+    } else if (increase <= 0.0) {
+        relative = 0.0;
+    }
+    const std::string shown =
+        relative ? format_fixed(*relative * 100.0, 1) + "%" : std::string("unbounded");
+    Check check{"max_increase",
+                unit,
+                relative,
+                limit.value,
+                false,
+                fmt::format("increase {} (limit {}%): {}", shown,
+                            format_fixed(limit.value * 100.0, 1), change)};
+    check.passed = relative && report::round_to(*relative, 4) <= report::round_to(limit.value, 4);
+    checks.push_back(std::move(check));
+}
+
+} // namespace
+
+bool Outcome::passed() const {
+    return std::all_of(checks.begin(), checks.end(), [](const Check& c) { return c.passed; });
+}
+
+bool has_thresholds(const Plan& plan, const Thresholds& t) {
+    return t.max_cost || t.max_monthly || t.max_hours || t.deadline_hours || t.max_increase ||
+           t.max_catalog_age_days || plan.deadline_hours || plan.budget;
+}
+
+std::optional<IncreaseLimit> parse_increase_limit(std::string_view text) {
+    if (!text.empty() && text.back() == '%') {
+        auto fraction = parse_fraction(text);
+        if (!fraction || *fraction < 0.0) {
+            return std::nullopt;
+        }
+        return IncreaseLimit{IncreaseLimit::Kind::fraction, *fraction};
+    }
+    auto amount = parse_number(text);
+    if (!amount) {
+        auto money = parse_money(text);
+        if (money) {
+            amount = money->amount;
+        }
+    }
+    if (!amount || *amount < 0.0) {
+        return std::nullopt;
+    }
+    return IncreaseLimit{IncreaseLimit::Kind::amount, *amount};
+}
+
+Outcome evaluate(const Plan& plan, const Thresholds& thresholds, const Plan* base,
+                 std::string_view current_digest, Date today) {
+    Outcome outcome;
+    if (!current_digest.empty() && !plan.catalog_digest.empty() &&
+        plan.catalog_digest != current_digest) {
+        outcome.notes.push_back(fmt::format(
+            "{} was computed from catalog {}; this gpuplan's catalog is {}; checked as written",
+            plan.source, plan.catalog_digest, current_digest));
+    }
+    if (base != nullptr && !base->catalog_digest.empty() &&
+        base->catalog_digest != plan.catalog_digest) {
+        outcome.notes.push_back(fmt::format("{} and {} were computed from different catalogs",
+                                            plan.source, base->source));
+    }
+    const PlanOption* option = find_option(plan, thresholds.option);
+    if (option == nullptr) {
+        outcome.checks.push_back({"option", "", std::nullopt, 0.0, false,
+                                  missing_option_message(plan, thresholds.option)});
+        return outcome;
+    }
+    outcome.option = *option;
+    if (base != nullptr) {
+        if (const PlanOption* same = find_option(*base, thresholds.option)) {
+            outcome.base_option = *same;
+        }
+    }
+    const std::string& currency = plan.currency;
+    auto& checks = outcome.checks;
+
+    const std::optional<double> deadline =
+        thresholds.deadline_hours ? thresholds.deadline_hours : plan.deadline_hours;
+    if (deadline) {
+        checks.push_back(
+            at_most("deadline", "hours", option->wall_hours, *deadline,
+                    fmt::format("wall time {} (deadline {})", format_duration(option->wall_hours),
+                                format_duration(*deadline))));
+    }
+    if (plan.budget) {
+        checks.push_back(at_most("budget", currency, option->total, *plan.budget,
+                                 fmt::format("total {} (workload budget {})",
+                                             format_money(option->total, currency),
+                                             format_money(*plan.budget, currency))));
+    }
+    if (thresholds.max_cost) {
+        checks.push_back(
+            at_most("max_cost", currency, option->total, *thresholds.max_cost,
+                    fmt::format("total {} (limit {})", format_money(option->total, currency),
+                                format_money(*thresholds.max_cost, currency))));
+    }
+    if (thresholds.max_monthly) {
+        const std::string limit = format_money(*thresholds.max_monthly, currency);
+        checks.push_back(
+            at_most("max_monthly", currency, option->max_monthly, *thresholds.max_monthly,
+                    option->max_monthly
+                        ? fmt::format("largest monthly cash flow {} (limit {})",
+                                      format_money(*option->max_monthly, currency), limit)
+                        : fmt::format("{} has no cost.max_monthly (plan schema_version {}); re-run "
+                                      "recommend with this gpuplan",
+                                      plan.source, plan.schema_version)));
+    }
+    if (thresholds.max_hours) {
+        checks.push_back(
+            at_most("max_hours", "hours", option->wall_hours, *thresholds.max_hours,
+                    fmt::format("wall time {} h (limit {} h)", format_fixed(option->wall_hours, 1),
+                                format_fixed(*thresholds.max_hours, 1))));
+    }
+    if (thresholds.max_increase && base != nullptr) {
+        check_increase(outcome, plan, *base, thresholds, checks);
+    }
+    if (thresholds.max_catalog_age_days) {
+        const double limit = *thresholds.max_catalog_age_days;
+        const std::optional<Date> dated =
+            option->prices_as_of ? option->prices_as_of : plan.prices_oldest;
+        const std::string whose =
+            option->prices_as_of ? "the option's prices are" : "the plan's oldest price is";
+        if (dated) {
+            const auto age =
+                static_cast<double>(today.days_since_epoch() - dated->days_since_epoch());
+            checks.push_back(at_most("max_catalog_age", "days", age, limit,
+                                     fmt::format("{} from {}, {} days before {} (limit {} days)",
+                                                 whose, dated->to_string(), format_fixed(age, 0),
+                                                 today.to_string(), format_fixed(limit, 0))));
+        } else {
+            checks.push_back({"max_catalog_age", "days", std::nullopt, limit, false,
+                              fmt::format("{} names no as_of of its prices", plan.source)});
+        }
+    }
+    return outcome;
+}
+
+} // namespace gpuplan::gate

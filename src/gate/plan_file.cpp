@@ -1,0 +1,277 @@
+#include "gpuplan/error.hpp"
+#include "gpuplan/gate/gate.hpp"
+#include "gpuplan/report/format.hpp"
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+namespace gpuplan::gate {
+
+namespace {
+
+using nlohmann::json;
+
+// Walks a parsed plan, collecting a diagnostic for every missing or mistyped field.
+class PlanWalker {
+public:
+    PlanWalker(std::string_view file, DiagnosticSink& sink) : m_file(file), m_sink(sink) {}
+
+    const json* member(const json& object, const std::string& path, const char* key,
+                       bool required = true) {
+        const auto it = object.find(key);
+        if (it == object.end() || (it->is_null() && !required)) {
+            if (required) {
+                fail(path + "/" + key, "missing; a plan file is the output of "
+                                       "`gpuplan recommend --format json`");
+            }
+            return nullptr;
+        }
+        return &*it;
+    }
+
+    std::optional<std::string> string(const json& object, const std::string& path, const char* key,
+                                      bool required = true) {
+        const json* value = member(object, path, key, required);
+        if (value == nullptr) {
+            return std::nullopt;
+        }
+        if (!value->is_string()) {
+            fail(path + "/" + key, "expected a string, got " + describe(*value));
+            return std::nullopt;
+        }
+        return value->get<std::string>();
+    }
+
+    std::optional<double> number(const json& object, const std::string& path, const char* key,
+                                 bool required = true) {
+        const json* value = member(object, path, key, required);
+        if (value == nullptr) {
+            return std::nullopt;
+        }
+        if (!value->is_number()) {
+            fail(path + "/" + key, "expected a number, got " + describe(*value));
+            return std::nullopt;
+        }
+        return value->get<double>();
+    }
+
+    std::optional<bool> boolean(const json& object, const std::string& path, const char* key) {
+        const json* value = member(object, path, key);
+        if (value == nullptr) {
+            return std::nullopt;
+        }
+        if (!value->is_boolean()) {
+            fail(path + "/" + key, "expected true or false, got " + describe(*value));
+            return std::nullopt;
+        }
+        return value->get<bool>();
+    }
+
+    const json* object(const json& parent, const std::string& path, const char* key,
+                       bool required = true) {
+        const json* value = member(parent, path, key, required);
+        if (value != nullptr && !value->is_object()) {
+            fail(path + "/" + key, "expected an object, got " + describe(*value));
+            return nullptr;
+        }
+        return value;
+    }
+
+    const json* array(const json& parent, const std::string& path, const char* key) {
+        const json* value = member(parent, path, key);
+        if (value != nullptr && !value->is_array()) {
+            fail(path + "/" + key, "expected an array, got " + describe(*value));
+            return nullptr;
+        }
+        return value;
+    }
+
+    std::optional<Date> date(const json& object, const std::string& path, const char* key) {
+        auto text = string(object, path, key);
+        if (!text) {
+            return std::nullopt;
+        }
+        auto parsed = parse_date(*text);
+        if (!parsed) {
+            fail(path + "/" + key, "expected a date YYYY-MM-DD, got \"" + *text + "\"");
+        }
+        return parsed;
+    }
+
+    void fail(std::string path, std::string message) {
+        m_sink.add({std::string(m_file), 0, 0, std::move(path), std::move(message)});
+    }
+
+private:
+    static std::string describe(const json& value) {
+        std::string text = value.dump();
+        if (text.size() > 40) {
+            text = text.substr(0, 37) + "...";
+        }
+        return std::string(value.type_name()) + " " + text;
+    }
+
+    std::string_view m_file;
+    DiagnosticSink& m_sink;
+};
+
+// 1-based line and column of the byte at 0-based `offset`.
+std::pair<std::uint32_t, std::uint32_t> place_of(std::string_view text, std::size_t offset) {
+    std::uint32_t line = 1;
+    std::uint32_t column = 1;
+    for (std::size_t i = 0; i < offset && i < text.size(); ++i) {
+        if (text[i] == '\n') {
+            ++line;
+            column = 1;
+        } else {
+            ++column;
+        }
+    }
+    return {line, column};
+}
+
+// nlohmann's message without its "[json.exception.parse_error.101] parse error at line 1,
+// column 2: " prefix, which repeats the place we print ourselves.
+std::string parse_message(const json::parse_error& error) {
+    std::string text = error.what();
+    const auto colon = text.find(": ", text.find("parse error"));
+    if (colon != std::string::npos) {
+        text = text.substr(colon + 2);
+    }
+    return "not valid JSON: " + text;
+}
+
+std::optional<int> schema_major(std::string_view version) {
+    const auto dot = version.find('.');
+    if (dot == std::string_view::npos || dot == 0 || dot + 1 == version.size()) {
+        return std::nullopt;
+    }
+    int major = 0;
+    for (std::size_t i = 0; i < version.size(); ++i) {
+        const char c = version[i];
+        if (i == dot) {
+            continue;
+        }
+        if (c < '0' || c > '9') {
+            return std::nullopt;
+        }
+        if (i < dot) {
+            major = major * 10 + (c - '0');
+            if (major > 1000) {
+                return std::nullopt;
+            }
+        }
+    }
+    return major;
+}
+
+void read_options(PlanWalker& walk, const json& options, Plan& plan) {
+    for (std::size_t i = 0; i < options.size(); ++i) {
+        const std::string path = fmt::format("/options/{}", i);
+        const json& entry = options[i];
+        if (!entry.is_object()) {
+            walk.fail(path, "expected an object");
+            continue;
+        }
+        PlanOption option;
+        option.rank = static_cast<int>(walk.number(entry, path, "rank").value_or(0));
+        option.id = walk.string(entry, path, "id").value_or("");
+        option.purchase = walk.string(entry, path, "purchase").value_or("");
+        option.wall_hours = walk.number(entry, path, "wall_hours").value_or(0.0);
+        option.meets_deadline = walk.boolean(entry, path, "meets_deadline").value_or(true);
+        option.within_budget = walk.boolean(entry, path, "within_budget").value_or(true);
+        if (const json* cost = walk.object(entry, path, "cost")) {
+            const std::string cost_path = path + "/cost";
+            option.total = walk.number(*cost, cost_path, "total").value_or(0.0);
+            option.npv = walk.number(*cost, cost_path, "npv").value_or(0.0);
+            option.max_monthly = walk.number(*cost, cost_path, "max_monthly", false);
+        }
+        if (entry.contains("prices_as_of") && !entry["prices_as_of"].is_null()) {
+            option.prices_as_of = walk.date(entry, path, "prices_as_of");
+        }
+        plan.options.push_back(std::move(option));
+    }
+}
+
+} // namespace
+
+Plan read_plan(std::string_view file, std::string_view text) {
+    json document;
+    try {
+        document = json::parse(text.begin(), text.end());
+    } catch (const json::parse_error& error) {
+        const std::size_t offset = error.byte > 0 ? error.byte - 1 : 0;
+        const auto [line, column] = place_of(text, offset);
+        throw InputError({{std::string(file), line, column, "", parse_message(error)}});
+    }
+    DiagnosticSink sink;
+    PlanWalker walk(file, sink);
+    if (!document.is_object()) {
+        walk.fail("", "expected a JSON object (the output of `gpuplan recommend --format json`)");
+        sink.throw_if_any();
+    }
+    Plan plan;
+    plan.source = std::string(file);
+    const auto version = walk.string(document, "", "schema_version");
+    sink.throw_if_any();
+    const auto major = schema_major(*version);
+    if (!major || *major != k_plan_schema_major) {
+        walk.fail("/schema_version",
+                  fmt::format("unsupported plan schema_version \"{}\"; this gpuplan ({}) reads "
+                              "plan files of schema_version {}.0 to {}.x (it writes {})",
+                              *version, GPUPLAN_VERSION, k_plan_schema_major, k_plan_schema_major,
+                              report::k_json_schema_version));
+        sink.throw_if_any();
+    }
+    plan.schema_version = *version;
+    if (const json* generator = walk.object(document, "", "generator")) {
+        plan.generator_version = walk.string(*generator, "/generator", "version").value_or("");
+    }
+    if (const json* catalog = walk.object(document, "", "catalog")) {
+        plan.catalog_digest = walk.string(*catalog, "/catalog", "digest").value_or("");
+        const auto as_of = catalog->find("as_of");
+        if (as_of != catalog->end() && as_of->is_string()) {
+            // Plans written before the as_of range: only the newest date is known.
+            plan.prices_newest = walk.date(*catalog, "/catalog", "as_of");
+        } else if (const json* range = walk.object(*catalog, "/catalog", "as_of", false)) {
+            plan.prices_oldest = walk.date(*range, "/catalog/as_of", "oldest");
+            plan.prices_newest = walk.date(*range, "/catalog/as_of", "newest");
+        }
+    }
+    plan.currency = walk.string(document, "", "currency").value_or("");
+    if (const json* workload = walk.object(document, "", "workload")) {
+        if (const json* constraints = walk.object(*workload, "/workload", "constraints", false)) {
+            const std::string path = "/workload/constraints";
+            plan.deadline_hours = walk.number(*constraints, path, "deadline_hours", false);
+            if (const json* budget = walk.object(*constraints, path, "budget", false)) {
+                plan.budget = walk.number(*budget, path + "/budget", "amount");
+                const auto currency = walk.string(*budget, path + "/budget", "currency");
+                if (currency && plan.budget && *currency != plan.currency) {
+                    // The plan's own verdict (within_budget) already converted it.
+                    plan.budget.reset();
+                }
+            }
+        }
+    }
+    if (const json* options = walk.array(document, "", "options")) {
+        read_options(walk, *options, plan);
+    }
+    if (const json* rejected = walk.array(document, "", "rejected")) {
+        for (std::size_t i = 0; i < rejected->size(); ++i) {
+            const std::string path = fmt::format("/rejected/{}", i);
+            const json& entry = (*rejected)[i];
+            if (!entry.is_object()) {
+                walk.fail(path, "expected an object");
+                continue;
+            }
+            PlanRejection rejection;
+            rejection.id = walk.string(entry, path, "id").value_or("");
+            rejection.reason = walk.string(entry, path, "reason").value_or("");
+            plan.rejected.push_back(std::move(rejection));
+        }
+    }
+    sink.throw_if_any();
+    return plan;
+}
+
+} // namespace gpuplan::gate

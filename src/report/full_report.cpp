@@ -1,0 +1,414 @@
+#include "gpuplan/report/full_report.hpp"
+
+#include "gpuplan/finance/finance.hpp"
+#include "gpuplan/report/text_table.hpp"
+#include "report/workload_json.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <fmt/format.h>
+#include <map>
+
+namespace gpuplan::report {
+
+namespace {
+
+// Rows of the ranked-options and rejected tables, at most.
+constexpr std::size_t k_ranked_rows = 10;
+constexpr std::size_t k_rejected_rows = 10;
+// Width of the longest tornado bar, in block characters.
+constexpr double k_bar_width = 20.0;
+
+std::string money(double amount, const std::string& currency) {
+    return format_money(amount, currency);
+}
+
+std::string esc(const std::string& text) {
+    return escape_markdown_cell(text);
+}
+
+const cost::Option& option_at(const RecommendReport& r, std::size_t index) {
+    return r.plan.options.at(index);
+}
+
+std::string summary(const RecommendReport& r) {
+    const std::string& currency = r.plan.currency;
+    std::string out = "## Summary\n\n";
+    if (r.ranked.empty()) {
+        out += fmt::format("No option is feasible: all {} priced options were rejected (see "
+                           "[Rejected options](#rejected-options)).\n",
+                           r.rejected.size());
+        return out;
+    }
+    const cost::Option& best = option_at(r, r.ranked.front());
+    out += fmt::format(
+        "Run **{}** on {} x {} with **{}** (`{}`): present value **{}**, total {} over {} "
+        "months, wall time {}.",
+        esc(r.workload.name), best.gpu_count, esc(best.gpu), gpuplan::to_string(best.purchase),
+        esc(best.id), money(best.npv, currency), money(best.total, currency),
+        format_fixed(r.plan.horizon_months, 0), format_duration(best.wall_hours));
+    const workload::Constraints& c = r.workload.constraints;
+    std::vector<std::string> verdicts;
+    if (c.deadline_hours) {
+        verdicts.push_back(fmt::format("{} the deadline of {}",
+                                       best.meets_deadline ? "meets" : "**misses**",
+                                       format_duration(*c.deadline_hours)));
+    }
+    if (c.budget) {
+        verdicts.push_back(fmt::format("{} the budget of {}",
+                                       best.within_budget ? "is within" : "**exceeds**",
+                                       money(c.budget->amount, c.budget->currency)));
+    }
+    if (!verdicts.empty()) {
+        out += " It " + verdicts.front();
+        for (std::size_t i = 1; i < verdicts.size(); ++i) {
+            out += " and " + verdicts[i];
+        }
+        out += ".";
+    }
+    out += fmt::format(" {} options ranked, {} rejected.\n", r.ranked.size(), r.rejected.size());
+    return out;
+}
+
+std::string workload_section(const RecommendReport& r) {
+    const workload::Workload& w = r.workload;
+    std::string out = "\n## Workload and assumptions\n\n";
+    TextTable table;
+    table.add_column("input");
+    table.add_column("value");
+    table.add_row({"task", std::string(workload::to_string(w.task))});
+    table.add_row({"model parameters", format_thousands(w.model.params)});
+    if (w.data.tokens) {
+        table.add_row({"training tokens", format_thousands(*w.data.tokens)});
+    }
+    if (w.data.samples) {
+        table.add_row({"samples per epoch", format_thousands(*w.data.samples)});
+    }
+    table.add_row({"runs in the horizon", std::to_string(w.schedule.runs)});
+    table.add_row({"horizon", format_fixed(w.horizon_months, 0) + " months"});
+    table.add_row({"deadline", w.constraints.deadline_hours
+                                   ? format_duration(*w.constraints.deadline_hours)
+                                   : std::string("none")});
+    table.add_row({"budget", w.constraints.budget ? money(w.constraints.budget->amount,
+                                                          w.constraints.budget->currency)
+                                                  : std::string("none")});
+    table.add_row({"discount rate", fmt::format("{}% a year ({}% a month)",
+                                                format_fixed(r.plan.discount_rate * 100.0, 2),
+                                                format_fixed(r.plan.monthly_rate * 100.0, 4))});
+    table.add_row({"currency", r.plan.currency});
+    table.add_row({"objective", std::string(rank::to_string(r.objective))});
+    out += table.render_markdown();
+    if (!r.plan.assumptions.empty()) {
+        out += "\n";
+        for (const std::string& assumption : r.plan.assumptions) {
+            out += "- " + esc(assumption) + "\n";
+        }
+    }
+    out += "\n<details><summary>Full resolved workload (JSON)</summary>\n\n```json\n" +
+           workload_json(w).dump(2) + "\n```\n\n</details>\n";
+    return out;
+}
+
+std::string ranked_section(const RecommendReport& r) {
+    std::string out = "\n## Ranked options\n\n";
+    if (r.ranked.empty()) {
+        return out + "None.\n";
+    }
+    const std::string& currency = r.plan.currency;
+    TextTable table;
+    table.add_column("#", Align::right);
+    table.add_column("option");
+    table.add_column("GPUs", Align::right);
+    table.add_column("wall", Align::right);
+    table.add_column("NPV (" + currency + ")", Align::right);
+    table.add_column("total (" + currency + ")", Align::right);
+    table.add_column("per GPU-hour", Align::right);
+    table.add_column("deadline");
+    table.add_column("budget");
+    const std::size_t rows = std::min(r.ranked.size(), k_ranked_rows);
+    for (std::size_t i = 0; i < rows; ++i) {
+        const cost::Option& o = option_at(r, r.ranked[i]);
+        table.add_row({std::to_string(i + 1), o.id, fmt::format("{} x {}", o.gpu_count, o.gpu),
+                       format_duration(o.wall_hours), format_fixed(o.npv, 2),
+                       format_fixed(o.total, 2), format_fixed(o.per_gpu_hour, 4),
+                       o.meets_deadline ? "meets" : "misses", o.within_budget ? "within" : "over"});
+    }
+    out += table.render_markdown();
+    if (r.ranked.size() > rows) {
+        out += fmt::format("\n{} more feasible options are not shown.\n", r.ranked.size() - rows);
+    }
+    return out;
+}
+
+std::string breakdown_section(const RecommendReport& r) {
+    std::string out = "\n## Cost breakdown of the top options\n\n";
+    if (r.ranked.empty()) {
+        return out + "None.\n";
+    }
+    const std::size_t count = std::min(r.ranked.size(), k_report_top_options);
+    std::vector<std::array<double, cost::k_item_count>> totals;
+    TextTable table;
+    table.add_column("item");
+    for (std::size_t i = 0; i < count; ++i) {
+        const cost::Option& o = option_at(r, r.ranked[i]);
+        totals.push_back(o.cash_flows.item_totals());
+        table.add_column(fmt::format("#{} {}", i + 1, o.id), Align::right);
+    }
+    for (std::size_t item = 0; item < cost::k_item_count; ++item) {
+        const bool used = std::any_of(totals.begin(), totals.end(), [item](const auto& t) {
+            return round_money(t.at(item)) != 0.0;
+        });
+        if (!used) {
+            continue;
+        }
+        std::vector<std::string> row{std::string(cost::to_string(static_cast<cost::Item>(item)))};
+        for (const auto& t : totals) {
+            row.push_back(format_fixed(t.at(item), 2));
+        }
+        table.add_row(std::move(row));
+    }
+    std::vector<std::string> sum_row{"**total**"};
+    for (std::size_t i = 0; i < count; ++i) {
+        sum_row.push_back(format_fixed(option_at(r, r.ranked[i]).total, 2));
+    }
+    table.add_row(std::move(sum_row));
+    out += fmt::format("Undiscounted totals by item over the horizon, in {}.\n\n", r.plan.currency);
+    out += table.render_markdown();
+    return out;
+}
+
+std::string chart_section(const RecommendReport& r) {
+    std::string out = "\n## Cumulative cost over the horizon\n\n";
+    const CumulativeCostChart chart = purchase_option_chart(r);
+    if (chart.series.empty()) {
+        return out + "No feasible option to chart.\n";
+    }
+    out += "The best option of each purchase option, cumulative undiscounted cost at the end of "
+           "each month.\n\n```mermaid\n" +
+           render_mermaid_xychart(chart) + "```\n\n";
+    const auto& palette = chart_palette();
+    TextTable legend;
+    legend.add_column("line");
+    legend.add_column("purchase option");
+    legend.add_column("total at the horizon", Align::right);
+    for (std::size_t i = 0; i < chart.series.size(); ++i) {
+        const ChartSeries& series = chart.series[i];
+        legend.add_row({fmt::format("{} ({})", i + 1, palette[i % palette.size()]), series.name,
+                        money(series.values.empty() ? 0.0 : series.values.back(), chart.currency)});
+    }
+    out += legend.render_markdown();
+    return out;
+}
+
+std::string break_even_section(const RecommendReport& r) {
+    std::string out = "\n## Break-even points\n\n";
+    const std::vector<BreakEven> points = break_even_points(r);
+    if (points.empty()) {
+        return out + "No feasible on-demand option to break even against.\n";
+    }
+    out += "Month from which each purchase option's cumulative present value stays at or below "
+           "the best on-demand option's.\n\n";
+    TextTable table;
+    table.add_column("purchase option");
+    table.add_column("option");
+    table.add_column("break-even", Align::right);
+    for (const BreakEven& point : points) {
+        table.add_row({std::string(gpuplan::to_string(point.purchase)), point.option_id,
+                       point.month ? fmt::format("month {}", *point.month)
+                                   : std::string("never within the horizon")});
+    }
+    out += table.render_markdown();
+    return out;
+}
+
+std::string sensitivity_section(const FullReport& report) {
+    const RecommendReport& r = report.recommendation;
+    const Sensitivity& s = report.sensitivity;
+    const std::string& currency = r.plan.currency;
+    std::string out = "\n## Sensitivity\n\n";
+    if (!s.base.best_id) {
+        return out + "Nothing is feasible, so there is no top choice to move.\n";
+    }
+    out += fmt::format("Each input moved down and up with the others held; the top choice is "
+                       "`{}` at {}. Bars are the swing of the top choice's present value; "
+                       "**bold** marks a changed top choice.\n\n",
+                       esc(*s.base.best_id), money(s.base.npv, currency));
+    double widest = 0.0;
+    for (const SensitivityCase& c : s.cases) {
+        widest = std::max(widest, c.swing().value_or(0.0));
+    }
+    const auto choice = [&](const BestOption& o) {
+        if (!o.best_id) {
+            return std::string("nothing feasible");
+        }
+        return *o.best_id == *s.base.best_id ? std::string("same") : "**" + *o.best_id + "**";
+    };
+    TextTable table;
+    table.add_column("input");
+    table.add_column("low");
+    table.add_column("high");
+    table.add_column("NPV at low", Align::right);
+    table.add_column("NPV at high", Align::right);
+    table.add_column("swing", Align::right);
+    table.add_column("tornado");
+    table.add_column("top choice at low");
+    table.add_column("top choice at high");
+    for (const SensitivityCase& c : s.cases) {
+        const double swing = c.swing().value_or(0.0);
+        const auto blocks =
+            widest > 0.0 ? static_cast<std::size_t>(std::lround(swing / widest * k_bar_width)) : 0;
+        std::string bar;
+        for (std::size_t i = 0; i < blocks; ++i) {
+            bar += "█";
+        }
+        table.add_row({c.input, c.low_label, c.high_label,
+                       c.low.best_id ? format_fixed(c.low.npv, 2) : "n/a",
+                       c.high.best_id ? format_fixed(c.high.npv, 2) : "n/a",
+                       c.swing() ? format_fixed(*c.swing(), 2) : "infeasible", bar, choice(c.low),
+                       choice(c.high)});
+    }
+    out += table.render_markdown();
+    return out;
+}
+
+std::string decision_section(const RecommendReport& r) {
+    std::string out = "\n## Decision\n\n";
+    std::string gpus;
+    for (const std::string& gpu : r.plan.candidate_gpus) {
+        gpus += (gpus.empty() ? "" : ", ") + esc(gpu);
+    }
+    std::string purchases;
+    for (PurchaseOption p : r.plan.purchase_options) {
+        purchases += (purchases.empty() ? "" : ", ") + std::string(gpuplan::to_string(p));
+    }
+    out += fmt::format("- Candidate GPU models: {}\n- Purchase options priced: {}\n",
+                       gpus.empty() ? "none" : gpus, purchases.empty() ? "none" : purchases);
+    out += "- Decision-tree trace: none recorded by this build; every candidate above was "
+           "priced and ranked by the objective.\n";
+    return out;
+}
+
+std::string rejected_section(const RecommendReport& r) {
+    std::string out = "\n## Rejected options\n\n";
+    if (r.rejected.empty()) {
+        return out + "None.\n";
+    }
+    std::map<std::string, std::size_t> counts;
+    for (std::size_t index : r.rejected) {
+        const cost::Option& o = option_at(r, index);
+        counts[o.rejection ? std::string(cost::to_string(*o.rejection)) : "unknown"] += 1;
+    }
+    TextTable by_reason;
+    by_reason.add_column("reason");
+    by_reason.add_column("options", Align::right);
+    for (const auto& [reason, count] : counts) {
+        by_reason.add_row({reason, std::to_string(count)});
+    }
+    out += by_reason.render_markdown() + "\n";
+    TextTable table;
+    table.add_column("option");
+    table.add_column("reason");
+    const std::size_t rows = std::min(r.rejected.size(), k_rejected_rows);
+    for (std::size_t i = 0; i < rows; ++i) {
+        const cost::Option& o = option_at(r, r.rejected[i]);
+        table.add_row({o.id, o.reason});
+    }
+    out += table.render_markdown();
+    if (r.rejected.size() > rows) {
+        out += fmt::format("\n{} more rejected options are not shown (cheapest first above).\n",
+                           r.rejected.size() - rows);
+    }
+    return out;
+}
+
+std::string provenance_section(const FullReport& report) {
+    const RecommendReport& r = report.recommendation;
+    std::string out = "\n## Catalog provenance\n\n";
+    out += fmt::format("- Generator: {} {}\n", r.generator.name, r.generator.version);
+    out += fmt::format("- Catalog digest: `{}` ({} offers)\n", r.catalog.digest, r.catalog.offers);
+    out += r.catalog.newest.empty()
+               ? "- Prices used: none dated\n"
+               : fmt::format("- Prices used: as of {} to {}\n", r.catalog.oldest, r.catalog.newest);
+    for (const cost::FxUse& fx : r.plan.fx) {
+        out += fmt::format("- Exchange rate: 1 {} = {} {} (as of {})\n", fx.from,
+                           format_price(fx.rate), fx.to, fx.as_of.empty() ? "n/a" : fx.as_of);
+    }
+    if (!report.generated_at.empty()) {
+        out += "- Generated at: " + report.generated_at + "\n";
+    }
+    return out;
+}
+
+} // namespace
+
+std::vector<std::size_t> best_per_purchase(const RecommendReport& report) {
+    std::vector<std::size_t> out;
+    for (PurchaseOption purchase : k_all_purchase_options) {
+        for (std::size_t index : report.ranked) {
+            if (report.plan.options[index].purchase == purchase) {
+                out.push_back(index);
+                break;
+            }
+        }
+    }
+    return out;
+}
+
+CumulativeCostChart purchase_option_chart(const RecommendReport& report) {
+    CumulativeCostChart chart;
+    chart.title = fmt::format("Cumulative cost of {}", report.workload.name);
+    chart.currency = report.plan.currency;
+    const auto months = static_cast<std::size_t>(std::ceil(report.plan.horizon_months)) + 1;
+    for (std::size_t index : best_per_purchase(report)) {
+        const cost::Option& o = report.plan.options[index];
+        std::vector<double> values = cumulative(o.cash_flows.amounts());
+        const double last = values.empty() ? 0.0 : values.back();
+        values.resize(std::max(values.size(), months), last);
+        chart.series.push_back(
+            {std::string(gpuplan::to_string(o.purchase)) + ": " + o.id, std::move(values)});
+    }
+    return chart;
+}
+
+std::vector<BreakEven> break_even_points(const RecommendReport& report) {
+    const std::vector<std::size_t> best = best_per_purchase(report);
+    const auto on_demand = std::find_if(best.begin(), best.end(), [&](std::size_t i) {
+        return report.plan.options[i].purchase == PurchaseOption::on_demand;
+    });
+    if (on_demand == best.end()) {
+        return {};
+    }
+    const std::vector<double> reference = report.plan.options[*on_demand].cash_flows.amounts();
+    std::vector<BreakEven> out;
+    for (std::size_t index : best) {
+        const cost::Option& o = report.plan.options[index];
+        if (o.purchase == PurchaseOption::on_demand) {
+            continue;
+        }
+        out.push_back({o.purchase, o.id,
+                       finance::break_even_month(report.plan.monthly_rate, o.cash_flows.amounts(),
+                                                 reference)});
+    }
+    return out;
+}
+
+std::string render_full_report(const FullReport& report) {
+    const RecommendReport& r = report.recommendation;
+    std::string out = fmt::format("# gpuplan report: {}\n\n", esc(r.workload.name));
+    if (!r.workload.description.empty()) {
+        out += esc(r.workload.description) + "\n\n";
+    }
+    out += summary(r);
+    out += workload_section(r);
+    out += ranked_section(r);
+    out += breakdown_section(r);
+    out += chart_section(r);
+    out += break_even_section(r);
+    out += sensitivity_section(report);
+    out += decision_section(r);
+    out += rejected_section(r);
+    out += provenance_section(report);
+    return out;
+}
+
+} // namespace gpuplan::report

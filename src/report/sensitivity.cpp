@@ -1,0 +1,146 @@
+#include "gpuplan/report/sensitivity.hpp"
+
+#include "gpuplan/estimate/estimate.hpp"
+#include "gpuplan/report/format.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <fmt/format.h>
+#include <limits>
+
+namespace gpuplan::report {
+
+namespace {
+
+constexpr double k_infinite_swing = std::numeric_limits<double>::infinity();
+
+BestOption best_of(const workload::Workload& workload, const catalog::Catalog& catalog,
+                   const cost::Settings& settings, rank::Objective objective) {
+    const cost::Estimator estimator = [&workload, &catalog](const catalog::Gpu& gpu,
+                                                            const estimate::NodeShape& shape,
+                                                            std::optional<int> count) {
+        return estimate::estimate(workload, gpu, shape, count, catalog);
+    };
+    const cost::Plan plan = cost::plan(workload, catalog, settings, estimator);
+    const std::vector<std::size_t> ranked = rank::rank(plan.options, objective);
+    if (ranked.empty()) {
+        return {};
+    }
+    const cost::Option& best = plan.options[ranked.front()];
+    return {best.id, best.npv, best.total};
+}
+
+std::string percent(double fraction) {
+    return fmt::format("{}{}%", fraction > 0 ? "+" : "", format_fixed(fraction * 100.0, 0));
+}
+
+} // namespace
+
+std::optional<double> SensitivityCase::swing() const {
+    if (!low.best_id || !high.best_id) {
+        return std::nullopt;
+    }
+    return std::fabs(high.npv - low.npv);
+}
+
+catalog::Catalog scale_prices(catalog::Catalog catalog, double factor) {
+    const auto scale = [factor](std::optional<double>& value) {
+        if (value) {
+            *value *= factor;
+        }
+    };
+    for (catalog::Provider& provider : catalog.providers) {
+        for (catalog::Instance& instance : provider.instances) {
+            for (catalog::PriceRow& row : instance.prices) {
+                scale(row.on_demand);
+                scale(row.spot);
+                scale(row.monthly);
+            }
+            for (catalog::ReservedPrice& price : instance.reserved) {
+                price.effective_per_hour *= factor;
+            }
+        }
+    }
+    if (catalog.self_built) {
+        for (catalog::Build& build : catalog.self_built->builds) {
+            build.capex *= factor;
+            build.network_capex_per_node *= factor;
+        }
+    }
+    return catalog;
+}
+
+Sensitivity sensitivity(const workload::Workload& workload, const catalog::Catalog& catalog,
+                        const cost::Settings& settings, rank::Objective objective) {
+    Sensitivity out;
+    out.base = best_of(workload, catalog, settings, objective);
+    const auto run = [&](const workload::Workload& w, const catalog::Catalog& c,
+                         const cost::Settings& s) { return best_of(w, c, s, objective); };
+
+    out.cases.push_back({"prices", percent(-k_price_swing), percent(k_price_swing),
+                         run(workload, scale_prices(catalog, 1.0 - k_price_swing), settings),
+                         run(workload, scale_prices(catalog, 1.0 + k_price_swing), settings)});
+
+    workload::Workload low = workload;
+    workload::Workload high = workload;
+    if (workload.task == workload::Task::inference) {
+        low.inference.hours_per_day = workload.inference.hours_per_day / k_scale_swing;
+        high.inference.hours_per_day =
+            std::min(k_hours_per_day, workload.inference.hours_per_day * k_scale_swing);
+        out.cases.push_back({"utilisation (serving hours per day)",
+                             format_fixed(low.inference.hours_per_day, 1) + " h",
+                             format_fixed(high.inference.hours_per_day, 1) + " h",
+                             run(low, catalog, settings), run(high, catalog, settings)});
+    } else {
+        low.schedule.runs =
+            std::max(1, static_cast<int>(std::lround(workload.schedule.runs / k_scale_swing)));
+        high.schedule.runs = static_cast<int>(std::lround(workload.schedule.runs * k_scale_swing));
+        out.cases.push_back(
+            {"utilisation (runs in the horizon)",
+             fmt::format("{} run{}", low.schedule.runs, low.schedule.runs == 1 ? "" : "s"),
+             fmt::format("{} runs", high.schedule.runs), run(low, catalog, settings),
+             run(high, catalog, settings)});
+    }
+
+    low = workload;
+    high = workload;
+    low.horizon_months = workload.horizon_months / k_scale_swing;
+    high.horizon_months = workload.horizon_months * k_scale_swing;
+    out.cases.push_back({"horizon", format_fixed(low.horizon_months, 0) + " months",
+                         format_fixed(high.horizon_months, 0) + " months",
+                         run(low, catalog, settings), run(high, catalog, settings)});
+
+    low = workload;
+    high = workload;
+    low.finance.discount_rate =
+        std::max(0.0, workload.finance.discount_rate - k_discount_rate_swing);
+    high.finance.discount_rate = workload.finance.discount_rate + k_discount_rate_swing;
+    out.cases.push_back({"discount rate", format_fixed(low.finance.discount_rate * 100.0, 1) + "%",
+                         format_fixed(high.finance.discount_rate * 100.0, 1) + "%",
+                         run(low, catalog, settings), run(high, catalog, settings)});
+
+    const double rate = settings.interruption_rate_per_node_hour.value_or(
+        cost::k_default_interruption_rate_per_node_hour);
+    cost::Settings calm = settings;
+    cost::Settings stormy = settings;
+    calm.interruption_rate_per_node_hour = rate / k_scale_swing;
+    stormy.interruption_rate_per_node_hour = rate * k_scale_swing;
+    out.cases.push_back({"spot interruption rate",
+                         format_fixed(rate / k_scale_swing, 3) + "/node-h",
+                         format_fixed(rate * k_scale_swing, 3) + "/node-h",
+                         run(workload, catalog, calm), run(workload, catalog, stormy)});
+
+    std::stable_sort(
+        out.cases.begin(), out.cases.end(), [](const SensitivityCase& a, const SensitivityCase& b) {
+            // An infeasible side ranks as an infinite swing.
+            const double swing_a = a.swing() ? round_money(*a.swing()) : k_infinite_swing;
+            const double swing_b = b.swing() ? round_money(*b.swing()) : k_infinite_swing;
+            if (swing_a != swing_b) {
+                return swing_a > swing_b;
+            }
+            return a.input < b.input;
+        });
+    return out;
+}
+
+} // namespace gpuplan::report

@@ -1,0 +1,112 @@
+// Cumulative-cost charts: running sums, axis maxima, Mermaid xychart text and standalone SVG.
+// The rendered samples are also golden files (tests/golden/charts/): the json_schema-style CTest
+// checks parse every .mmd with Mermaid's own parser and every .svg as XML.
+
+#include "gpuplan/report/chart.hpp"
+
+#include <catch2/catch.hpp>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+using namespace gpuplan::report;
+
+namespace {
+
+CumulativeCostChart sample_chart() {
+    return {"Cumulative cost over 3 months",
+            "USD",
+            {{"on_demand", cumulative({0.0, 1000.0, 1000.0, 1000.0})},
+             {"self_built <8x H100> & \"friends\"", cumulative({2500.0, 100.0, 100.0, 100.0})}}};
+}
+
+CumulativeCostChart resale_chart() {
+    // Self-built with a resale larger than the remaining month's costs: the line dips at the end.
+    return {"Cumulative cost, 1 year",
+            "EUR",
+            {{"reserved_1y", cumulative(std::vector<double>(13, 12000.0))},
+             {"self_built", cumulative({90000.0, 2000.0, 2000.0, 2000.0, 2000.0, 2000.0, 2000.0,
+                                        2000.0, 2000.0, 2000.0, 2000.0, 2000.0, -40000.0})},
+             {"spot", cumulative({0.0, 30000.0, 30000.0, 30000.0})}}};
+}
+
+std::string slurp(const std::filesystem::path& path) {
+    std::ifstream in(path, std::ios::binary);
+    std::ostringstream text;
+    text << in.rdbuf();
+    return text.str();
+}
+
+void compare_golden(const std::string& name, const std::string& text) {
+    const auto path = std::filesystem::path(GPUPLAN_SOURCE_DIR) / "tests/golden/charts" / name;
+    if (std::getenv("GPUPLAN_UPDATE_GOLDEN") != nullptr) {
+        std::ofstream(path, std::ios::binary | std::ios::trunc) << text;
+        return;
+    }
+    CHECK(text == slurp(path));
+}
+
+} // namespace
+
+TEST_CASE("cumulative sums monthly flows from month 0", "[chart]") {
+    CHECK(cumulative({}).empty());
+    CHECK(cumulative({2500.0, 100.0, -40.0}) == std::vector<double>{2500.0, 2600.0, 2560.0});
+}
+
+TEST_CASE("nice_ceiling rounds up to 1, 2, 2.5 or 5 times a power of ten", "[chart]") {
+    CHECK(nice_ceiling(3000.0) == 5000.0);
+    CHECK(nice_ceiling(2000.0) == 2000.0);
+    CHECK(nice_ceiling(2100.0) == 2500.0);
+    CHECK(nice_ceiling(0.0) == 1.0);
+    CHECK(nice_ceiling(-5.0) == 1.0);
+    CHECK(nice_ceiling(120'000.0) == 200'000.0);
+    CHECK(nice_ceiling(9.9) == 10.0);
+}
+
+TEST_CASE("the Mermaid chart has one line per series, whole amounts and a 0-based axis",
+          "[chart]") {
+    const std::string text = render_mermaid_xychart(sample_chart());
+    CHECK(text == "%%{init: {\"themeVariables\": {\"xyChart\": {\"plotColorPalette\": \"#1f77b4, "
+                  "#ff7f0e\"}}}}%%\n"
+                  "xychart-beta\n"
+                  "    title \"Cumulative cost over 3 months\"\n"
+                  "    x-axis \"Month\" [0, 1, 2, 3]\n"
+                  "    y-axis \"Cumulative cost (USD)\" 0 --> 5000\n"
+                  "    line [0, 1000, 2000, 3000]\n"
+                  "    line [2500, 2600, 2700, 2800]\n");
+    compare_golden("sample.mmd", text);
+}
+
+TEST_CASE("a shorter series is held flat and a negative total extends the axis below zero",
+          "[chart]") {
+    const std::string text = render_mermaid_xychart(resale_chart());
+    CHECK(text.find("    line [0, 30000, 60000, 90000, 90000, 90000,") != std::string::npos);
+    // 90,000 + 11 x 2,000 - 40,000 = 72,000 at month 12; the axis tops 13 x 12,000 = 156,000.
+    CHECK(text.find(", 112000, 72000]\n") != std::string::npos);
+    CHECK(text.find("y-axis \"Cumulative cost (EUR)\" 0 --> 200000\n") != std::string::npos);
+    compare_golden("resale.mmd", text);
+}
+
+TEST_CASE("the SVG escapes names and draws one polyline per series", "[chart]") {
+    const std::string svg = render_svg_chart(sample_chart());
+    CHECK(svg.rfind("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<svg ", 0) == 0);
+    CHECK(svg.find("self_built &lt;8x H100&gt; &amp; &quot;friends&quot;") != std::string::npos);
+    std::size_t polylines = 0;
+    for (auto at = svg.find("<polyline"); at != std::string::npos;
+         at = svg.find("<polyline", at + 1)) {
+        ++polylines;
+    }
+    CHECK(polylines == 2);
+    // on_demand: month 0 at the left edge on the zero line, month 3 at 3000 of 5000.
+    CHECK(svg.find("points=\"110.0,330.0 333.3,274.0 556.7,218.0 780.0,162.0\"") !=
+          std::string::npos);
+    CHECK(svg.find("on_demand: 3,000.00 USD at month 3") != std::string::npos);
+    compare_golden("sample.svg", svg);
+    compare_golden("resale.svg", render_svg_chart(resale_chart()));
+}
+
+TEST_CASE("the same series give byte-identical charts", "[chart]") {
+    CHECK(render_svg_chart(resale_chart()) == render_svg_chart(resale_chart()));
+    CHECK(render_mermaid_xychart(resale_chart()) == render_mermaid_xychart(resale_chart()));
+}
