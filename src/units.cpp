@@ -1,11 +1,15 @@
 #include "gpuplan/units.hpp"
 
+#include "detail/strings.hpp"
+
 #include <array>
 #include <charconv>
 #include <cmath>
 #include <fmt/format.h>
 
 namespace gpuplan {
+
+using detail::trim;
 
 namespace {
 
@@ -19,16 +23,6 @@ int days_in_month(int year, int month) {
         return 29;
     }
     return k_days.at(static_cast<std::size_t>(month - 1));
-}
-
-std::string_view trim(std::string_view text) {
-    while (!text.empty() && (text.front() == ' ' || text.front() == '\t')) {
-        text.remove_prefix(1);
-    }
-    while (!text.empty() && (text.back() == ' ' || text.back() == '\t')) {
-        text.remove_suffix(1);
-    }
-    return text;
 }
 
 std::optional<int> parse_int_exact(std::string_view text) {

@@ -120,25 +120,8 @@ private:
         }
     }
 
-    // Registers a source under its own id, or under `id@file` when another file already used the
-    // id for a different source; returns the catalog-wide id.
     std::string register_source(Source source) {
-        std::string key = source.id;
-        for (int attempt = 0;; ++attempt) {
-            auto it = m_catalog.sources.find(key);
-            if (it == m_catalog.sources.end()) {
-                source.id = key;
-                m_catalog.sources.emplace(key, std::move(source));
-                return key;
-            }
-            Source candidate = source;
-            candidate.id = key;
-            if (it->second == candidate) {
-                return key;
-            }
-            key = attempt == 0 ? fmt::format("{}@{}", source.id, m_file.name)
-                               : fmt::format("{}@{}#{}", source.id, m_file.name, attempt);
-        }
+        return catalog::register_source(m_catalog, std::move(source), m_file.name);
     }
 
     std::vector<std::string> read_source_refs(const YamlNode& node) {
@@ -423,13 +406,13 @@ private:
             node.get("name")->error(fmt::format("duplicate provider '{}' in this file", *name));
             return;
         }
-        auto existing = std::find_if(m_catalog.providers.begin(), m_catalog.providers.end(),
-                                     [&](const Provider& p) { return p.name == *name; });
-        const bool overlay = existing != m_catalog.providers.end();
-        Provider provider = overlay ? *existing : Provider{};
+        const bool overlay = find_provider(m_catalog, *name) != nullptr;
+        Provider provider;
+        ProviderKeys keys;
         provider.name = *name;
         if (auto display = node.string_at("display_name", !overlay)) {
             provider.display_name = *display;
+            keys.display_name = true;
         }
         if (auto currency = node.get("currency")) {
             if (auto code = currency->as_string()) {
@@ -438,6 +421,7 @@ private:
                         "expected an ISO 4217 currency code such as USD, got \"{}\"", *code));
                 } else {
                     provider.currency = *code;
+                    keys.currency = true;
                     defer(PendingReference::Kind::currency, *code, *currency);
                 }
             }
@@ -445,10 +429,14 @@ private:
             node.error("missing required key 'currency'");
         }
         if (auto as_of = overlay ? node.get("as_of") : node.require("as_of")) {
-            provider.as_of = as_of->as_date().value_or(provider.as_of);
+            if (auto date = as_of->as_date()) {
+                provider.as_of = *date;
+                keys.as_of = true;
+            }
         }
         if (auto source = overlay ? node.get("source") : node.require("source")) {
             provider.sources = read_source_refs(*source);
+            keys.sources = true;
         }
         if (auto billing = node.get("billing")) {
             if (billing->expect_map({"granularity_seconds", "minimum_seconds", "source"})) {
@@ -457,6 +445,7 @@ private:
                 provider.billing.minimum_seconds =
                     billing->number_at("minimum_seconds", false, k_non_negative).value_or(0.0);
                 provider.billing.sources = required_sources(*billing);
+                keys.billing = true;
             }
         }
         if (auto spot = node.get("spot")) {
@@ -468,11 +457,12 @@ private:
                 auto restart = parameter_at(*spot, "restart_minutes", true, k_non_negative);
                 if (rate && notice && restart) {
                     provider.spot = SpotTerms{*rate, *notice, *restart};
+                    keys.spot = true;
                 }
             }
         }
         if (auto discounts = node.get("reserved_discounts")) {
-            provider.reserved_discounts.clear();
+            keys.reserved_discounts = true;
             for (const YamlNode& item : discounts->items()) {
                 if (!item.expect_map(
                         {"term", "payment", "discount", "upfront_fraction", "default", "source"})) {
@@ -496,6 +486,7 @@ private:
         }
         if (auto egress = node.get("egress_per_gb")) {
             provider.egress_per_gb = read_parameter(*egress, k_price);
+            keys.egress_per_gb = true;
         }
         if (auto instances = overlay ? node.get("instances") : node.require("instances")) {
             std::set<std::string, std::less<>> seen;
@@ -509,21 +500,15 @@ private:
                         "duplicate instance type '{}' in provider '{}'", instance->type, *name));
                     continue;
                 }
-                auto it = std::find_if(provider.instances.begin(), provider.instances.end(),
-                                       [&](const Instance& i) { return i.type == instance->type; });
-                if (it != provider.instances.end()) {
-                    *it = std::move(*instance);
-                } else {
-                    provider.instances.push_back(std::move(*instance));
-                }
+                provider.instances.push_back(std::move(*instance));
             }
         }
-        provider.note = node.string_at("note", false).value_or(provider.note);
-        if (overlay) {
-            *existing = std::move(provider);
-        } else {
-            m_catalog.providers.push_back(std::move(provider));
+        if (auto note = node.string_at("note", false)) {
+            provider.note = *note;
+            keys.note = true;
         }
+        merge_provider(m_catalog,
+                       ProviderOverlay{std::move(provider), keys, InstanceMerge::replace});
     }
 
     void read_site(const YamlNode& node, Site& site) {
@@ -853,6 +838,130 @@ Catalog load_into(Catalog catalog, std::span<const TextFile> files, DiagnosticSi
 }
 
 } // namespace
+
+std::string register_source(Catalog& catalog, Source source, std::string_view origin) {
+    std::string key = source.id;
+    for (int attempt = 0;; ++attempt) {
+        auto it = catalog.sources.find(key);
+        if (it == catalog.sources.end()) {
+            source.id = key;
+            catalog.sources.emplace(key, std::move(source));
+            return key;
+        }
+        Source candidate = source;
+        candidate.id = key;
+        if (it->second == candidate) {
+            return key;
+        }
+        key = attempt == 0 ? fmt::format("{}@{}", source.id, origin)
+                           : fmt::format("{}@{}#{}", source.id, origin, attempt);
+    }
+}
+
+void merge_provider(Catalog& catalog, ProviderOverlay later) {
+    auto existing = std::find_if(catalog.providers.begin(), catalog.providers.end(),
+                                 [&](const Provider& p) { return p.name == later.provider.name; });
+    if (existing == catalog.providers.end()) {
+        catalog.providers.push_back(std::move(later.provider));
+        return;
+    }
+    Provider& target = *existing;
+    Provider& source = later.provider;
+    const ProviderKeys& keys = later.keys;
+    // Prices already in the catalog keep the date and source they were read with, even when the
+    // later file states new provider defaults.
+    if ((keys.as_of && source.as_of != target.as_of) ||
+        (keys.sources && source.sources != target.sources)) {
+        for (Instance& instance : target.instances) {
+            for (PriceRow& row : instance.prices) {
+                row.as_of = row.as_of.value_or(target.as_of);
+                if (row.sources.empty()) {
+                    row.sources = target.sources;
+                }
+            }
+            for (ReservedPrice& price : instance.reserved) {
+                price.as_of = price.as_of.value_or(target.as_of);
+            }
+        }
+    }
+    auto take = [](bool stated, auto& into, auto& from) {
+        if (stated) {
+            into = std::move(from);
+        }
+    };
+    take(keys.display_name, target.display_name, source.display_name);
+    take(keys.currency, target.currency, source.currency);
+    take(keys.as_of, target.as_of, source.as_of);
+    take(keys.sources, target.sources, source.sources);
+    take(keys.billing, target.billing, source.billing);
+    take(keys.spot, target.spot, source.spot);
+    take(keys.reserved_discounts, target.reserved_discounts, source.reserved_discounts);
+    take(keys.egress_per_gb, target.egress_per_gb, source.egress_per_gb);
+    take(keys.note, target.note, source.note);
+    for (Instance& instance : source.instances) {
+        auto it = std::find_if(target.instances.begin(), target.instances.end(),
+                               [&](const Instance& i) { return i.type == instance.type; });
+        if (it == target.instances.end()) {
+            target.instances.push_back(std::move(instance));
+        } else if (later.instances == InstanceMerge::replace) {
+            *it = std::move(instance);
+        } else {
+            it->gpu = std::move(instance.gpu);
+            it->gpu_count = instance.gpu_count;
+            it->vcpus = instance.vcpus;
+            it->memory_gib = instance.memory_gib;
+            it->prices = std::move(instance.prices);
+        }
+    }
+}
+
+Catalog overlay_feed(Catalog base, FeedOverlay feed,
+                     const std::map<std::string, Source>& gpu_sources) {
+    for (const Gpu& gpu : feed.gpus) {
+        if (find_gpu(base, gpu.name) != nullptr) {
+            continue;
+        }
+        for (const std::string& id : gpu.sources) {
+            auto it = gpu_sources.find(id);
+            if (it != gpu_sources.end() && base.sources.count(id) == 0) {
+                base.sources.emplace(id, it->second);
+            }
+        }
+        base.gpus.push_back(gpu);
+    }
+    const std::string origin = feed.names.empty() ? std::string("feed") : feed.names.front();
+    std::map<std::string, std::string> ids;
+    for (const Source& source : feed.sources) {
+        ids[source.id] = register_source(base, source, origin);
+    }
+    DiagnosticSink sink;
+    for (Provider& provider : feed.providers) {
+        for (std::string& id : provider.sources) {
+            auto it = ids.find(id);
+            if (it != ids.end()) {
+                id = it->second;
+            }
+        }
+        if (provider.currency != base.fx.base && find_fx_rate(base, provider.currency) == nullptr) {
+            sink.add(Diagnostic{origin, 0, 0, "",
+                                fmt::format("currency {} of provider '{}' has no exchange rate: "
+                                            "add it to `fx.rates`",
+                                            provider.currency, provider.name)});
+        }
+        ProviderKeys keys;
+        keys.currency = true;
+        keys.as_of = true;
+        keys.sources = true;
+        merge_provider(base,
+                       ProviderOverlay{std::move(provider), keys, InstanceMerge::specs_and_prices});
+    }
+    sink.throw_if_any();
+    for (std::size_t i = 0; i < feed.names.size() && i < feed.texts.size(); ++i) {
+        base.files.push_back(feed.names[i]);
+        base.digest = fnv1a64_hex(feed.texts[i], base.digest);
+    }
+    return base;
+}
 
 std::string fnv1a64_hex(std::string_view text, std::string_view seed) {
     constexpr std::uint64_t k_offset = 0xcbf29ce484222325ULL;

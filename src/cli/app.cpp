@@ -6,6 +6,7 @@
 #include "cli/recommend_cmd.hpp"
 #include "cli/report_cmd.hpp"
 #include "cli/rules_cmd.hpp"
+#include "cli/feeds_cmd.hpp"
 #include "gpuplan/error.hpp"
 
 #include <CLI/CLI.hpp>
@@ -57,6 +58,14 @@ void add_common_options(CLI::App& app, Parsed& parsed) {
     app.add_flag("--wide", c.wide, "Do not fit tables to 80 columns");
     app.add_flag("--timestamp", parsed.timestamp,
                  "Add the time of the run (generated_at) to JSON and the report");
+    app.add_option("--as-of", c.as_of,
+                   "Date of the prices in CSV price feeds (default: each file's modification "
+                   "date)")
+        ->type_name("DATE");
+    app.add_option("--max-catalog-age", c.max_catalog_age,
+                   "Warn (recommend, catalog list) or fail (check) when prices are older than "
+                   "this, e.g. 30d")
+        ->type_name("DURATION");
 }
 
 void add_catalog_commands(CLI::App& app, Parsed& parsed) {
@@ -335,6 +344,37 @@ void add_rules_commands(CLI::App& app, Parsed& parsed) {
         };
     });
 }
+void add_feed_commands(CLI::App& app, Parsed& parsed) {
+    CLI::App* catalog = app.get_subcommand("catalog");
+
+    auto import_options = std::make_shared<CatalogImportOptions>();
+    CLI::App* import = catalog->add_subcommand(
+        "import", "Read price feeds (SkyPilot vms.csv) and write catalog YAML");
+    import->add_option("--from", import_options->from, "Feed layout: skypilot")
+        ->type_name("LAYOUT");
+    import
+        ->add_option("--provider", import_options->provider,
+                     "Provider of every file (default: from the file name or its columns)")
+        ->type_name("NAME");
+    import->add_option("FILE", import_options->files, "Feed files (.csv)")->required();
+    import->callback([&parsed, import_options] {
+        parsed.action = [&parsed, import_options](Io& io) {
+            return run_catalog_import(parsed.common, *import_options, io);
+};
+} // namespace
+);
+
+auto diff_options = std::make_shared<CatalogDiffOptions>();
+CLI::App* diff = catalog->add_subcommand(
+    "diff", "Show price changes from catalog A to catalog B (files, folders or feeds)");
+diff->add_option("A", diff_options->a, "The earlier catalog")->required();
+diff->add_option("B", diff_options->b, "The later catalog")->required();
+diff->callback([&parsed, diff_options] {
+    parsed.action = [&parsed, diff_options](Io& io) {
+        return run_catalog_diff(parsed.common, *diff_options, io);
+    };
+});
+} // namespace gpuplan::cli
 
 int report_error(Io& io, Exit code, const std::string& message) {
     io.err << message << '\n';
@@ -356,6 +396,7 @@ int run(const std::vector<std::string>& args, Io& io) {
     add_estimate_commands(app, parsed);
     add_cost_commands(app, parsed);
     add_rules_commands(app, parsed);
+    add_feed_commands(app, parsed);
 
     std::vector<std::string> reversed(args.rbegin(), args.rend());
     try {

@@ -4,6 +4,7 @@
 #include "gpuplan/error.hpp"
 #include "gpuplan/shipped.hpp"
 
+#include <algorithm>
 #include <fmt/format.h>
 #include <ostream>
 
@@ -11,9 +12,15 @@ namespace gpuplan::cli {
 
 Exit run_catalog_list(const CommonOptions& common, const CatalogListOptions& options, Io& io) {
     const catalog::Catalog catalog = load_catalog(common);
-    write_output(
-        common,
-        report::render_catalog_list(catalog, options.filter, common.format, generator_info()), io);
+    (void)check_catalog_age(catalog, common, io);
+    std::string text;
+    {
+        const PhaseTimer timer("render");
+        text =
+            report::render_catalog_list(catalog, options.filter, common.format, generator_info());
+    }
+    const PhaseTimer timer("write");
+    write_output(common, text, io);
     return Exit::ok;
 }
 
@@ -43,12 +50,26 @@ Exit run_catalog_validate(const CommonOptions& common, const CatalogValidateOpti
         file_count = files.size();
         problems = shipped::validate_shipped(files);
     } else {
-        std::vector<catalog::TextFile> files = read_catalog_paths(options.paths);
-        file_count = files.size();
-        if (files.empty()) {
+        const bool has_feed = std::any_of(options.paths.begin(), options.paths.end(),
+                                          [](const std::string& p) { return is_feed_path(p); });
+        std::vector<catalog::TextFile> files =
+            has_feed ? std::vector<catalog::TextFile>{} : read_catalog_paths(options.paths);
+        file_count = has_feed ? options.paths.size() : files.size();
+        if (!has_feed && files.empty()) {
             throw UsageError("no catalog files (*.yaml) found in the given folders");
         }
-        if (!common.no_default_catalog) {
+        if (has_feed) {
+            // Feeds go through the feed reader, in order with the YAML files, as --catalog does.
+            CommonOptions paths = common;
+            paths.catalogs = options.paths;
+            try {
+                (void)apply_catalog_paths(common.no_default_catalog ? catalog::Catalog{}
+                                                                    : embedded::bundle().catalog,
+                                          paths);
+            } catch (const InputError& e) {
+                problems = e.diagnostics();
+            }
+        } else if (!common.no_default_catalog) {
             try {
                 (void)catalog::overlay_catalog(embedded::bundle().catalog, files);
             } catch (const InputError& e) {

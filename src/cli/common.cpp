@@ -13,7 +13,9 @@
 #include <fstream>
 #include <iostream>
 #include <nlohmann/json.hpp>
+#include <spdlog/spdlog.h>
 #include <sstream>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <vector>
 
@@ -32,16 +34,24 @@ catalog::TextFile read_text_file(const std::string& path) {
                         fmt::format("file too large: {} bytes (the limit is {} bytes)", size,
                                     k_max_input_bytes)}});
     };
-    if (fs::is_regular_file(path, ec)) {
-        const std::uintmax_t size = fs::file_size(path, ec);
-        if (!ec && size > k_max_input_bytes) {
-            throw too_large(std::to_string(size));
-        }
+    const bool regular = fs::is_regular_file(path, ec);
+    const std::uintmax_t size = regular ? fs::file_size(path, ec) : 0;
+    if (regular && !ec && size > k_max_input_bytes) {
+        throw too_large(std::to_string(size));
     }
     std::ifstream in(path, std::ios::binary);
     if (!in) {
         throw RuntimeError(
             fmt::format("{}: error: cannot read file: {}", path, std::strerror(errno)));
+    }
+    if (regular && !ec) {
+        // One read of the known size: feeds are large, and a stream copy doubles the peak memory.
+        std::string text(static_cast<std::size_t>(size), '\0');
+        in.read(text.data(), static_cast<std::streamsize>(size));
+        if (in.bad() || in.gcount() != static_cast<std::streamsize>(size)) {
+            throw RuntimeError(fmt::format("{}: error: cannot read file", path));
+        }
+        return {path, std::move(text)};
     }
     // Read at most one byte past the limit, so that a pipe or device cannot grow memory forever.
     std::string text;
@@ -93,19 +103,106 @@ std::vector<catalog::TextFile> read_catalog_paths(const std::vector<std::string>
     return files;
 }
 
-catalog::Catalog load_catalog(const CommonOptions& options) {
-    std::vector<catalog::TextFile> overlays = read_catalog_paths(options.catalogs);
-    if (options.no_default_catalog) {
-        if (overlays.empty()) {
-            throw UsageError("--no-default-catalog needs at least one --catalog PATH");
+bool is_feed_path(const std::string& path) {
+    const std::string extension = fs::path(path).extension().string();
+    return extension.size() == 4 && (extension == ".csv" || extension == ".CSV");
+}
+
+std::vector<feeds::FeedFile> read_feed_files(const std::vector<std::string>& paths) {
+    std::vector<feeds::FeedFile> files;
+    for (const std::string& path : paths) {
+        catalog::TextFile text = read_text_file(path);
+        feeds::FeedFile file{std::move(text.name), std::move(text.text), std::nullopt};
+        struct stat info {};
+        if (::stat(path.c_str(), &info) == 0) {
+            std::tm utc{};
+            const std::time_t seconds = info.st_mtime;
+            if (::gmtime_r(&seconds, &utc) != nullptr) {
+                file.modified = Date{utc.tm_year + 1900, utc.tm_mon + 1, utc.tm_mday};
+            }
         }
-        return catalog::load_catalog(overlays);
+        files.push_back(std::move(file));
     }
-    catalog::Catalog base = embedded::bundle().catalog;
-    if (overlays.empty()) {
-        return base;
+    return files;
+}
+
+std::optional<Date> as_of_option(const CommonOptions& options) {
+    if (options.as_of.empty()) {
+        return std::nullopt;
     }
-    return catalog::overlay_catalog(std::move(base), overlays);
+    auto date = parse_date(options.as_of);
+    if (!date) {
+        throw UsageError(
+            fmt::format("--as-of: expected a date YYYY-MM-DD, got '{}'", options.as_of));
+    }
+    return date;
+}
+
+feeds::FeedRead read_feeds(const std::vector<feeds::FeedFile>& files,
+                           const feeds::FeedOptions& options, const catalog::Catalog& base) {
+    feeds::FeedRead read =
+        feeds::read_skypilot(files, options, base.gpus, embedded::bundle().catalog.gpus);
+    for (const auto& [provider, names] : read.summary.unknown_accelerators) {
+        for (const auto& [name, rows] : names) {
+            spdlog::warn("{}: {} row{} with accelerator '{}' left out: no catalog GPU model has "
+                         "that name or alias",
+                         provider, rows, rows == 1 ? "" : "s", name);
+        }
+    }
+    for (const std::string& correction : read.summary.corrections) {
+        spdlog::warn("corrected a known feed error: {}", correction);
+    }
+    for (const auto& [file, dated] : read.summary.dates) {
+        spdlog::info("{}: prices as_of {} ({})", file, dated.first.to_string(),
+                     dated.second == feeds::AsOfOrigin::option ? "--as-of"
+                                                               : "the file's modification date");
+    }
+    return read;
+}
+
+catalog::Catalog load_catalog(const CommonOptions& options) {
+    if (options.no_default_catalog && options.catalogs.empty()) {
+        throw UsageError("--no-default-catalog needs at least one --catalog PATH");
+    }
+    return apply_catalog_paths(
+        options.no_default_catalog ? catalog::Catalog{} : embedded::bundle().catalog, options);
+}
+
+catalog::Catalog apply_catalog_paths(catalog::Catalog catalog, const CommonOptions& options) {
+    // Files apply in the order given: runs of YAML files load together (their references are
+    // checked across the run), each feed merges with the feed rules.
+    std::vector<std::string> yaml_run;
+    auto flush_yaml = [&] {
+        if (!yaml_run.empty()) {
+            const PhaseTimer timer("parse yaml");
+            catalog = catalog::overlay_catalog(std::move(catalog), read_catalog_paths(yaml_run));
+            yaml_run.clear();
+        }
+    };
+    feeds::FeedOptions feed_options;
+    feed_options.as_of = as_of_option(options);
+    for (const std::string& path : options.catalogs) {
+        if (!is_feed_path(path)) {
+            yaml_run.push_back(path);
+            continue;
+        }
+        flush_yaml();
+        std::vector<feeds::FeedFile> files;
+        {
+            const PhaseTimer timer("read");
+            files = read_feed_files({path});
+        }
+        feeds::FeedRead read;
+        {
+            const PhaseTimer timer("parse");
+            read = read_feeds(files, feed_options, catalog);
+        }
+        const PhaseTimer timer("merge");
+        catalog = catalog::overlay_feed(std::move(catalog), std::move(read.overlay),
+                                        embedded::bundle().catalog.sources);
+    }
+    flush_yaml();
+    return catalog;
 }
 
 namespace {
@@ -174,6 +271,46 @@ void write_output(const CommonOptions& options, const std::string& raw, Io& io) 
         throw RuntimeError(
             fmt::format("{}: error: cannot write file: {}", target.string(), ec.message()));
     }
+}
+
+PhaseTimer::PhaseTimer(std::string phase)
+    : m_phase(std::move(phase)), m_start(std::chrono::steady_clock::now()) {}
+
+PhaseTimer::~PhaseTimer() {
+    const std::chrono::duration<double, std::milli> elapsed =
+        std::chrono::steady_clock::now() - m_start;
+    spdlog::debug("time: {} {:.1f} ms", m_phase, elapsed.count());
+}
+
+Date today(const Io& io) {
+    if (io.today) {
+        return *io.today;
+    }
+    const std::time_t now = std::time(nullptr);
+    std::tm utc{};
+    ::gmtime_r(&now, &utc);
+    return Date{utc.tm_year + 1900, utc.tm_mon + 1, utc.tm_mday};
+}
+
+std::vector<catalog::StalePrices> check_catalog_age(const catalog::Catalog& catalog,
+                                                    const CommonOptions& options, const Io& io) {
+    if (options.max_catalog_age.empty()) {
+        return {};
+    }
+    auto hours = parse_duration_hours(options.max_catalog_age);
+    if (!hours || *hours < 0.0) {
+        throw UsageError(fmt::format("--max-catalog-age: expected a duration such as 30d or 6w, "
+                                     "got '{}'",
+                                     options.max_catalog_age));
+    }
+    const double max_days = *hours / k_hours_per_day;
+    auto stale = catalog::stale_prices(catalog, today(io), max_days);
+    for (const catalog::StalePrices& entry : stale) {
+        spdlog::warn("{}: {} of {} prices are older than {} (oldest as_of {}, {} days old)",
+                     entry.provider, entry.stale_rows, entry.rows, options.max_catalog_age,
+                     entry.oldest.to_string(), entry.oldest_age_days);
+    }
+    return stale;
 }
 
 report::GeneratorInfo generator_info() {

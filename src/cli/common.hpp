@@ -2,10 +2,13 @@
 // What every subcommand shares: options, streams, catalog loading and atomic output.
 
 #include "gpuplan/catalog/loader.hpp"
+#include "gpuplan/catalog/staleness.hpp"
+#include "gpuplan/feeds/skypilot.hpp"
 #include "gpuplan/report/catalog_view.hpp"
 #include "gpuplan/report/format.hpp"
 
 #include <cstddef>
+#include <chrono>
 #include <iosfwd>
 #include <optional>
 #include <string>
@@ -21,6 +24,7 @@ struct Io {
     std::ostream& err;
     bool out_is_tty = false;
     bool no_color_env = false; // NO_COLOR is set
+    std::optional<Date> today; // injected by tests; nullopt = the system clock (UTC)
 };
 
 struct CommonOptions {
@@ -33,10 +37,12 @@ struct CommonOptions {
     bool no_color = false;
     bool wide = false;
     std::string generated_at; // UTC time of the run with --timestamp; empty otherwise
+    std::string as_of;           // --as-of DATE for price feeds without a date; empty = file date
+    std::string max_catalog_age; // --max-catalog-age DURATION; empty = no limit
 };
 
 // The largest input file any command reads (docs/limits.md); YAML documents have a lower limit.
-inline constexpr std::size_t k_max_input_bytes = 64U * 1024U * 1024U;
+inline constexpr std::size_t k_max_input_bytes = 512U * 1024U * 1024U;
 
 // Reads a whole file; throws RuntimeError naming the file and the reason, and InputError when it
 // is larger than k_max_input_bytes (checked before reading, and while reading pipes).
@@ -47,9 +53,29 @@ inline constexpr std::size_t k_max_input_bytes = 64U * 1024U * 1024U;
 [[nodiscard]] std::vector<catalog::TextFile>
 read_catalog_paths(const std::vector<std::string>& paths);
 
+// True for a path read as a price feed (a `.csv` file) rather than catalog YAML.
+[[nodiscard]] bool is_feed_path(const std::string& path);
+
+// Reads CSV feed files with their modification dates (UTC). Throws RuntimeError.
+[[nodiscard]] std::vector<feeds::FeedFile> read_feed_files(const std::vector<std::string>& paths);
+
+// --as-of as a date; nullopt when not given. Throws UsageError when malformed.
+[[nodiscard]] std::optional<Date> as_of_option(const CommonOptions& options);
+
+// Reads feeds against `base` (GPU names resolve in `base`, then in the embedded catalog) and logs
+// what was left out: unknown accelerator names as warnings, row counts and dates as info.
+[[nodiscard]] feeds::FeedRead read_feeds(const std::vector<feeds::FeedFile>& files,
+                                         const feeds::FeedOptions& options,
+                                         const catalog::Catalog& base);
+
 // The embedded catalog (unless --no-default-catalog) with the --catalog overlays applied.
 // Throws InputError for invalid overlays and UsageError when no catalog is left.
 [[nodiscard]] catalog::Catalog load_catalog(const CommonOptions& options);
+
+// Applies options.catalogs to `catalog` in order: runs of YAML files as overlays, each CSV file
+// as a price feed. Throws InputError, RuntimeError or UsageError.
+[[nodiscard]] catalog::Catalog apply_catalog_paths(catalog::Catalog catalog,
+                                                   const CommonOptions& options);
 
 // Writes `text` to stdout, or atomically to options.output (a temporary file in the same
 // folder, then rename), so a failed run never leaves a half-written file. With --timestamp, a
@@ -59,6 +85,27 @@ void write_output(const CommonOptions& options, const std::string& text, Io& io)
 // The current UTC time as `2026-11-29T19:40:00Z` (only for --timestamp: outputs are otherwise
 // reproducible).
 [[nodiscard]] std::string utc_timestamp();
+// Today's date: io.today when injected, else the system clock's UTC date.
+[[nodiscard]] Date today(const Io& io);
+
+// The providers with prices older than --max-catalog-age (empty without the option), each
+// logged as a warning. Throws UsageError for a malformed duration.
+std::vector<catalog::StalePrices> check_catalog_age(const catalog::Catalog& catalog,
+                                                    const CommonOptions& options, const Io& io);
+
+// Logs how long a phase took (`time: parse 81.2 ms`) at debug level (-vv) when it ends; bench/run
+// reads these lines for its breakdown.
+class PhaseTimer {
+public:
+    explicit PhaseTimer(std::string phase);
+    ~PhaseTimer();
+    PhaseTimer(const PhaseTimer&) = delete;
+    PhaseTimer& operator=(const PhaseTimer&) = delete;
+
+private:
+    std::string m_phase;
+    std::chrono::steady_clock::time_point m_start;
+};
 
 // Program name and version for outputs.
 [[nodiscard]] report::GeneratorInfo generator_info();

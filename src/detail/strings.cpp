@@ -78,4 +78,14 @@ std::string join_choices(std::span<const std::string_view> choices) {
     return out;
 }
 
+std::string_view trim(std::string_view text) {
+    while (!text.empty() && (text.front() == ' ' || text.front() == '\t')) {
+        text.remove_prefix(1);
+    }
+    while (!text.empty() && (text.back() == ' ' || text.back() == '\t')) {
+        text.remove_suffix(1);
+    }
+    return text;
+}
+
 } // namespace gpuplan::detail

@@ -17,6 +17,9 @@ namespace gpuplan::detail {
 // ASCII lower-case copy.
 [[nodiscard]] std::string to_lower(std::string_view text);
 
+// `text` without leading and trailing spaces and tabs.
+[[nodiscard]] std::string_view trim(std::string_view text);
+
 // Case-insensitive ASCII equality.
 [[nodiscard]] bool iequals(std::string_view a, std::string_view b);
 

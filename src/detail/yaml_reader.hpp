@@ -19,7 +19,7 @@
 namespace gpuplan::detail {
 
 // Limits that keep a hostile document from exhausting memory or the stack.
-inline constexpr std::size_t k_max_document_bytes = 16U * 1024U * 1024U;
+inline constexpr std::size_t k_max_document_bytes = 64U * 1024U * 1024U;
 inline constexpr std::size_t k_max_nesting_depth = 64;
 inline constexpr std::uint64_t k_max_visited_nodes = 4'000'000;
 

@@ -20,7 +20,8 @@ inline CliResult run_cli(const std::vector<std::string>& args) {
     std::filesystem::current_path(GPUPLAN_SOURCE_DIR);
     std::ostringstream out;
     std::ostringstream err;
-    cli::Io io{out, err, false, false};
+    // A fixed today keeps --max-catalog-age outputs stable.
+    cli::Io io{out, err, false, false, Date{2026, 11, 29}};
     CliResult result;
     result.exit_code = cli::run(args, io);
     result.out = out.str();

@@ -1,0 +1,207 @@
+#include "cli/feeds_cmd.hpp"
+
+#include "gpuplan/catalog/diff.hpp"
+#include "gpuplan/catalog/writer.hpp"
+#include "gpuplan/embedded.hpp"
+#include "gpuplan/error.hpp"
+#include "gpuplan/report/diff_view.hpp"
+
+#include <algorithm>
+#include <filesystem>
+#include <fmt/format.h>
+#include <ostream>
+#include <set>
+
+namespace gpuplan::cli {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+std::string import_summary(const feeds::FeedRead& read,
+                           const std::vector<std::pair<std::string, std::string>>& written) {
+    std::string out;
+    for (const auto& [provider, target] : written) {
+        const auto& providers = read.overlay.providers;
+        auto it = std::find_if(providers.begin(), providers.end(),
+                               [&](const catalog::Provider& p) { return p.name == provider; });
+        std::size_t rows = 0;
+        for (const catalog::Instance& instance : it->instances) {
+            rows += instance.prices.size();
+        }
+        out += fmt::format("{}: {} instance types, {} price rows, as_of {} -> {}\n", provider,
+                           it->instances.size(), rows, it->as_of.to_string(), target);
+        for (const feeds::AcceleratorRows& entry : read.summary.accelerators) {
+            if (entry.provider != provider) {
+                continue;
+            }
+            out += fmt::format(
+                "  {:<10} -> {:<10} CSV rows {:>6}  price rows {:>6}  dropped {}{}\n",
+                entry.accelerator, entry.gpu, entry.csv_rows, entry.price_rows, entry.dropped,
+                entry.unused == 0 ? std::string() : fmt::format("  unused {}", entry.unused));
+        }
+        auto unknown = read.summary.unknown_accelerators.find(provider);
+        if (unknown != read.summary.unknown_accelerators.end()) {
+            for (const auto& [name, count] : unknown->second) {
+                out += fmt::format("  {:<10} -> (no catalog GPU model) {} rows left out\n", name,
+                                   count);
+            }
+        }
+    }
+    for (const auto& [provider, names] : read.summary.unknown_accelerators) {
+        if (std::none_of(written.begin(), written.end(),
+                         [&](const auto& w) { return w.first == provider; })) {
+            for (const auto& [name, count] : names) {
+                out +=
+                    fmt::format("{}: accelerator {} has no catalog GPU model, {} rows left out\n",
+                                provider, name, count);
+            }
+        }
+    }
+    if (read.summary.cpu_only_rows > 0) {
+        out += fmt::format("{} host rows without a GPU left out\n", read.summary.cpu_only_rows);
+    }
+    for (const std::string& correction : read.summary.corrections) {
+        out += fmt::format("corrected: {}\n", correction);
+    }
+    for (const auto& [file, dated] : read.summary.dates) {
+        out += fmt::format("{}: as_of {} from {}\n", file, dated.first.to_string(),
+                           dated.second == feeds::AsOfOrigin::option
+                               ? "--as-of"
+                               : "the file's modification date (pass --as-of to set it)");
+    }
+    return out;
+}
+
+// The providers of a feed as the catalog will hold them: the feed's specs and prices with what
+// the catalog underneath already knew about each instance type.
+std::vector<catalog::Provider> providers_to_write(const catalog::Catalog& merged,
+                                                  const feeds::FeedRead& read) {
+    std::vector<catalog::Provider> out;
+    for (const catalog::Provider& feed : read.overlay.providers) {
+        const catalog::Provider* full = catalog::find_provider(merged, feed.name);
+        catalog::Provider provider = *full;
+        provider.note.clear();
+        std::vector<catalog::Instance> instances;
+        for (const catalog::Instance& instance : feed.instances) {
+            auto it =
+                std::find_if(full->instances.begin(), full->instances.end(),
+                             [&](const catalog::Instance& i) { return i.type == instance.type; });
+            instances.push_back(*it);
+        }
+        provider.instances = std::move(instances);
+        out.push_back(std::move(provider));
+    }
+    return out;
+}
+
+catalog::Catalog read_side(const CommonOptions& common, const std::string& path) {
+    CommonOptions side = common;
+    side.catalogs = {path};
+    side.no_default_catalog = true;
+    catalog::Catalog base;
+    if (!common.no_default_catalog) {
+        base = embedded::bundle().catalog;
+        base.providers.clear();
+        base.files.clear();
+        base.digest.clear();
+    }
+    return apply_catalog_paths(std::move(base), side);
+}
+
+} // namespace
+
+Exit run_catalog_import(const CommonOptions& common, const CatalogImportOptions& options, Io& io) {
+    if (options.from != "skypilot") {
+        throw UsageError(
+            fmt::format("--from: the only feed layout is 'skypilot', got '{}'", options.from));
+    }
+    CommonOptions base_options = common;
+    base_options.output.clear();
+    // Without the embedded catalog and without --catalog, the feed stands alone: its GPU models
+    // still resolve against the embedded ones (read_feeds' fallback).
+    const catalog::Catalog base = common.no_default_catalog && common.catalogs.empty()
+                                      ? catalog::Catalog{}
+                                      : load_catalog(base_options);
+    feeds::FeedOptions feed_options;
+    feed_options.provider = options.provider;
+    feed_options.as_of = as_of_option(common);
+    const std::vector<feeds::FeedFile> files = read_feed_files(options.files);
+    const feeds::FeedRead read = read_feeds(files, feed_options, base);
+    if (read.overlay.providers.empty()) {
+        throw RuntimeError("gpuplan: error: the feed has no GPU offers gpuplan knows (see the "
+                           "warnings above); nothing written");
+    }
+    const catalog::Catalog merged =
+        catalog::overlay_feed(base, read.overlay, embedded::bundle().catalog.sources);
+    const std::vector<catalog::Provider> providers = providers_to_write(merged, read);
+    std::string origin;
+    for (const feeds::FeedFile& file : files) {
+        origin += (origin.empty() ? "" : ", ") + fs::path(file.name).filename().string();
+    }
+    const std::string comment = fmt::format(
+        "Imported by gpuplan catalog import --from skypilot from {}.\n"
+        "Specs and prices come from the feed; other instance fields from the catalog underneath.",
+        origin);
+    // Check that what is written reads back, before anything is written.
+    std::vector<std::pair<std::string, std::string>> documents; // target, text
+    if (common.output.empty() || common.output == "-") {
+        documents.emplace_back("-",
+                               catalog::write_providers_yaml(providers, merged.sources, comment));
+    } else {
+        for (const catalog::Provider& provider : providers) {
+            documents.emplace_back(
+                (fs::path(common.output) / (provider.name + ".yaml")).string(),
+                catalog::write_providers_yaml(std::span(&provider, 1), merged.sources, comment));
+        }
+    }
+    catalog::Catalog models = merged; // GPU models, fx and sources the written files rely on
+    models.providers.clear();
+    for (const auto& [target, text] : documents) {
+        const catalog::TextFile file{target == "-" ? "<stdout>" : target, text};
+        (void)catalog::overlay_catalog(models, std::span(&file, 1));
+    }
+    std::vector<std::pair<std::string, std::string>> written;
+    if (documents.size() == 1 && documents.front().first == "-") {
+        CommonOptions to_stdout = common;
+        to_stdout.output.clear();
+        write_output(to_stdout, documents.front().second, io);
+        for (const catalog::Provider& provider : providers) {
+            written.emplace_back(provider.name, "stdout");
+        }
+        if (common.verbosity >= 0) {
+            io.err << import_summary(read, written);
+        }
+        return Exit::ok;
+    }
+    std::error_code ec;
+    fs::create_directories(common.output, ec);
+    if (ec) {
+        throw RuntimeError(
+            fmt::format("{}: error: cannot create folder: {}", common.output, ec.message()));
+    }
+    for (std::size_t i = 0; i < documents.size(); ++i) {
+        CommonOptions to_file = common;
+        to_file.output = documents[i].first;
+        write_output(to_file, documents[i].second, io);
+        written.emplace_back(providers[i].name, documents[i].first);
+    }
+    if (common.verbosity >= 0) {
+        io.out << import_summary(read, written);
+    }
+    return Exit::ok;
+}
+
+Exit run_catalog_diff(const CommonOptions& common, const CatalogDiffOptions& options, Io& io) {
+    const catalog::Catalog a = read_side(common, options.a);
+    const catalog::Catalog b = read_side(common, options.b);
+    const catalog::CatalogDiff diff = catalog::diff_prices(a, b);
+    const report::DiffSide side_a{{options.a}, a.digest, catalog::offer_count(a)};
+    const report::DiffSide side_b{{options.b}, b.digest, catalog::offer_count(b)};
+    write_output(common,
+                 report::render_catalog_diff(diff, side_a, side_b, common.format, generator_info()),
+                 io);
+    return Exit::ok;
+}
+
+} // namespace gpuplan::cli

@@ -1,0 +1,74 @@
+#pragma once
+// A fast RFC 4180 CSV reader over text already in memory: quoted fields with doubled quotes,
+// CRLF or LF line ends, a UTF-8 byte-order mark, empty cells, size limits, and 1-based
+// line:column places for every field so that readers can report `FILE:LINE:COL: error: ...`.
+
+#include "gpuplan/error.hpp"
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace gpuplan::feeds {
+
+// Limits that keep a hostile or broken file from exhausting memory.
+struct CsvLimits {
+    std::size_t max_bytes = 1024U * 1024U * 1024U; // whole file
+    std::size_t max_fields = 1024;                 // per record
+    std::size_t max_field_bytes = 1024U * 1024U;   // per field, after unquoting
+};
+
+// Where a field starts in the file (1-based; the column counts bytes).
+struct CsvPlace {
+    std::uint32_t line = 0;
+    std::uint32_t column = 0;
+};
+
+// One record: its fields (views valid until the next call to CsvReader::next) and their places.
+struct CsvRecord {
+    std::vector<std::string_view> fields;
+    std::vector<CsvPlace> places;
+    std::uint32_t line = 0; // line of the record's first byte
+};
+
+// Reads records one by one. Empty lines are skipped. Problems (an unterminated quote, text
+// after a closing quote, a limit exceeded) go to the sink with their place; the reader then
+// skips to the next line and carries on, so every problem in a file is reported at once.
+class CsvReader {
+public:
+    CsvReader(std::string_view text, std::string file, DiagnosticSink& sink, CsvLimits limits = {});
+
+    // Reads the next record into `record`; false at the end of the text.
+    bool next(CsvRecord& record);
+
+    // A diagnostic at `place` with `path` (usually the column name) and `message`.
+    [[nodiscard]] Diagnostic diagnostic(CsvPlace place, std::string path,
+                                        std::string message) const;
+    [[nodiscard]] const std::string& file() const { return m_file; }
+
+private:
+    // Where one field's bytes live until the record is complete: in the text or in the scratch
+    // buffer (which may grow, so views are made only at the end).
+    struct Span {
+        std::size_t offset = 0;
+        std::size_t length = 0;
+        bool in_scratch = false;
+    };
+
+    void fail(std::uint32_t line, std::uint32_t column, std::string message);
+    void skip_line();
+    void advance_line(std::size_t line_start_after);
+
+    std::string_view m_text;
+    std::string m_file;
+    DiagnosticSink* m_sink;
+    CsvLimits m_limits;
+    std::size_t m_pos = 0;
+    std::uint32_t m_line = 1;
+    std::size_t m_line_start = 0; // offset of the current line's first byte
+    std::string m_scratch;        // unquoted fields that contained doubled quotes
+    std::vector<Span> m_spans;
+};
+
+} // namespace gpuplan::feeds

@@ -1,0 +1,941 @@
+#include "gpuplan/feeds/skypilot.hpp"
+
+#include "detail/strings.hpp"
+#include "feeds/csv.hpp"
+
+#include <algorithm>
+#include <array>
+#include <charconv>
+#include <cmath>
+#include <fmt/format.h>
+#include <numeric>
+#include <set>
+
+namespace gpuplan::feeds {
+
+using catalog::Gpu;
+using catalog::Instance;
+using catalog::PriceRow;
+using catalog::Provider;
+
+using detail::trim;
+
+namespace {
+
+constexpr std::string_view k_currency = "USD";
+
+// SkyPilot's accelerator names that are not catalog GPU names or aliases.
+constexpr std::array<std::pair<std::string_view, std::string_view>, 1> k_skypilot_names{{
+    {"H100-MEGA", "H100"}, // GCP a3-megagpu: H100 SXM with more network
+}};
+
+// Known errors in published feeds, corrected on import and reported.
+struct Correction {
+    std::string_view provider;
+    std::string_view instance;
+    double source_count;
+    double count;
+    std::string_view reason;
+};
+constexpr std::array<Correction, 1> k_corrections{{
+    {"azure", "Standard_ND96isr_H100_v5", 12.0, 8.0,
+     "Microsoft lists ND96isr_H100_v5 as 96 vCPUs, 1900 GB RAM, 8 GPUs"},
+}};
+
+constexpr std::array<std::pair<std::string_view, std::string_view>, 6> k_display_names{{
+    {"aws", "Amazon Web Services"},
+    {"azure", "Microsoft Azure"},
+    {"gcp", "Google Cloud"},
+    {"lambda", "Lambda"},
+    {"nebius", "Nebius AI Cloud"},
+    {"oci", "Oracle Cloud Infrastructure"},
+}};
+
+// Clouds with a SkyPilot catalog; a file name prefix must be one of them to name a provider.
+constexpr std::array<std::string_view, 21> k_skypilot_clouds{
+    "aws",        "azure",      "cudo",           "do",     "fluidstack", "gcp",
+    "hyperbolic", "ibm",        "kubernetes",     "lambda", "mithril",    "nebius",
+    "oci",        "paperspace", "primeintellect", "runpod", "scp",        "seeweb",
+    "shadeform",  "vast",       "vsphere"};
+
+// GCP sells GPUs attached to host VMs and prices them apart: a host machine family implies its
+// accelerator, and the count is in the name (`a2-highgpu-4g`) or in SkyPilot's g2 table.
+struct HostFamily {
+    std::string_view prefix;
+    std::string_view accelerator;
+};
+constexpr std::array<HostFamily, 7> k_gcp_host_families{{
+    {"a2-highgpu-", "A100"},
+    {"a2-megagpu-", "A100"},
+    {"a2-ultragpu-", "A100-80GB"},
+    {"a3-highgpu-", "H100"},
+    {"a3-edgegpu-", "H100"},
+    {"a3-megagpu-", "H100-MEGA"},
+    {"a3-ultragpu-", "H200"},
+}};
+// g2-standard-N: vCPUs -> L4 count (SkyPilot gcp_catalog.py).
+constexpr std::array<std::pair<int, int>, 8> k_g2_l4_counts{
+    {{4, 1}, {8, 1}, {12, 1}, {16, 1}, {32, 1}, {24, 2}, {48, 4}, {96, 8}}};
+// T4 and V100 attach to N1 VMs; one documented host prices every count (tools/
+// catalog_from_skypilot.py, GCP_N1_HOST), named `<host>+<GPU>x<count>`.
+constexpr std::string_view k_gcp_n1_host = "n1-highmem-8";
+constexpr std::array<std::string_view, 2> k_gcp_n1_accelerators{"T4", "V100"};
+
+// Columns every layout has, by the name SkyPilot gives them.
+enum Column : std::size_t {
+    col_instance,
+    col_accelerator,
+    col_count,
+    col_vcpus,
+    col_memory,
+    col_price,
+    col_spot,
+    col_region,
+    col_zone,     // optional
+    col_provider, // optional gpuplan extension: one feed, several providers
+    k_column_count
+};
+constexpr std::array<std::string_view, k_column_count> k_column_names{
+    "InstanceType", "AcceleratorName", "AcceleratorCount", "vCPUs",   "MemoryGiB", "Price",
+    "SpotPrice",    "Region",          "AvailabilityZone", "Provider"};
+constexpr std::size_t k_required_columns = col_zone;
+constexpr std::size_t k_absent = static_cast<std::size_t>(-1);
+
+// One CSV row, parsed.
+template <class Text> struct BasicRow {
+    Text provider;
+    Text instance;
+    Text accelerator;
+    std::optional<double> count;
+    std::optional<double> vcpus;
+    std::optional<double> memory_gib;
+    Text price_text; // kept as text so that split prices add exactly
+    Text spot_text;
+    Text region;
+    Text zone;
+    std::size_t file = 0;
+    std::uint32_t line = 0;
+};
+// A row as read (views into the file and the provider name), and one kept for pairing.
+using RowView = BasicRow<std::string_view>;
+using Row = BasicRow<std::string>;
+
+Row owned(const RowView& view) {
+    return Row{std::string(view.provider),
+               std::string(view.instance),
+               std::string(view.accelerator),
+               view.count,
+               view.vcpus,
+               view.memory_gib,
+               std::string(view.price_text),
+               std::string(view.spot_text),
+               std::string(view.region),
+               std::string(view.zone),
+               view.file,
+               view.line};
+}
+
+// `a` and `b` joined by a NUL into `buffer` (reused, so lookups do not allocate).
+std::string_view join_key(std::string& buffer, std::string_view a, std::string_view b) {
+    buffer.assign(a);
+    buffer.push_back('\0');
+    buffer.append(b);
+    return buffer;
+}
+
+bool is_provider_id(std::string_view name) {
+    return !name.empty() && std::all_of(name.begin(), name.end(), [](char c) {
+        return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-' || c == '_';
+    });
+}
+
+std::string display_name(std::string_view provider) {
+    for (const auto& [name, display] : k_display_names) {
+        if (name == provider) {
+            return std::string(display);
+        }
+    }
+    return std::string(provider);
+}
+
+// The provider a header layout belongs to, where the layout is unique to one cloud.
+std::string provider_from_header(const std::vector<std::string>& header) {
+    auto has = [&](std::string_view name) {
+        return std::find(header.begin(), header.end(), name) != header.end();
+    };
+    if (has("Generation")) {
+        return "azure"; // v6 Azure
+    }
+    if (has("Arch") || has("LocalDiskType")) {
+        return "aws";
+    }
+    if (header.size() >= 4 && header[0] == "InstanceType" && header[1] == "vCPUs" &&
+        header[2] == "MemoryGiB" && header[3] == "AcceleratorName") {
+        return "gcp";
+    }
+    return {};
+}
+
+const Gpu* find_in(std::span<const Gpu> gpus, std::string_view name) {
+    for (const Gpu& gpu : gpus) {
+        if (detail::iequals(gpu.name, name)) {
+            return &gpu;
+        }
+        for (const std::string& alias : gpu.aliases) {
+            if (detail::iequals(alias, name)) {
+                return &gpu;
+            }
+        }
+    }
+    return nullptr;
+}
+
+struct DecimalParts {
+    bool negative = false;
+    std::string digits; // without the point
+    std::size_t scale = 0;
+};
+
+std::optional<DecimalParts> split_decimal(std::string_view text) {
+    DecimalParts parts;
+    std::size_t i = 0;
+    if (i < text.size() && (text[i] == '-' || text[i] == '+')) {
+        parts.negative = text[i] == '-';
+        ++i;
+    }
+    bool point = false;
+    bool any = false;
+    for (; i < text.size(); ++i) {
+        const char c = text[i];
+        if (c == '.' && !point) {
+            point = true;
+        } else if (c >= '0' && c <= '9') {
+            parts.digits.push_back(c);
+            parts.scale += point ? 1 : 0;
+            any = true;
+        } else {
+            return std::nullopt;
+        }
+    }
+    if (!any || parts.digits.size() > 30) {
+        return std::nullopt;
+    }
+    return parts;
+}
+
+bool is_plain_decimal(std::string_view text) {
+    bool point = false;
+    bool digit = false;
+    for (char c : text) {
+        if (c == '.' && !point) {
+            point = true;
+        } else if (c >= '0' && c <= '9') {
+            digit = true;
+        } else {
+            return false;
+        }
+    }
+    return digit;
+}
+
+} // namespace
+
+std::optional<std::string> add_decimal_text(std::string_view a, std::string_view b) {
+    auto x = split_decimal(trim(a));
+    auto y = split_decimal(trim(b));
+    if (!x || !y || x->negative || y->negative) {
+        return std::nullopt;
+    }
+    const std::size_t scale = std::max(x->scale, y->scale);
+    // The k-th digit from the right once both numbers have `scale` decimals.
+    auto digit_at = [scale](const DecimalParts& part, std::size_t k) {
+        const std::size_t pad = scale - part.scale;
+        if (k < pad || k - pad >= part.digits.size()) {
+            return 0;
+        }
+        return part.digits[part.digits.size() - 1 - (k - pad)] - '0';
+    };
+    const std::size_t width =
+        std::max(x->digits.size() + scale - x->scale, y->digits.size() + scale - y->scale) + 1;
+    std::string reversed; // least significant digit first
+    reversed.reserve(width);
+    int carry = 0;
+    for (std::size_t k = 0; k < width; ++k) {
+        const int digit = digit_at(*x, k) + digit_at(*y, k) + carry;
+        reversed.push_back(static_cast<char>('0' + digit % 10));
+        carry = digit / 10;
+    }
+    std::string out;
+    out.reserve(width + 1);
+    for (std::size_t k = width; k-- > scale;) {
+        if (out.empty() && reversed[k] == '0' && k > scale) {
+            continue; // leading zero
+        }
+        out.push_back(reversed[k]);
+    }
+    std::size_t lowest = 0; // trailing zeros of the fraction are dropped
+    while (lowest < scale && reversed[lowest] == '0') {
+        ++lowest;
+    }
+    if (lowest < scale) {
+        out.push_back('.');
+        for (std::size_t k = scale; k-- > lowest;) {
+            out.push_back(reversed[k]);
+        }
+    }
+    return out;
+}
+
+std::string provider_from_file_name(std::string_view path) {
+    const std::size_t slash = path.find_last_of("/\\");
+    const std::string_view base = slash == std::string_view::npos ? path : path.substr(slash + 1);
+    std::string_view candidate;
+    if (base == "vms.csv" && slash != std::string_view::npos) {
+        std::string_view folder = path.substr(0, slash);
+        const std::size_t parent = folder.find_last_of("/\\");
+        candidate = parent == std::string_view::npos ? folder : folder.substr(parent + 1);
+    } else {
+        candidate = base.substr(0, base.find_first_of("_-."));
+    }
+    const std::string lower = detail::to_lower(candidate);
+    for (std::string_view cloud : k_skypilot_clouds) {
+        if (cloud == lower) {
+            return lower;
+        }
+    }
+    return {};
+}
+
+namespace {
+
+class FeedReader {
+public:
+    FeedReader(std::span<const FeedFile> files, const FeedOptions& options,
+               std::span<const Gpu> known, std::span<const Gpu> fallback)
+        : m_files(files), m_options(options), m_known(known), m_fallback(fallback) {}
+
+    FeedRead read() {
+        for (std::size_t i = 0; i < m_files.size(); ++i) {
+            read_file(i);
+        }
+        build_split_offers();
+        return finish(); // throws every problem found on the way
+    }
+
+private:
+    struct InstanceBuild {
+        Instance instance;
+        std::string provider;
+        std::uint32_t first_line = 0;
+        std::size_t first_file = 0;
+        std::vector<std::pair<Date, std::uint32_t>> row_dates; // per price row: as_of, line
+        std::vector<std::size_t> row_files;
+    };
+
+    Diagnostic at(std::size_t file, std::uint32_t line, std::uint32_t column, std::string path,
+                  std::string message) const {
+        return Diagnostic{m_files[file].name, line, column, std::move(path), std::move(message)};
+    }
+
+    void read_file(std::size_t index) {
+        const FeedFile& file = m_files[index];
+        CsvReader reader(file.text, file.name, m_sink);
+        CsvRecord record;
+        if (!reader.next(record)) {
+            m_sink.add(at(index, 1, 1, "", "empty feed: expected a SkyPilot vms.csv header"));
+            return;
+        }
+        std::vector<std::string> header(record.fields.begin(), record.fields.end());
+        std::array<std::size_t, k_column_count> columns{};
+        columns.fill(k_absent);
+        for (std::size_t i = 0; i < header.size(); ++i) {
+            for (std::size_t c = 0; c < k_column_count; ++c) {
+                if (trim(header[i]) == k_column_names.at(c)) {
+                    columns.at(c) = i;
+                }
+            }
+        }
+        std::vector<std::string_view> missing;
+        for (std::size_t c = 0; c < k_required_columns; ++c) {
+            if (columns.at(c) == k_absent) {
+                missing.push_back(k_column_names.at(c));
+            }
+        }
+        if (!missing.empty()) {
+            m_sink.add(
+                at(index, record.line, 1, "",
+                   fmt::format("not a SkyPilot vms.csv layout: missing column{} {}",
+                               missing.size() == 1 ? "" : "s", detail::join_choices(missing))));
+            return;
+        }
+        std::string file_provider = m_options.provider;
+        if (file_provider.empty() && columns[col_provider] == k_absent) {
+            const std::string by_name = provider_from_file_name(file.name);
+            const std::string by_layout = provider_from_header(header);
+            if (!by_name.empty() && !by_layout.empty() && by_name != by_layout) {
+                m_sink.add(at(index, record.line, 1, "",
+                              fmt::format("the file name says provider '{}' but the columns are "
+                                          "the {} layout; pass --provider",
+                                          by_name, by_layout)));
+                return;
+            }
+            file_provider = by_name.empty() ? by_layout : by_name;
+            if (file_provider.empty()) {
+                m_sink.add(at(index, 0, 0, "",
+                              "cannot tell which provider this feed is for (name the file "
+                              "<provider>_vms.csv or <provider>/vms.csv, or pass --provider)"));
+                return;
+            }
+        }
+        const Date as_of = m_options.as_of ? *m_options.as_of : file.modified.value_or(Date{});
+        if (!m_options.as_of && !file.modified) {
+            m_sink.add(at(index, 0, 0, "",
+                          "the feed has no date and the file's modification date is unknown; "
+                          "pass --as-of DATE"));
+            return;
+        }
+        m_dates.emplace_back(
+            file.name,
+            std::make_pair(as_of, m_options.as_of ? AsOfOrigin::option : AsOfOrigin::file_date));
+        m_file_dates.resize(m_files.size());
+        m_file_dates[index] = as_of;
+        const std::size_t width = header.size();
+        std::string row_provider;
+        while (reader.next(record)) {
+            if (record.fields.size() != width) {
+                m_sink.add(at(index, record.line, 1, "",
+                              fmt::format("expected {} fields as in the header, got {}", width,
+                                          record.fields.size())));
+                continue;
+            }
+            RowView row;
+            row.file = index;
+            row.line = record.line;
+            auto text = [&](Column c) -> std::string_view {
+                return columns.at(c) == k_absent ? std::string_view{}
+                                                 : trim(record.fields[columns.at(c)]);
+            };
+            auto number = [&](Column c, bool integral) -> std::optional<double> {
+                const std::string_view cell = text(c);
+                if (cell.empty()) {
+                    return std::nullopt;
+                }
+                auto value = parse_number(cell);
+                if (!value || *value < 0.0 || (integral && std::floor(*value) != *value)) {
+                    m_sink.add(reader.diagnostic(
+                        record.places[columns.at(c)], std::string(k_column_names.at(c)),
+                        fmt::format("expected a non-negative {}, got \"{}\"",
+                                    integral ? "whole number" : "number", cell)));
+                    return std::nullopt;
+                }
+                return value;
+            };
+            auto price_text = [&](Column c) {
+                const std::string_view cell = text(c);
+                if (!cell.empty()) {
+                    auto value = parse_number(cell);
+                    if (!value || *value < 0.0 || !is_plain_decimal(cell)) {
+                        m_sink.add(reader.diagnostic(
+                            record.places[columns.at(c)], std::string(k_column_names.at(c)),
+                            fmt::format("expected a non-negative price, got \"{}\"", cell)));
+                        return std::string_view();
+                    }
+                }
+                return cell;
+            };
+            if (columns[col_provider] != k_absent && m_options.provider.empty()) {
+                row_provider = detail::to_lower(text(col_provider));
+                row.provider = row_provider;
+            } else {
+                row.provider = file_provider;
+            }
+            if (!is_provider_id(row.provider)) {
+                m_sink.add(reader.diagnostic(
+                    record.places[columns[col_provider]], "Provider",
+                    fmt::format("expected a lower-case provider id such as aws, got \"{}\"",
+                                text(col_provider))));
+                continue;
+            }
+            row.instance = text(col_instance);
+            row.accelerator = text(col_accelerator);
+            row.count = number(col_count, false);
+            row.vcpus = number(col_vcpus, true);
+            row.memory_gib = number(col_memory, false);
+            row.price_text = price_text(col_price);
+            row.spot_text = price_text(col_spot);
+            row.region = text(col_region);
+            row.zone = text(col_zone);
+            if (row.region.empty()) {
+                m_sink.add(reader.diagnostic(record.places[columns[col_region]], "Region",
+                                             "empty region"));
+                continue;
+            }
+            if (row.instance.empty() && row.accelerator.empty()) {
+                m_sink.add(at(index, record.line, 1, "",
+                              "the row names neither an instance type nor an accelerator"));
+                continue;
+            }
+            if (!row.accelerator.empty() && (!row.count || *row.count <= 0.0)) {
+                if (text(col_count).empty() || (row.count && *row.count <= 0.0)) {
+                    m_sink.add(reader.diagnostic(record.places[columns[col_count]],
+                                                 "AcceleratorCount",
+                                                 "an accelerator row needs a positive count"));
+                }
+                continue;
+            }
+            if (!row.instance.empty() && (!row.vcpus || !row.memory_gib)) {
+                if (text(col_vcpus).empty() || text(col_memory).empty()) {
+                    m_sink.add(
+                        at(index, record.line, 1, "", "an instance row needs vCPUs and MemoryGiB"));
+                }
+                continue;
+            }
+            if (!row.instance.empty() && !row.accelerator.empty()) {
+                add_complete_offer(row);
+            } else {
+                m_rows.push_back(owned(row));
+            }
+        }
+    }
+
+    // The catalog GPU for a feed accelerator name; nullptr when none.
+    const Gpu* resolve(std::string_view accelerator) {
+        std::string_view name = accelerator;
+        for (const auto& [skypilot, catalog_name] : k_skypilot_names) {
+            if (detail::iequals(skypilot, accelerator)) {
+                name = catalog_name;
+            }
+        }
+        if (const Gpu* gpu = find_in(m_known, name)) {
+            return gpu;
+        }
+        if (const Gpu* gpu = find_in(m_fallback, name)) {
+            if (std::none_of(m_needed_gpus.begin(), m_needed_gpus.end(),
+                             [&](const Gpu& g) { return g.name == gpu->name; })) {
+                m_needed_gpus.push_back(*gpu);
+            }
+            return gpu;
+        }
+        return nullptr;
+    }
+
+    // The GPU an accelerator name maps to (nullptr when none) and the row counts of that name.
+    struct Resolved {
+        const Gpu* gpu = nullptr;
+        AcceleratorRows* counts = nullptr;
+    };
+
+    Resolved resolve_cached(std::string_view provider, std::string_view accelerator) {
+        const std::string_view key = join_key(m_key, provider, accelerator);
+        auto it = m_resolved.find(key);
+        if (it != m_resolved.end()) {
+            return it->second;
+        }
+        Resolved resolved;
+        resolved.gpu = resolve(accelerator);
+        if (resolved.gpu != nullptr) {
+            AcceleratorRows& entry = m_stats[std::string(key)];
+            entry.provider = std::string(provider);
+            entry.accelerator = std::string(accelerator);
+            entry.gpu = resolved.gpu->name;
+            resolved.counts = &entry;
+        }
+        return m_resolved.emplace(std::string(key), resolved).first->second;
+    }
+
+    InstanceBuild& instance_for(std::string_view provider, std::string_view type, std::size_t file,
+                                std::uint32_t line, const Gpu& gpu, double count, double vcpus,
+                                double memory_gib) {
+        auto it = m_instances.find(join_key(m_key, provider, type));
+        if (it != m_instances.end()) {
+            const Instance& first = it->second.instance;
+            auto differs = [&](std::string_view what, std::string shown, std::string before) {
+                m_sink.add(at(file, line, 1, "",
+                              fmt::format("instance type '{}' has {} {} here but {} on {}:{}", type,
+                                          what, shown, before, m_files[it->second.first_file].name,
+                                          it->second.first_line)));
+            };
+            if (first.gpu != gpu.name) {
+                differs("GPU", gpu.name, first.gpu);
+            } else if (first.gpu_count != count) {
+                differs("GPU count", fmt::format("{}", count), fmt::format("{}", first.gpu_count));
+            } else if (first.vcpus != static_cast<int>(vcpus)) {
+                differs("vCPUs", fmt::format("{}", vcpus), fmt::format("{}", first.vcpus));
+            } else if (first.memory_gib != memory_gib) {
+                differs("MemoryGiB", fmt::format("{}", memory_gib),
+                        fmt::format("{}", first.memory_gib));
+            }
+            return it->second;
+        }
+        InstanceBuild build;
+        build.provider = std::string(provider);
+        build.first_line = line;
+        build.first_file = file;
+        build.instance.type = std::string(type);
+        build.instance.gpu = gpu.name;
+        build.instance.gpu_count = count;
+        build.instance.vcpus = static_cast<int>(vcpus);
+        build.instance.memory_gib = memory_gib;
+        return m_instances.emplace(std::string(m_key), std::move(build)).first->second;
+    }
+
+    double corrected_count(std::string_view provider, std::string_view type, double count) {
+        for (const Correction& fix : k_corrections) {
+            if (fix.provider == provider && fix.instance == type && fix.source_count == count) {
+                std::string note =
+                    fmt::format("{} {}: the feed says {} GPUs, {} written ({})", provider, type,
+                                fix.source_count, fix.count, fix.reason);
+                if (std::find(m_corrections.begin(), m_corrections.end(), note) ==
+                    m_corrections.end()) {
+                    m_corrections.push_back(std::move(note));
+                }
+                return fix.count;
+            }
+        }
+        return count;
+    }
+
+    void add_price(InstanceBuild& build, std::size_t file, std::uint32_t line,
+                   std::string_view region, std::string_view zone, std::string_view price,
+                   std::string_view spot, Date as_of, AcceleratorRows& counts) {
+        if (price.empty() && spot.empty()) {
+            ++counts.dropped;
+            return;
+        }
+        PriceRow row;
+        row.region = std::string(region);
+        row.zone = std::string(zone);
+        if (!price.empty()) {
+            row.on_demand = parse_number(price);
+        }
+        if (!spot.empty()) {
+            row.spot = parse_number(spot);
+        }
+        row.as_of = as_of;
+        build.instance.prices.push_back(std::move(row));
+        build.row_dates.emplace_back(as_of, line);
+        build.row_files.push_back(file);
+        ++counts.price_rows;
+    }
+
+    void add_complete_offer(const RowView& row) {
+        const Resolved resolved = resolve_cached(row.provider, row.accelerator);
+        if (resolved.gpu == nullptr) {
+            m_unknown[std::string(row.provider)][std::string(row.accelerator)] += 1;
+            return;
+        }
+        ++resolved.counts->csv_rows;
+        const double count = corrected_count(row.provider, row.instance, *row.count);
+        InstanceBuild& build = instance_for(row.provider, row.instance, row.file, row.line,
+                                            *resolved.gpu, count, *row.vcpus, *row.memory_gib);
+        add_price(build, row.file, row.line, row.region, row.zone, row.price_text, row.spot_text,
+                  m_file_dates[row.file], *resolved.counts);
+    }
+
+    // The accelerator and count a host machine type carries, when it is a known GPU host.
+    static std::optional<std::pair<std::string, double>> host_accelerator(const Row& host) {
+        for (const HostFamily& family : k_gcp_host_families) {
+            std::string_view type = host.instance;
+            if (type.substr(0, family.prefix.size()) != family.prefix) {
+                continue;
+            }
+            type.remove_prefix(family.prefix.size());
+            int count = 0;
+            auto [end, error] = std::from_chars(type.data(), type.data() + type.size(), count);
+            if (error != std::errc() || end == type.data() || *end != 'g' || count <= 0) {
+                return std::nullopt;
+            }
+            return std::make_pair(std::string(family.accelerator), static_cast<double>(count));
+        }
+        constexpr std::string_view k_g2 = "g2-standard-";
+        if (host.instance.substr(0, k_g2.size()) == k_g2) {
+            int vcpus = 0;
+            std::string_view rest = std::string_view(host.instance).substr(k_g2.size());
+            auto [end, error] = std::from_chars(rest.data(), rest.data() + rest.size(), vcpus);
+            if (error == std::errc() && end == rest.data() + rest.size()) {
+                for (const auto& [size, l4] : k_g2_l4_counts) {
+                    if (size == vcpus) {
+                        return std::make_pair(std::string("L4"), static_cast<double>(l4));
+                    }
+                }
+            }
+        }
+        return std::nullopt;
+    }
+
+    void build_split_offers() {
+        // Accelerator-only rows by (provider, accelerator, count) then zone (region when the
+        // layout has no zones).
+        using AcceleratorKey = std::tuple<std::string, std::string, double>;
+        std::map<AcceleratorKey, std::map<std::string, const Row*>> accelerators;
+        std::map<AcceleratorKey, std::set<std::string>> used;
+        for (const Row& row : m_rows) {
+            if (!row.instance.empty()) {
+                continue;
+            }
+            auto& zones = accelerators[{row.provider, row.accelerator, *row.count}];
+            const std::string& place = row.zone.empty() ? row.region : row.zone;
+            if (!zones.emplace(place, &row).second) {
+                m_sink.add(at(row.file, row.line, 1, "",
+                              fmt::format("duplicate accelerator row {} x{} in {}", row.accelerator,
+                                          *row.count, place)));
+            }
+        }
+        std::map<std::pair<std::string, std::string>, std::map<std::string, const Row*>> n1;
+        for (const Row& host : m_rows) {
+            if (host.instance.empty() || !host.accelerator.empty()) {
+                continue;
+            }
+            const std::string& place = host.zone.empty() ? host.region : host.zone;
+            if (host.instance == k_gcp_n1_host) {
+                n1[{host.provider, host.instance}].emplace(place, &host);
+                continue;
+            }
+            auto carried = host_accelerator(host);
+            if (!carried) {
+                ++m_cpu_only_rows;
+                continue;
+            }
+            AcceleratorKey key{host.provider, carried->first, carried->second};
+            auto zones = accelerators.find(key);
+            const Resolved resolved = resolve_cached(host.provider, carried->first);
+            if (resolved.gpu == nullptr) {
+                m_unknown[host.provider][carried->first] += 1;
+                continue;
+            }
+            const Gpu* gpu = resolved.gpu;
+            AcceleratorRows& counts = *resolved.counts;
+            const Row* part = nullptr;
+            if (zones != accelerators.end()) {
+                auto found = zones->second.find(place);
+                part = found == zones->second.end() ? nullptr : found->second;
+            }
+            if (part == nullptr) {
+                ++counts.dropped;
+                continue;
+            }
+            used[key].insert(place);
+            InstanceBuild& build =
+                instance_for(host.provider, host.instance, host.file, host.line, *gpu,
+                             carried->second, *host.vcpus, *host.memory_gib);
+            add_split_price(build, *part, host, counts);
+        }
+        for (const auto& [provider_host, hosts] : n1) {
+            for (const auto& [key, zones] : accelerators) {
+                const auto& [provider, accelerator, count] = key;
+                if (provider != provider_host.first ||
+                    std::find(k_gcp_n1_accelerators.begin(), k_gcp_n1_accelerators.end(),
+                              accelerator) == k_gcp_n1_accelerators.end()) {
+                    continue;
+                }
+                const Resolved resolved = resolve_cached(provider, accelerator);
+                if (resolved.gpu == nullptr) {
+                    continue;
+                }
+                const Gpu* gpu = resolved.gpu;
+                AcceleratorRows& counts = *resolved.counts;
+                const std::string type =
+                    fmt::format("{}+{}x{}", provider_host.second, accelerator, count);
+                for (const auto& [place, part] : zones) {
+                    auto host = hosts.find(place);
+                    if (host == hosts.end()) {
+                        ++counts.dropped;
+                        continue;
+                    }
+                    used[key].insert(place);
+                    InstanceBuild& build =
+                        instance_for(provider, type, part->file, part->line, *gpu, count,
+                                     *host->second->vcpus, *host->second->memory_gib);
+                    add_split_price(build, *part, *host->second, counts);
+                }
+            }
+        }
+        for (const auto& [key, zones] : accelerators) {
+            const auto& [provider, accelerator, count] = key;
+            const Resolved resolved = resolve_cached(provider, accelerator);
+            if (resolved.gpu == nullptr) {
+                m_unknown[provider][accelerator] += zones.size();
+                continue;
+            }
+            AcceleratorRows& counts = *resolved.counts;
+            counts.csv_rows += zones.size();
+            counts.unused += zones.size() - used[key].size();
+        }
+    }
+
+    void add_split_price(InstanceBuild& build, const Row& part, const Row& host,
+                         AcceleratorRows& counts) {
+        auto sum = [](const std::string& a, const std::string& b) {
+            return a.empty() || b.empty() ? std::string() : add_decimal_text(a, b).value_or("");
+        };
+        const Date as_of = std::min(m_file_dates[part.file], m_file_dates[host.file]);
+        add_price(build, host.file, host.line, host.region.empty() ? part.region : host.region,
+                  host.zone.empty() ? part.zone : host.zone, sum(part.price_text, host.price_text),
+                  sum(part.spot_text, host.spot_text), as_of, counts);
+        m_split_providers.insert(build.provider);
+    }
+
+    FeedRead finish() {
+        FeedRead out;
+        std::map<std::string, Provider> providers;
+        std::vector<std::string_view> order;
+        auto gpu_rank = [&](const std::string& name) {
+            for (std::size_t i = 0; i < m_known.size(); ++i) {
+                if (m_known[i].name == name) {
+                    return i;
+                }
+            }
+            for (std::size_t i = 0; i < m_fallback.size(); ++i) {
+                if (m_fallback[i].name == name) {
+                    return m_known.size() + i;
+                }
+            }
+            return m_known.size() + m_fallback.size();
+        };
+        for (auto& [key, build] : m_instances) {
+            Instance& instance = build.instance;
+            // Unique (region, zone) per instance: sort, then compare neighbours.
+            std::vector<std::size_t> index(instance.prices.size());
+            std::iota(index.begin(), index.end(), std::size_t{0});
+            auto place = [&](std::size_t i) {
+                return std::tie(instance.prices[i].region, instance.prices[i].zone);
+            };
+            std::stable_sort(index.begin(), index.end(),
+                             [&](std::size_t a, std::size_t b) { return place(a) < place(b); });
+            std::vector<bool> duplicate(index.size(), false);
+            for (std::size_t k = 1; k < index.size(); ++k) {
+                duplicate[k] = place(index[k]) == place(index[k - 1]);
+            }
+            std::vector<PriceRow> sorted;
+            sorted.reserve(index.size());
+            for (std::size_t k = 0; k < index.size(); ++k) {
+                if (duplicate[k]) {
+                    const std::size_t i = index[k];
+                    const std::size_t j = index[k - 1];
+                    m_sink.add(at(build.row_files[i], build.row_dates[i].second, 1, "",
+                                  fmt::format("duplicate price row for instance type '{}' in "
+                                              "region '{}'{} (first on {}:{})",
+                                              instance.type, instance.prices[i].region,
+                                              instance.prices[i].zone.empty()
+                                                  ? ""
+                                                  : " zone '" + instance.prices[i].zone + "'",
+                                              m_files[build.row_files[j]].name,
+                                              build.row_dates[j].second)));
+                    continue;
+                }
+                sorted.push_back(std::move(instance.prices[index[k]]));
+            }
+            instance.prices = std::move(sorted);
+            Provider& provider = providers[build.provider];
+            provider.instances.push_back(std::move(instance));
+        }
+        m_sink.throw_if_any();
+        for (auto& [name, provider] : providers) {
+            provider.name = name;
+            provider.display_name = display_name(name);
+            provider.currency = std::string(k_currency);
+            Date oldest{9999, 12, 31};
+            for (const Instance& instance : provider.instances) {
+                for (const PriceRow& row : instance.prices) {
+                    oldest = std::min(oldest, *row.as_of);
+                }
+            }
+            provider.as_of = provider.instances.empty() ? Date{} : oldest;
+            for (Instance& instance : provider.instances) {
+                for (PriceRow& row : instance.prices) {
+                    if (row.as_of == provider.as_of) {
+                        row.as_of.reset();
+                    }
+                }
+            }
+            std::sort(provider.instances.begin(), provider.instances.end(),
+                      [&](const Instance& a, const Instance& b) {
+                          return std::make_tuple(gpu_rank(a.gpu), a.gpu_count, a.vcpus,
+                                                 std::cref(a.type)) <
+                                 std::make_tuple(gpu_rank(b.gpu), b.gpu_count, b.vcpus,
+                                                 std::cref(b.type));
+                      });
+            catalog::Source source;
+            source.id = fmt::format("skypilot-{}-feed", name);
+            source.title = fmt::format("SkyPilot catalog feed for {} ({})", name, file_list(name));
+            const bool derived = m_split_providers.count(name) != 0;
+            source.grade = derived ? "D" : "R";
+            source.note = fmt::format(
+                "read by gpuplan from the SkyPilot vms.csv layout; as_of {}{}", date_note(),
+                derived ? "; instance prices are exact sums of an accelerator row and a host-VM "
+                          "row in the same zone"
+                        : "");
+            provider.sources = {source.id};
+            out.overlay.sources.push_back(std::move(source));
+            out.overlay.providers.push_back(std::move(provider));
+        }
+        for (const FeedFile& file : m_files) {
+            out.overlay.names.push_back(file.name);
+            out.overlay.texts.emplace_back(file.text);
+        }
+        out.overlay.gpus = m_needed_gpus;
+        for (auto& [key, entry] : m_stats) {
+            out.summary.accelerators.push_back(entry);
+        }
+        out.summary.unknown_accelerators = m_unknown;
+        out.summary.cpu_only_rows = m_cpu_only_rows;
+        out.summary.corrections = m_corrections;
+        out.summary.dates = m_dates;
+        return out;
+    }
+
+    std::set<std::size_t> files_of(const std::string& provider) const {
+        std::set<std::size_t> files;
+        for (const auto& [key, build] : m_instances) {
+            if (build.provider == provider) {
+                files.insert(build.row_files.begin(), build.row_files.end());
+            }
+        }
+        return files;
+    }
+
+    std::string file_list(const std::string& provider) const {
+        std::string out;
+        for (std::size_t file : files_of(provider)) {
+            const std::string& name = m_files[file].name;
+            const std::size_t slash = name.find_last_of("/\\");
+            out += (out.empty() ? "" : ", ") +
+                   (slash == std::string::npos ? name : name.substr(slash + 1));
+        }
+        return out;
+    }
+
+    std::string_view date_note() const {
+        return m_options.as_of ? "from --as-of" : "from the file's modification date";
+    }
+
+    std::span<const FeedFile> m_files;
+    const FeedOptions& m_options;
+    std::span<const Gpu> m_known;
+    std::span<const Gpu> m_fallback;
+    DiagnosticSink m_sink;
+    std::vector<Row> m_rows;
+    std::vector<Date> m_file_dates;
+    // Keyed by provider NUL instance type / accelerator name (join_key), looked up without
+    // allocating.
+    std::map<std::string, InstanceBuild, std::less<>> m_instances;
+    std::map<std::string, Resolved, std::less<>> m_resolved;
+    std::map<std::string, AcceleratorRows, std::less<>> m_stats;
+    std::string m_key;
+    std::map<std::string, std::map<std::string, std::size_t>> m_unknown;
+    std::vector<Gpu> m_needed_gpus;
+    std::vector<std::string> m_corrections;
+    std::vector<std::pair<std::string, std::pair<Date, AsOfOrigin>>> m_dates;
+    std::set<std::string> m_split_providers;
+    std::size_t m_cpu_only_rows = 0;
+};
+
+} // namespace
+
+FeedRead read_skypilot(std::span<const FeedFile> files, const FeedOptions& options,
+                       std::span<const catalog::Gpu> known,
+                       std::span<const catalog::Gpu> fallback) {
+    return FeedReader(files, options, known, fallback).read();
+}
+
+} // namespace gpuplan::feeds

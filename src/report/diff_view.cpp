@@ -1,0 +1,130 @@
+#include "gpuplan/report/diff_view.hpp"
+
+#include "gpuplan/report/text_table.hpp"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+#include <nlohmann/json.hpp>
+
+namespace gpuplan::report {
+
+using catalog::ChangeKind;
+using catalog::PriceChange;
+using nlohmann::ordered_json;
+
+namespace {
+
+struct Counts {
+    std::size_t added = 0;
+    std::size_t removed = 0;
+    std::size_t changed = 0;
+};
+
+Counts count(const catalog::CatalogDiff& diff) {
+    Counts counts;
+    for (const PriceChange& change : diff.changes) {
+        switch (change.kind) {
+        case ChangeKind::added:
+            ++counts.added;
+            break;
+        case ChangeKind::removed:
+            ++counts.removed;
+            break;
+        case ChangeKind::changed:
+            ++counts.changed;
+            break;
+        }
+    }
+    return counts;
+}
+
+std::string relative_change(const PriceChange& change) {
+    if (change.kind != ChangeKind::changed || !change.before || !change.after) {
+        return std::string(catalog::to_string(change.kind));
+    }
+    if (*change.before == 0.0) {
+        return "from 0";
+    }
+    const double percent = (*change.after - *change.before) / *change.before * 100.0;
+    return fmt::format("{}{}%", percent >= 0 ? "+" : "", format_fixed(percent, 1));
+}
+
+ordered_json side_json(const DiffSide& side) {
+    ordered_json out;
+    out["files"] = side.files;
+    out["digest"] = "fnv1a64:" + side.digest;
+    out["offers"] = side.offers;
+    return out;
+}
+
+ordered_json optional_price(const std::optional<double>& value) {
+    return value ? ordered_json(*value) : ordered_json(nullptr);
+}
+
+} // namespace
+
+std::string render_catalog_diff(const catalog::CatalogDiff& diff, const DiffSide& a,
+                                const DiffSide& b, Format format, const GeneratorInfo& generator) {
+    const Counts counts = count(diff);
+    if (format == Format::json) {
+        ordered_json out;
+        out["schema_version"] = k_json_schema_version;
+        out["generator"] = {{"name", generator.name}, {"version", generator.version}};
+        out["a"] = side_json(a);
+        out["b"] = side_json(b);
+        out["summary"] = {{"added", counts.added},
+                          {"removed", counts.removed},
+                          {"changed", counts.changed},
+                          {"unchanged", diff.unchanged}};
+        ordered_json changes = ordered_json::array();
+        for (const PriceChange& change : diff.changes) {
+            ordered_json entry;
+            entry["provider"] = change.provider;
+            entry["instance"] = change.instance;
+            entry["region"] = change.region;
+            entry["zone"] = change.zone.empty() ? ordered_json(nullptr) : ordered_json(change.zone);
+            entry["price"] = change.field;
+            entry["change"] = catalog::to_string(change.kind);
+            entry["before"] = optional_price(change.before);
+            entry["after"] = optional_price(change.after);
+            entry["currency"] = change.currency;
+            changes.push_back(std::move(entry));
+        }
+        out["changes"] = changes;
+        return out.dump(2) + "\n";
+    }
+    TextTable table;
+    table.add_column("PROVIDER");
+    table.add_column("INSTANCE");
+    table.add_column("REGION");
+    table.add_column("ZONE");
+    table.add_column("PRICE");
+    table.add_column("A", Align::right);
+    table.add_column("B", Align::right);
+    table.add_column("CHANGE", Align::right);
+    table.add_column("CUR");
+    auto price = [](const std::optional<double>& value) {
+        return value ? format_price(*value) : std::string("-");
+    };
+    for (const PriceChange& change : diff.changes) {
+        table.add_row({change.provider, change.instance, change.region,
+                       change.zone.empty() ? "-" : change.zone, change.field, price(change.before),
+                       price(change.after), relative_change(change), change.currency});
+    }
+    const std::string summary = fmt::format(
+        "{} added, {} removed, {} changed, {} unchanged prices (A: {} offers, B: {} "
+        "offers)",
+        counts.added, counts.removed, counts.changed, diff.unchanged, a.offers, b.offers);
+    if (format == Format::markdown) {
+        std::string out = "# Catalog price changes\n\n";
+        out +=
+            fmt::format("A: {}  \nB: {}\n\n", fmt::join(a.files, ", "), fmt::join(b.files, ", "));
+        if (!table.empty()) {
+            out += table.render_markdown() + "\n";
+        }
+        return out + summary + "\n";
+    }
+    return (table.empty() ? std::string() : table.render_text()) + summary + "\n";
+}
+
+} // namespace gpuplan::report

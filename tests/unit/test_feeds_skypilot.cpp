@@ -1,0 +1,297 @@
+#include "gpuplan/embedded.hpp"
+#include "gpuplan/feeds/skypilot.hpp"
+
+#include <catch2/catch.hpp>
+#include <fstream>
+#include <sstream>
+
+using namespace gpuplan;
+using namespace gpuplan::feeds;
+
+namespace {
+
+constexpr Date k_as_of{2026, 7, 9};
+
+FeedFile sample(const std::string& name) {
+    std::ifstream in(std::string(GPUPLAN_SOURCE_DIR) + "/tests/fixtures/feeds/skypilot/" + name);
+    std::ostringstream text;
+    text << in.rdbuf();
+    REQUIRE(!text.str().empty());
+    return {name, text.str(), std::nullopt};
+}
+
+FeedRead read(std::vector<FeedFile> files, FeedOptions options = {}) {
+    if (!options.as_of) {
+        options.as_of = k_as_of;
+    }
+    return read_skypilot(files, options, embedded::bundle().catalog.gpus, {});
+}
+
+std::vector<std::string> problems(std::vector<FeedFile> files, FeedOptions options = {}) {
+    try {
+        (void)read(std::move(files), std::move(options));
+    } catch (const InputError& e) {
+        std::vector<std::string> out;
+        for (const Diagnostic& d : e.diagnostics()) {
+            out.push_back(format_diagnostic(d));
+        }
+        return out;
+    }
+    return {};
+}
+
+const catalog::Instance& instance(const FeedRead& feed, std::string_view provider,
+                                  std::string_view type) {
+    for (const catalog::Provider& p : feed.overlay.providers) {
+        for (const catalog::Instance& i : p.instances) {
+            if (p.name == provider && i.type == type) {
+                return i;
+            }
+        }
+    }
+    FAIL("no instance " << type);
+    throw std::logic_error("unreachable");
+}
+
+const catalog::PriceRow& row(const catalog::Instance& instance, std::string_view region,
+                             std::string_view zone) {
+    for (const catalog::PriceRow& r : instance.prices) {
+        if (r.region == region && r.zone == zone) {
+            return r;
+        }
+    }
+    FAIL("no row " << region << " " << zone);
+    throw std::logic_error("unreachable");
+}
+
+const std::string k_aws_header = "InstanceType,AcceleratorName,AcceleratorCount,vCPUs,MemoryGiB,"
+                                 "GpuInfo,Price,SpotPrice,Region,AvailabilityZone\n";
+
+} // namespace
+
+TEST_CASE("AWS sample rows per GPU model match the published extract counts", "[feeds][skypilot]") {
+    const FeedRead feed = read({sample("aws_gpu_vms.csv")});
+    // prices/README.md: T4 406, A10G 306, L4 539, L40S 208, V100 69, V100-32GB 7, A100 29,
+    // A100-80GB 11, H100 55, H200 31 rows; AUDIT.md: one p5e.48xlarge row has neither price.
+    const std::map<std::string, std::size_t> expected{
+        {"T4", 406},      {"A10G", 306}, {"L4", 539},       {"L40S", 208}, {"V100", 69},
+        {"V100-32GB", 7}, {"A100", 29},  {"A100-80GB", 11}, {"H100", 55},  {"H200", 31}};
+    std::map<std::string, std::size_t> csv_rows;
+    std::size_t price_rows = 0;
+    std::size_t dropped = 0;
+    for (const AcceleratorRows& entry : feed.summary.accelerators) {
+        csv_rows[entry.accelerator] = entry.csv_rows;
+        price_rows += entry.price_rows;
+        dropped += entry.dropped;
+    }
+    CHECK(csv_rows == expected);
+    CHECK(dropped == 1);
+    CHECK(price_rows == 1661 - 1);
+    REQUIRE(feed.overlay.providers.size() == 1);
+    CHECK(feed.overlay.providers.front().name == "aws");
+    CHECK(feed.overlay.providers.front().instances.size() == 48);
+    CHECK(feed.summary.unknown_accelerators.empty());
+}
+
+TEST_CASE("fractional GPU counts and empty prices are carried as in the feed",
+          "[feeds][skypilot]") {
+    const FeedRead feed = read({sample("aws_gpu_vms.csv")});
+    CHECK(instance(feed, "aws", "g6f.large").gpu_count == 0.125);
+    CHECK(instance(feed, "aws", "g6f.2xlarge").gpu_count == 0.25);
+    CHECK(instance(feed, "aws", "gr6f.4xlarge").gpu_count == 0.5);
+    const catalog::Instance& p5e = instance(feed, "aws", "p5e.48xlarge");
+    for (const catalog::PriceRow& r : p5e.prices) {
+        CHECK(!r.on_demand);
+        CHECK(r.spot);
+    }
+    // AUDIT.md source anomaly 5: p4d.24xlarge us-east-1 is 21.957642.
+    CHECK(row(instance(feed, "aws", "p4d.24xlarge"), "us-east-1", "use1-az1").on_demand ==
+          21.957642);
+}
+
+TEST_CASE("GCP instance prices are the exact sum of the accelerator and host rows of a zone",
+          "[feeds][skypilot]") {
+    const FeedRead feed = read({sample("gcp_gpu_vms.csv")});
+    // prices/README.md worked example: A100 x1 2.93391 + a2-highgpu-1g 0.73948 = 3.67339;
+    // spot 1.5399 + 0.38812 = 1.92802.
+    const catalog::PriceRow& a2 =
+        row(instance(feed, "gcp", "a2-highgpu-1g"), "us-central1", "us-central1-a");
+    CHECK(a2.on_demand == 3.67339);
+    CHECK(a2.spot == 1.92802);
+    const catalog::Instance& mega = instance(feed, "gcp", "a3-megagpu-8g");
+    CHECK(mega.gpu == "H100");
+    CHECK(mega.gpu_count == 8);
+    CHECK(instance(feed, "gcp", "g2-standard-48").gpu_count == 4);
+    // Without n1 host rows, T4 and V100 accelerator rows price nothing.
+    for (const AcceleratorRows& entry : feed.summary.accelerators) {
+        if (entry.accelerator == "T4") {
+            CHECK(entry.price_rows == 0);
+            CHECK(entry.unused == 153);
+        }
+    }
+}
+
+TEST_CASE("the sample feeds import to exactly the prices of the shipped catalog",
+          "[feeds][skypilot]") {
+    // The shipped provider files were generated from the same extracts by
+    // tools/catalog_from_skypilot.py (Python, decimal arithmetic): an independent reading.
+    const FeedRead feed =
+        read({sample("aws_gpu_vms.csv"), sample("azure_gpu_vms.csv"), sample("gcp_gpu_vms.csv"),
+              sample("lambda_gpu_vms.csv"), sample("nebius_gpu_vms.csv"),
+              sample("oci_gpu_vms_partial.csv"), sample("gcp_n1_hosts.csv")});
+    const catalog::Catalog& shipped = embedded::bundle().catalog;
+    REQUIRE(feed.overlay.providers.size() == 6);
+    for (const catalog::Provider& provider : feed.overlay.providers) {
+        const catalog::Provider* reference = catalog::find_provider(shipped, provider.name);
+        REQUIRE(reference != nullptr);
+        std::size_t rows = 0;
+        std::size_t reference_rows = 0;
+        for (const catalog::Instance& i : reference->instances) {
+            reference_rows += i.prices.size();
+        }
+        for (const catalog::Instance& i : provider.instances) {
+            auto it = std::find_if(reference->instances.begin(), reference->instances.end(),
+                                   [&](const catalog::Instance& r) { return r.type == i.type; });
+            REQUIRE(it != reference->instances.end());
+            CHECK(it->gpu == i.gpu);
+            CHECK(it->gpu_count == i.gpu_count);
+            CHECK(it->vcpus == i.vcpus);
+            CHECK(it->memory_gib == i.memory_gib);
+            REQUIRE(it->prices.size() == i.prices.size());
+            for (const catalog::PriceRow& r : i.prices) {
+                const catalog::PriceRow& expected = row(*it, r.region, r.zone);
+                CHECK(expected.on_demand == r.on_demand);
+                CHECK(expected.spot == r.spot);
+                ++rows;
+            }
+        }
+        CHECK(rows == reference_rows);
+    }
+}
+
+TEST_CASE("the Azure ND96isr_H100_v5 12-GPU source error is corrected and reported",
+          "[feeds][skypilot]") {
+    const FeedRead feed = read({sample("azure_gpu_vms.csv")});
+    CHECK(instance(feed, "azure", "Standard_ND96isr_H100_v5").gpu_count == 8);
+    REQUIRE(feed.summary.corrections.size() == 1);
+    CHECK_THAT(feed.summary.corrections.front(), Catch::Contains("says 12 GPUs, 8 written"));
+    // Other layouts' columns are absent in the v6 Azure file: no zones.
+    CHECK(instance(feed, "azure", "Standard_NC12s_v3").prices.front().zone.empty());
+}
+
+TEST_CASE("unknown accelerator names are left out and counted, never guessed",
+          "[feeds][skypilot]") {
+    const FeedRead feed = read({{"aws_vms.csv",
+                                 k_aws_header + "p2.xlarge,K80,1,4,61,,0.9,0.3,us-east-1,a\n"
+                                                "p2.8xlarge,K80,8,32,488,,7.2,,us-east-1,a\n"
+                                                "g5.xlarge,A10G,1,4,16,,1.006,0.4,us-east-1,a\n"
+                                                "m5.large,,,2,8,,0.096,,us-east-1,a\n",
+                                 std::nullopt}});
+    CHECK(feed.summary.unknown_accelerators ==
+          std::map<std::string, std::map<std::string, std::size_t>>{{"aws", {{"K80", 2}}}});
+    CHECK(feed.summary.cpu_only_rows == 1);
+    REQUIRE(feed.overlay.providers.size() == 1);
+    CHECK(feed.overlay.providers.front().instances.size() == 1);
+}
+
+TEST_CASE("bad cells are all reported with line, column and column name", "[feeds][skypilot]") {
+    CHECK(problems({{"aws_vms.csv",
+                     k_aws_header + "g5.xlarge,A10G,1,4,16,,abc,0.4,us-east-1,a\n"
+                                    "g5.2xlarge,A10G,1,8.5,32,,1.2,-1,us-east-1,a\n"
+                                    "g5.4xlarge,A10G,1,16,64,,1.6\n",
+                     std::nullopt}}) ==
+          std::vector<std::string>{
+              "aws_vms.csv:2:24: error: Price: expected a non-negative price, got \"abc\"",
+              "aws_vms.csv:3:19: error: vCPUs: expected a non-negative whole number, got \"8.5\"",
+              "aws_vms.csv:3:31: error: SpotPrice: expected a non-negative price, got \"-1\"",
+              "aws_vms.csv:4:1: error: expected 10 fields as in the header, got 7"});
+}
+
+TEST_CASE("inconsistent instance rows and duplicate price rows are errors", "[feeds][skypilot]") {
+    CHECK(problems({{"aws_vms.csv",
+                     k_aws_header + "g5.xlarge,A10G,1,4,16,,1.0,,us-east-1,a\n"
+                                    "g5.xlarge,A10G,2,4,16,,1.0,,us-east-1,b\n"
+                                    "g5.2xlarge,A10G,1,8,32,,1.2,,us-east-1,a\n"
+                                    "g5.2xlarge,A10G,1,8,32,,1.3,,us-east-1,a\n",
+                     std::nullopt}}) ==
+          std::vector<std::string>{
+              "aws_vms.csv:3:1: error: instance type 'g5.xlarge' has GPU count 2 here but 1 on "
+              "aws_vms.csv:2",
+              "aws_vms.csv:5:1: error: duplicate price row for instance type 'g5.2xlarge' in "
+              "region 'us-east-1' zone 'a' (first on aws_vms.csv:4)"});
+}
+
+TEST_CASE("the provider comes from the flag, the file name or the column layout",
+          "[feeds][skypilot]") {
+    CHECK(provider_from_file_name("prices/aws_gpu_vms.csv") == "aws");
+    CHECK(provider_from_file_name("catalogs/v9/gcp/vms.csv") == "gcp");
+    CHECK(provider_from_file_name("oci_gpu_vms_partial.csv") == "oci");
+    CHECK(provider_from_file_name("feed-100k.csv").empty());
+    const std::string lambda_rows = "InstanceType,AcceleratorName,AcceleratorCount,vCPUs,"
+                                    "MemoryGiB,Price,Region,GpuInfo,SpotPrice\n"
+                                    "gpu_1x_a10,A10,1,30,200,0.75,us-east-1,,\n";
+    CHECK(problems({{"prices.csv", lambda_rows, std::nullopt}}) ==
+          std::vector<std::string>{
+              "prices.csv: error: cannot tell which provider this feed is for (name the file "
+              "<provider>_vms.csv or <provider>/vms.csv, or pass --provider)"});
+    FeedOptions options;
+    options.provider = "lambda";
+    CHECK(
+        read({{"prices.csv", lambda_rows, std::nullopt}}, options).overlay.providers.front().name ==
+        "lambda");
+    CHECK(problems({{"aws_vms.csv", sample("gcp_gpu_vms.csv").text, std::nullopt}}) ==
+          std::vector<std::string>{"aws_vms.csv:1:1: error: the file name says provider 'aws' "
+                                   "but the columns are the gcp layout; pass --provider"});
+    CHECK(read({{"x.csv", sample("gcp_gpu_vms.csv").text, std::nullopt}})
+              .overlay.providers.front()
+              .name == "gcp");
+}
+
+TEST_CASE("a Provider column lets one feed hold several providers", "[feeds][skypilot]") {
+    const FeedRead feed = read({{"feed.csv",
+                                 "Provider," + k_aws_header +
+                                     "aws,g5.xlarge,A10G,1,4,16,,1.006,0.4,us-east-1,use1-az1\n"
+                                     "lambda,gpu_1x_a10,A10,1,30,200,,0.75,,us-east-1,\n",
+                                 std::nullopt}});
+    REQUIRE(feed.overlay.providers.size() == 2);
+    CHECK(feed.overlay.providers[0].name == "aws");
+    CHECK(feed.overlay.providers[1].name == "lambda");
+    CHECK(feed.overlay.providers[1].display_name == "Lambda");
+}
+
+TEST_CASE("a feed's as_of is --as-of, else the file's modification date", "[feeds][skypilot]") {
+    const std::string text = k_aws_header + "g5.xlarge,A10G,1,4,16,,1.006,0.4,us-east-1,a\n";
+    FeedOptions no_date;
+    const FeedRead dated =
+        read_skypilot(std::vector<FeedFile>{{"aws.csv", text, Date{2026, 11, 1}}}, no_date,
+                      embedded::bundle().catalog.gpus, {});
+    CHECK(dated.overlay.providers.front().as_of == Date{2026, 11, 1});
+    CHECK(dated.summary.dates.front().second.second == AsOfOrigin::file_date);
+    FeedOptions given;
+    given.as_of = Date{2026, 7, 9};
+    const FeedRead flagged =
+        read_skypilot(std::vector<FeedFile>{{"aws.csv", text, Date{2026, 11, 1}}}, given,
+                      embedded::bundle().catalog.gpus, {});
+    CHECK(flagged.overlay.providers.front().as_of == Date{2026, 7, 9});
+    CHECK(flagged.summary.dates.front().second.second == AsOfOrigin::option);
+}
+
+TEST_CASE("GPU models missing from the base catalog come from the fallback and travel along",
+          "[feeds][skypilot]") {
+    const std::string text = k_aws_header + "g5.xlarge,A10G,1,4,16,,1.006,0.4,us-east-1,a\n";
+    FeedOptions options;
+    options.as_of = k_as_of;
+    const FeedRead feed = read_skypilot(std::vector<FeedFile>{{"aws.csv", text, std::nullopt}},
+                                        options, {}, embedded::bundle().catalog.gpus);
+    REQUIRE(feed.overlay.gpus.size() == 1);
+    CHECK(feed.overlay.gpus.front().name == "A10G");
+}
+
+TEST_CASE("decimal text adds exactly", "[feeds][skypilot]") {
+    CHECK(add_decimal_text("2.93391", "0.73948") == "3.67339");
+    CHECK(add_decimal_text("0.1", "0.2") == "0.3");
+    CHECK(add_decimal_text("9.99", "0.01") == "10");
+    CHECK(add_decimal_text("35.39149", "0") == "35.39149");
+    CHECK(add_decimal_text("1e3", "1") == std::nullopt);
+    CHECK(add_decimal_text("", "1") == std::nullopt);
+}
