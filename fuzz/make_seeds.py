@@ -27,8 +27,8 @@ FILE_SEEDS = {
     "workload": ["catalog/presets/*.yaml", "examples/*.yaml", "tests/fixtures/workload/*.yaml",
                  "tests/fixtures/workloads/*.yaml"],
     "rules": ["catalog/decision_tree.yaml", "tests/fixtures/rules/*tree*.yaml"],
-    "plan": ["tests/fixtures/plan/**/*.json", "tests/golden/cases/*/stdout.json",
-             "tests/fixtures/check/**/*.json"],
+    "plan": ["tests/fixtures/plans/*.json", "tests/fixtures/check/**/*.json",
+             "tests/fixtures/gate/**/*.json"],
     "csv": ["tests/fixtures/feeds/**/*.csv", "tests/fixtures/csv/**/*.csv", "tools/*.csv"],
 }
 

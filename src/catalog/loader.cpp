@@ -22,7 +22,7 @@ constexpr std::int64_t k_schema_version = 1;
 constexpr NumberRange k_price{0.0, 1e9, false, "a non-negative price"};
 // Limits that keep catalog numbers physical: a server holds at most this many GPUs, and a
 // commitment discount below 100% (a free commitment would rank from garbage).
-constexpr NumberRange k_instance_gpu_count{0.0, 1024.0, true, "a positive number up to 1024"};
+constexpr NumberRange k_instance_gpu_count{0.0, 1024.0, true, "a positive number"};
 constexpr NumberRange k_discount{0.0, 0.99, false, "a fraction from 0 to 0.99"};
 
 // A name that must resolve once every file is merged: a GPU or a currency.

@@ -33,39 +33,6 @@ struct TextProblem {
     std::string message;
 };
 
-// The length of the UTF-8 sequence starting at `text[i]`, or 0 when it is not valid UTF-8
-// (overlong forms, surrogates and code points above U+10FFFF are invalid).
-std::size_t utf8_sequence_length(std::string_view text, std::size_t i) {
-    const auto byte = [&](std::size_t k) {
-        return k < text.size() ? static_cast<unsigned char>(text[k]) : 0U;
-    };
-    const unsigned lead = byte(i);
-    const auto continuation = [&](std::size_t k, unsigned low, unsigned high) {
-        const unsigned b = byte(k);
-        return b >= low && b <= high;
-    };
-    if (lead < 0x80U) {
-        return 1;
-    }
-    if (lead >= 0xC2U && lead <= 0xDFU) {
-        return continuation(i + 1, 0x80U, 0xBFU) ? 2 : 0;
-    }
-    if (lead >= 0xE0U && lead <= 0xEFU) {
-        const unsigned low = lead == 0xE0U ? 0xA0U : 0x80U;
-        const unsigned high = lead == 0xEDU ? 0x9FU : 0xBFU;
-        return continuation(i + 1, low, high) && continuation(i + 2, 0x80U, 0xBFU) ? 3 : 0;
-    }
-    if (lead >= 0xF0U && lead <= 0xF4U) {
-        const unsigned low = lead == 0xF0U ? 0x90U : 0x80U;
-        const unsigned high = lead == 0xF4U ? 0x8FU : 0xBFU;
-        return continuation(i + 1, low, high) && continuation(i + 2, 0x80U, 0xBFU) &&
-                       continuation(i + 3, 0x80U, 0xBFU)
-                   ? 4
-                   : 0;
-    }
-    return 0;
-}
-
 // Checks, without recursion, what yaml-cpp would otherwise choke on: invalid UTF-8, NUL bytes,
 // and nesting depth, estimated from flow brackets outside quotes and comments plus the column
 // where each line's content starts (block nesting cannot be deeper than that).
@@ -176,10 +143,11 @@ bool is_null_scalar(const std::string& text) {
 
 YamlNode::YamlNode(YAML::Node node, std::string path, YamlContext& context)
     : m_node(std::move(node)), m_path(std::move(path)), m_context(&context) {
-    if (++m_context->visited > k_max_visited_nodes && !m_context->budget_exhausted) {
+    if (++m_context->visited > m_context->max_visited && !m_context->budget_exhausted) {
+        error(fmt::format("document too large: more than {} nodes visited after expanding "
+                          "aliases (the limit for this file's size)",
+                          m_context->max_visited));
         m_context->budget_exhausted = true;
-        error(fmt::format("document too large: more than {} nodes after expanding aliases",
-                          k_max_visited_nodes));
     }
 }
 
@@ -200,7 +168,8 @@ Diagnostic YamlNode::diagnostic(std::string message) const {
 }
 
 void YamlNode::error(std::string message) const {
-    if (m_context->sink != nullptr) {
+    // After the visit budget ran out, the walk sees truncated lists: what it would say is noise.
+    if (m_context->sink != nullptr && !m_context->budget_exhausted) {
         m_context->sink->add(diagnostic(std::move(message)));
     }
 }
@@ -570,6 +539,8 @@ std::optional<YamlNode> parse_yaml_document(std::string_view text, YamlContext& 
             return fail(line, column,
                         fmt::format("expected one YAML document, found {}", starts.marks.size()));
         }
+        context.max_visited = std::min<std::uint64_t>(
+            k_max_visited_nodes, k_visits_base + k_visits_per_byte * text.size());
         return YamlNode(YAML::Load(owned), "", context);
     } catch (const YAML::Exception& e) {
         auto [line, column] = to_one_based(e.mark);

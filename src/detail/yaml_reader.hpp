@@ -18,16 +18,22 @@
 
 namespace gpuplan::detail {
 
-// Limits that keep a hostile document from exhausting memory or the stack.
+// Limits that keep a hostile document from exhausting memory, the stack or time
+// (docs/limits.md). A walk may visit at most k_visits_base + k_visits_per_byte visits per byte
+// of the document, and never more than k_max_visited_nodes: aliases cannot make the work grow
+// faster than the file.
 inline constexpr std::size_t k_max_document_bytes = 64U * 1024U * 1024U;
 inline constexpr std::size_t k_max_nesting_depth = 64;
-inline constexpr std::uint64_t k_max_visited_nodes = 4'000'000;
+inline constexpr std::uint64_t k_max_visited_nodes = 20'000'000;
+inline constexpr std::uint64_t k_visits_base = 100'000;
+inline constexpr std::uint64_t k_visits_per_byte = 16;
 
 // Shared state of one document walk: the file name and where diagnostics go.
 struct YamlContext {
     std::string file;
     DiagnosticSink* sink = nullptr;
     std::uint64_t visited = 0;
+    std::uint64_t max_visited = k_max_visited_nodes; // set from the document size when parsed
     bool budget_exhausted = false;
 };
 

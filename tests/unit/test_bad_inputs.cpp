@@ -82,6 +82,16 @@ std::string generate(const std::string& recipe) {
         }
         return out + "gpus: *l" + std::to_string(n) + "\n";
     }
+    if (kind == "rules-alias-bomb") { // conditions nested through aliases: 10^n once expanded
+        std::string out = "schema_version: 1\nroot: a\nnodes:\n  - id: a\n    why: Start.\n"
+                          "    test: &c0 {fact: task, eq: train}\n";
+        for (std::size_t i = 1; i <= n; ++i) {
+            const std::string previous = "*c" + std::to_string(i - 1);
+            out += "  - id: n" + std::to_string(i) + "\n    why: W.\n    test: &c" +
+                   std::to_string(i) + " {all: [" + repeat(previous + ", ", 9) + previous + "]}\n";
+        }
+        return out;
+    }
     if (kind == "long-string") { // a note of n bytes
         return "schema_version: 1\nsources:\n  s: {title: t, url: u, grade: R, note: \"" +
                std::string(n, 'x') + "\"}\n";
