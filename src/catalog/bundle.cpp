@@ -163,7 +163,15 @@ template <class T> void Writer::write(const T& value) {
 }
 
 template <class T> void Reader::read(T& value) {
-    if constexpr (std::is_arithmetic_v<T> || std::is_enum_v<T>) {
+    if constexpr (std::is_same_v<T, bool>) {
+        // A byte other than 0 or 1 is not a bool; copying it into one would be undefined.
+        std::uint8_t byte = 0;
+        bytes(&byte, sizeof byte);
+        if (byte > 1) {
+            throw RuntimeError("embedded catalog bundle is corrupt");
+        }
+        value = byte == 1;
+    } else if constexpr (std::is_arithmetic_v<T> || std::is_enum_v<T>) {
         bytes(&value, sizeof value);
     } else if constexpr (std::is_same_v<T, std::string>) {
         std::uint64_t size = 0;
@@ -172,12 +180,15 @@ template <class T> void Reader::read(T& value) {
     } else if constexpr (is_vector<T>::value) {
         std::uint64_t size = 0;
         read(size);
-        if (size > m_in.size()) {
+        if (size > m_in.size() - m_pos) {
             throw RuntimeError("embedded catalog bundle is corrupt");
         }
-        value.resize(size);
-        for (auto& element : value) {
+        // Grow with what is actually read, so that a corrupt size cannot allocate ahead.
+        value.clear();
+        for (std::uint64_t i = 0; i < size; ++i) {
+            typename T::value_type element{};
             read(element);
+            value.push_back(std::move(element));
         }
     } else if constexpr (is_array<T>::value) {
         for (auto& element : value) {

@@ -20,6 +20,13 @@ namespace {
 
 constexpr std::int64_t k_schema_version = 1;
 constexpr NumberRange k_price{0.0, 1e9, false, "a non-negative price"};
+// Limits that keep catalog numbers physical: a server holds at most this many GPUs, and a
+// commitment discount below 100% (a free commitment would rank from garbage).
+constexpr NumberRange k_instance_gpu_count{0.0, 1024.0, true, "a positive number"};
+constexpr NumberRange k_discount{0.0, 0.99, false, "a fraction from 0 to 0.99"};
+// Spot interruptions per node-hour: published rates are below 0.2; above one an hour the spot
+// model's restart arithmetic grows exponentially (docs/limits.md).
+constexpr NumberRange k_interruption_rate{0.0, 1.0, false, "a non-negative number"};
 
 // A name that must resolve once every file is merged: a GPU or a currency.
 struct PendingReference {
@@ -379,7 +386,7 @@ private:
                 defer(PendingReference::Kind::gpu, *name, *gpu);
             }
         }
-        instance.gpu_count = node.number_at("gpu_count", true, k_positive).value_or(0.0);
+        instance.gpu_count = node.number_at("gpu_count", true, k_instance_gpu_count).value_or(0.0);
         if (auto vcpus = node.require("vcpus")) {
             instance.vcpus = static_cast<int>(vcpus->as_integer(1, 100'000).value_or(0));
         }
@@ -395,7 +402,8 @@ private:
         }
         instance.local_nvme_gb = node.number_at("local_nvme_gb", false, k_positive);
         if (auto rate = node.get("spot_interruption_rate_per_node_hour")) {
-            instance.spot_interruption_rate_per_node_hour = read_parameter(*rate, k_non_negative);
+            instance.spot_interruption_rate_per_node_hour =
+                read_parameter(*rate, k_interruption_rate);
         }
         if (auto prices = node.require("prices")) {
             std::set<std::pair<std::string, std::string>> seen;
@@ -471,8 +479,8 @@ private:
         if (auto spot = node.get("spot")) {
             if (spot->expect_map(
                     {"interruption_rate_per_node_hour", "notice_seconds", "restart_minutes"})) {
-                auto rate =
-                    parameter_at(*spot, "interruption_rate_per_node_hour", true, k_non_negative);
+                auto rate = parameter_at(*spot, "interruption_rate_per_node_hour", true,
+                                         k_interruption_rate);
                 auto notice = parameter_at(*spot, "notice_seconds", true, k_non_negative);
                 auto restart = parameter_at(*spot, "restart_minutes", true, k_non_negative);
                 if (rate && notice && restart) {
@@ -495,7 +503,7 @@ private:
                 if (auto payment = item.require("payment")) {
                     discount.payment = read_payment(*payment).value_or(Payment::no_upfront);
                 }
-                discount.discount = item.number_at("discount", true, k_fraction).value_or(0.0);
+                discount.discount = item.number_at("discount", true, k_discount).value_or(0.0);
                 discount.upfront_fraction = read_upfront_fraction(item, discount.payment);
                 if (auto is_default = item.get("default")) {
                     discount.is_default = is_default->as_bool().value_or(false);

@@ -52,6 +52,9 @@ Exit run_catalog_validate(const CommonOptions& common, const CatalogValidateOpti
         std::vector<catalog::TextFile> files =
             has_feed ? std::vector<catalog::TextFile>{} : read_catalog_paths(options.paths);
         file_count = has_feed ? options.paths.size() : files.size();
+        if (!has_feed && files.empty()) {
+            throw UsageError("no catalog files (*.yaml) found in the given folders");
+        }
         if (has_feed) {
             // Feeds go through the feed reader, in order with the YAML files, as --catalog does.
             CommonOptions paths = common;

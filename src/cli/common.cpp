@@ -17,6 +17,7 @@
 #include <sstream>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <vector>
 
 namespace gpuplan::cli {
 
@@ -27,24 +28,44 @@ catalog::TextFile read_text_file(const std::string& path) {
     if (fs::is_directory(path, ec)) {
         throw RuntimeError(fmt::format("{}: error: is a directory, expected a file", path));
     }
+    const auto too_large = [&](std::string size) {
+        return InputError(
+            {Diagnostic{path, 0, 0, "",
+                        fmt::format("file too large: {} bytes (the limit is {} bytes)", size,
+                                    k_max_input_bytes)}});
+    };
+    const bool regular = fs::is_regular_file(path, ec);
+    const std::uintmax_t size = regular ? fs::file_size(path, ec) : 0;
+    if (regular && !ec && size > k_max_input_bytes) {
+        throw too_large(std::to_string(size));
+    }
     std::ifstream in(path, std::ios::binary);
     if (!in) {
         throw RuntimeError(
             fmt::format("{}: error: cannot read file: {}", path, std::strerror(errno)));
     }
-    // One read of the known size: feeds are large, and a stream copy doubles the peak memory.
-    in.seekg(0, std::ios::end);
-    const std::streamoff size = in.tellg();
-    in.seekg(0, std::ios::beg);
-    if (size < 0) { // not seekable (a pipe): read what comes
-        std::ostringstream text;
-        text << in.rdbuf();
-        return {path, text.str()};
+    if (regular && !ec) {
+        // One read of the known size: feeds are large, and a stream copy doubles the peak memory.
+        std::string text(static_cast<std::size_t>(size), '\0');
+        in.read(text.data(), static_cast<std::streamsize>(size));
+        if (in.bad() || in.gcount() != static_cast<std::streamsize>(size)) {
+            throw RuntimeError(fmt::format("{}: error: cannot read file", path));
+        }
+        return {path, std::move(text)};
     }
-    std::string text(static_cast<std::size_t>(size), '\0');
-    in.read(text.data(), static_cast<std::streamsize>(size));
-    if (in.bad() || in.gcount() != static_cast<std::streamsize>(size)) {
+    // Read at most one byte past the limit, so that a pipe or device cannot grow memory forever.
+    std::string text;
+    constexpr std::size_t k_chunk_bytes = 1U << 16U;
+    std::vector<char> chunk(k_chunk_bytes);
+    while (in && text.size() <= k_max_input_bytes) {
+        in.read(chunk.data(), static_cast<std::streamsize>(chunk.size()));
+        text.append(chunk.data(), static_cast<std::size_t>(in.gcount()));
+    }
+    if (in.bad()) {
         throw RuntimeError(fmt::format("{}: error: cannot read file", path));
+    }
+    if (text.size() > k_max_input_bytes) {
+        throw too_large(fmt::format("more than {}", k_max_input_bytes));
     }
     return {path, std::move(text)};
 }

@@ -8,6 +8,7 @@
 #include "gpuplan/report/format.hpp"
 
 #include <chrono>
+#include <cstddef>
 #include <iosfwd>
 #include <optional>
 #include <string>
@@ -40,7 +41,11 @@ struct CommonOptions {
     std::string generated_at;    // UTC time of the run with --timestamp; empty otherwise
 };
 
-// Reads a whole file; throws RuntimeError naming the file and the reason.
+// The largest input file any command reads (docs/limits.md); YAML documents have a lower limit.
+inline constexpr std::size_t k_max_input_bytes = 512U * 1024U * 1024U;
+
+// Reads a whole file; throws RuntimeError naming the file and the reason, and InputError when it
+// is larger than k_max_input_bytes (checked before reading, and while reading pipes).
 [[nodiscard]] catalog::TextFile read_text_file(const std::string& path);
 
 // Expands catalog paths: a file as is, a folder as its *.yaml files (recursively, sorted, without

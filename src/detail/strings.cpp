@@ -88,4 +88,53 @@ std::string_view trim(std::string_view text) {
     return text;
 }
 
+std::size_t utf8_sequence_length(std::string_view text, std::size_t i) {
+    const auto byte = [&](std::size_t k) {
+        return k < text.size() ? static_cast<unsigned char>(text[k]) : 0U;
+    };
+    const unsigned lead = byte(i);
+    const auto continuation = [&](std::size_t k, unsigned low, unsigned high) {
+        const unsigned b = byte(k);
+        return b >= low && b <= high;
+    };
+    if (lead < 0x80U) {
+        return 1;
+    }
+    if (lead >= 0xC2U && lead <= 0xDFU) {
+        return continuation(i + 1, 0x80U, 0xBFU) ? 2 : 0;
+    }
+    if (lead >= 0xE0U && lead <= 0xEFU) {
+        const unsigned low = lead == 0xE0U ? 0xA0U : 0x80U;
+        const unsigned high = lead == 0xEDU ? 0x9FU : 0xBFU;
+        return continuation(i + 1, low, high) && continuation(i + 2, 0x80U, 0xBFU) ? 3 : 0;
+    }
+    if (lead >= 0xF0U && lead <= 0xF4U) {
+        const unsigned low = lead == 0xF0U ? 0x90U : 0x80U;
+        const unsigned high = lead == 0xF4U ? 0x8FU : 0xBFU;
+        return continuation(i + 1, low, high) && continuation(i + 2, 0x80U, 0xBFU) &&
+                       continuation(i + 3, 0x80U, 0xBFU)
+                   ? 4
+                   : 0;
+    }
+    return 0;
+}
+
+std::optional<Utf8Error> find_invalid_utf8(std::string_view text) {
+    std::uint32_t line = 1;
+    std::uint32_t column = 1;
+    for (std::size_t i = 0; i < text.size();) {
+        const std::size_t length = utf8_sequence_length(text, i);
+        if (length == 0) {
+            return Utf8Error{line, column, static_cast<unsigned char>(text[i])};
+        }
+        if (text[i] == '\n') {
+            ++line;
+            column = 0;
+        }
+        column += static_cast<std::uint32_t>(length);
+        i += length;
+    }
+    return std::nullopt;
+}
+
 } // namespace gpuplan::detail

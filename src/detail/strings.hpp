@@ -1,6 +1,8 @@
 #pragma once
 // Small string helpers shared by the readers.
 
+#include <cstdint>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -25,5 +27,18 @@ namespace gpuplan::detail {
 
 // `a, b or c` for messages listing allowed values.
 [[nodiscard]] std::string join_choices(std::span<const std::string_view> choices);
+
+// The length of the UTF-8 sequence starting at `text[i]`, or 0 when it is not valid UTF-8
+// (overlong forms, surrogates and code points above U+10FFFF are invalid).
+[[nodiscard]] std::size_t utf8_sequence_length(std::string_view text, std::size_t i);
+
+// Where the first byte that is not valid UTF-8 is (1-based line and byte column, and the byte);
+// nullopt when all of `text` is valid UTF-8.
+struct Utf8Error {
+    std::uint32_t line = 0;
+    std::uint32_t column = 0;
+    unsigned char byte = 0;
+};
+[[nodiscard]] std::optional<Utf8Error> find_invalid_utf8(std::string_view text);
 
 } // namespace gpuplan::detail

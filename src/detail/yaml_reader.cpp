@@ -6,6 +6,8 @@
 #include <charconv>
 #include <fmt/format.h>
 #include <set>
+#include <sstream>
+#include <yaml-cpp/eventhandler.h>
 
 namespace gpuplan::detail {
 
@@ -24,19 +26,52 @@ std::string quote_scalar(const std::string& text) {
     return fmt::format("\"{}\"", shown);
 }
 
-// Estimates nesting depth without recursion: flow brackets outside quotes and comments, plus the
-// column where each line's content starts (block nesting cannot be deeper than that).
-std::optional<std::string> check_structure(std::string_view text) {
+// A problem found before parsing, with its 1-based place.
+struct TextProblem {
+    std::uint32_t line = 0;
+    std::uint32_t column = 0;
+    std::string message;
+};
+
+// Checks, without recursion, what yaml-cpp would otherwise choke on: invalid UTF-8, NUL bytes,
+// and nesting depth, estimated from flow brackets outside quotes and comments plus the column
+// where each line's content starts (block nesting cannot be deeper than that).
+std::optional<TextProblem> check_structure(std::string_view text) {
     std::size_t flow_depth = 0;
     std::size_t line_start_column = 0;
     bool at_line_start = true;
     char quote = 0;
     bool comment = false;
-    for (char c : text) {
+    std::uint32_t line = 1;
+    std::uint32_t column = 0;
+    const auto too_deep = [&] {
+        return TextProblem{line, column,
+                           fmt::format("nesting deeper than {} levels", k_max_nesting_depth)};
+    };
+    for (std::size_t i = 0; i < text.size(); ++i) {
+        const char c = text[i];
+        ++column;
+        const std::size_t length = utf8_sequence_length(text, i);
+        if (length == 0) {
+            return TextProblem{
+                line, column,
+                fmt::format("invalid UTF-8 (byte 0x{:02X}); gpuplan reads UTF-8 text",
+                            static_cast<unsigned char>(c))};
+        }
+        if (c == '\0') {
+            return TextProblem{line, column, "NUL byte; gpuplan reads UTF-8 text"};
+        }
+        if (length > 1) {
+            i += length - 1;
+            at_line_start = false;
+            continue;
+        }
         if (c == '\n') {
             at_line_start = true;
             line_start_column = 0;
             comment = false;
+            ++line;
+            column = 0;
             if (flow_depth == 0) {
                 quote = 0;
             }
@@ -49,7 +84,7 @@ std::optional<std::string> check_structure(std::string_view text) {
             if (c == ' ' || c == '-' || c == '\t') {
                 ++line_start_column;
                 if (line_start_column > 4 * k_max_nesting_depth) {
-                    return fmt::format("nesting deeper than {} levels", k_max_nesting_depth);
+                    return too_deep();
                 }
                 continue;
             }
@@ -61,13 +96,18 @@ std::optional<std::string> check_structure(std::string_view text) {
             }
             continue;
         }
-        if (c == '"' || c == '\'') {
+        // A quote opens a quoted scalar only where a scalar can start (`it's` is plain text).
+        const char before = i == 0 ? '\n' : text[i - 1];
+        const bool scalar_start = before == '\n' || before == ' ' || before == '\t' ||
+                                  before == '[' || before == '{' || before == ',' ||
+                                  before == ':' || before == '-' || before == '?';
+        if ((c == '"' || c == '\'') && scalar_start) {
             quote = c;
         } else if (c == '#') {
             comment = true;
         } else if (c == '[' || c == '{') {
             if (++flow_depth > k_max_nesting_depth) {
-                return fmt::format("nesting deeper than {} levels", k_max_nesting_depth);
+                return too_deep();
             }
         } else if ((c == ']' || c == '}') && flow_depth > 0) {
             --flow_depth;
@@ -75,6 +115,25 @@ std::optional<std::string> check_structure(std::string_view text) {
     }
     return std::nullopt;
 }
+
+// Records where each document of a stream starts; ignores everything else.
+class DocumentStarts : public YAML::EventHandler {
+public:
+    std::vector<YAML::Mark> marks;
+
+    void OnDocumentStart(const YAML::Mark& mark) override { marks.push_back(mark); }
+    void OnDocumentEnd() override {}
+    void OnNull(const YAML::Mark& /*mark*/, YAML::anchor_t /*anchor*/) override {}
+    void OnAlias(const YAML::Mark& /*mark*/, YAML::anchor_t /*anchor*/) override {}
+    void OnScalar(const YAML::Mark& /*mark*/, const std::string& /*tag*/, YAML::anchor_t /*anchor*/,
+                  const std::string& /*value*/) override {}
+    void OnSequenceStart(const YAML::Mark& /*mark*/, const std::string& /*tag*/,
+                         YAML::anchor_t /*anchor*/, YAML::EmitterStyle::value /*style*/) override {}
+    void OnSequenceEnd() override {}
+    void OnMapStart(const YAML::Mark& /*mark*/, const std::string& /*tag*/,
+                    YAML::anchor_t /*anchor*/, YAML::EmitterStyle::value /*style*/) override {}
+    void OnMapEnd() override {}
+};
 
 bool is_null_scalar(const std::string& text) {
     return text.empty() || text == "~" || text == "null" || text == "Null" || text == "NULL";
@@ -84,10 +143,11 @@ bool is_null_scalar(const std::string& text) {
 
 YamlNode::YamlNode(YAML::Node node, std::string path, YamlContext& context)
     : m_node(std::move(node)), m_path(std::move(path)), m_context(&context) {
-    if (++m_context->visited > k_max_visited_nodes && !m_context->budget_exhausted) {
+    if (++m_context->visited > m_context->max_visited && !m_context->budget_exhausted) {
+        error(fmt::format("document too large: more than {} nodes visited after expanding "
+                          "aliases (the limit for this file's size)",
+                          m_context->max_visited));
         m_context->budget_exhausted = true;
-        error(fmt::format("document too large: more than {} nodes after expanding aliases",
-                          k_max_visited_nodes));
     }
 }
 
@@ -108,7 +168,8 @@ Diagnostic YamlNode::diagnostic(std::string message) const {
 }
 
 void YamlNode::error(std::string message) const {
-    if (m_context->sink != nullptr) {
+    // After the visit budget ran out, the walk sees truncated lists: what it would say is noise.
+    if (m_context->sink != nullptr && !m_context->budget_exhausted) {
         m_context->sink->add(diagnostic(std::move(message)));
     }
 }
@@ -265,12 +326,26 @@ std::optional<double> YamlNode::as_number(const NumberRange& range) const {
         error(fmt::format("expected {}, got {}", range.description, describe()));
         return std::nullopt;
     }
-    const bool below = range.min_exclusive ? *value <= range.min : *value < range.min;
-    if (below || *value > range.max) {
-        error(fmt::format("expected {}, got {}", range.description, m_node.Scalar()));
+    if (!within(range, *value)) {
         return std::nullopt;
     }
     return value;
+}
+
+bool YamlNode::within(const NumberRange& range, double value) const {
+    constexpr std::size_t k_max_shown = 40;
+    const std::string shown = m_node.Scalar().size() <= k_max_shown ? m_node.Scalar() : describe();
+    const bool below = range.min_exclusive ? value <= range.min : value < range.min;
+    if (below) {
+        error(fmt::format("expected {}, got {}", range.description, shown));
+        return false;
+    }
+    if (value > range.max) {
+        error(fmt::format("expected {}, got {} (the largest allowed is {:g})", range.description,
+                          shown, range.max));
+        return false;
+    }
+    return true;
 }
 
 std::optional<double> YamlNode::as_si_number(const NumberRange& range) const {
@@ -283,9 +358,7 @@ std::optional<double> YamlNode::as_si_number(const NumberRange& range) const {
                           range.description, describe()));
         return std::nullopt;
     }
-    const bool below = range.min_exclusive ? *value <= range.min : *value < range.min;
-    if (below || *value > range.max) {
-        error(fmt::format("expected {}, got {}", range.description, m_node.Scalar()));
+    if (!within(range, *value)) {
         return std::nullopt;
     }
     return value;
@@ -439,17 +512,36 @@ std::optional<YamlNode> parse_yaml_document(std::string_view text, YamlContext& 
                                 k_max_document_bytes));
     }
     if (auto problem = check_structure(text)) {
-        return fail(0, 0, *problem);
+        return fail(problem->line, problem->column, problem->message);
     }
     try {
-        std::vector<YAML::Node> documents = YAML::LoadAll(std::string(text));
-        if (documents.size() > 1) {
-            auto [line, column] = to_one_based(documents[1].Mark());
-            return fail(line, column,
-                        fmt::format("expected one YAML document, found {}", documents.size()));
+        const std::string owned(text);
+        // Count the documents first with an event pass that builds nothing. yaml-cpp 0.7 does not
+        // consume a stray flow token at document level (`, a`, or `- 1` then `,`) and would
+        // return empty documents forever, so a document that starts where the previous one did
+        // is a syntax error here rather than a hang.
+        std::istringstream stream(owned);
+        YAML::Parser parser(stream);
+        DocumentStarts starts;
+        while (parser.HandleNextDocument(starts)) {
+            const std::vector<YAML::Mark>& marks = starts.marks;
+            if (marks.size() >= 2 && marks.back().pos == marks[marks.size() - 2].pos) {
+                auto [line, column] = to_one_based(marks.back());
+                const auto pos = static_cast<std::size_t>(std::max(marks.back().pos, 0));
+                return fail(line, column,
+                            pos < text.size()
+                                ? fmt::format("invalid YAML: unexpected '{}'", text[pos])
+                                : std::string("invalid YAML: unexpected end of document"));
+            }
         }
-        YAML::Node root = documents.empty() ? YAML::Node() : documents.front();
-        return YamlNode(root, "", context);
+        if (starts.marks.size() > 1) {
+            auto [line, column] = to_one_based(starts.marks[1]);
+            return fail(line, column,
+                        fmt::format("expected one YAML document, found {}", starts.marks.size()));
+        }
+        context.max_visited = std::min<std::uint64_t>(
+            k_max_visited_nodes, k_visits_base + k_visits_per_byte * text.size());
+        return YamlNode(YAML::Load(owned), "", context);
     } catch (const YAML::Exception& e) {
         auto [line, column] = to_one_based(e.mark);
         return fail(line, column, fmt::format("invalid YAML: {}", e.msg));

@@ -18,16 +18,22 @@
 
 namespace gpuplan::detail {
 
-// Limits that keep a hostile document from exhausting memory or the stack.
+// Limits that keep a hostile document from exhausting memory, the stack or time
+// (docs/limits.md). A walk may visit at most k_visits_base + k_visits_per_byte visits per byte
+// of the document, and never more than k_max_visited_nodes: aliases cannot make the work grow
+// faster than the file.
 inline constexpr std::size_t k_max_document_bytes = 64U * 1024U * 1024U;
 inline constexpr std::size_t k_max_nesting_depth = 64;
 inline constexpr std::uint64_t k_max_visited_nodes = 20'000'000;
+inline constexpr std::uint64_t k_visits_base = 100'000;
+inline constexpr std::uint64_t k_visits_per_byte = 16;
 
 // Shared state of one document walk: the file name and where diagnostics go.
 struct YamlContext {
     std::string file;
     DiagnosticSink* sink = nullptr;
     std::uint64_t visited = 0;
+    std::uint64_t max_visited = k_max_visited_nodes; // set from the document size when parsed
     bool budget_exhausted = false;
 };
 
@@ -39,11 +45,13 @@ struct NumberRange {
     std::string_view description = "a number";
 };
 
-inline constexpr NumberRange k_any_number{};
-inline constexpr NumberRange k_non_negative{0.0, std::numeric_limits<double>::max(), false,
-                                            "a non-negative number"};
-inline constexpr NumberRange k_positive{0.0, std::numeric_limits<double>::max(), true,
-                                        "a positive number"};
+// No number in any gpuplan file is larger in magnitude than this (docs/limits.md): products of
+// two such numbers stay far from overflow, so the pipeline never meets an infinity.
+inline constexpr double k_max_magnitude = 1e18;
+
+inline constexpr NumberRange k_any_number{-k_max_magnitude, k_max_magnitude, false, "a number"};
+inline constexpr NumberRange k_non_negative{0.0, k_max_magnitude, false, "a non-negative number"};
+inline constexpr NumberRange k_positive{0.0, k_max_magnitude, true, "a positive number"};
 inline constexpr NumberRange k_fraction{0.0, 1.0, false, "a fraction from 0 to 1"};
 
 class YamlNode {
@@ -104,6 +112,8 @@ public:
 
 private:
     [[nodiscard]] std::string describe() const;
+    // Reports and returns false when `value` is outside `range`.
+    [[nodiscard]] bool within(const NumberRange& range, double value) const;
     [[nodiscard]] bool is_plain_scalar() const;
     [[nodiscard]] std::string child_path(std::string_view key) const;
 

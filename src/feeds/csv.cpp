@@ -1,5 +1,7 @@
 #include "feeds/csv.hpp"
 
+#include "detail/strings.hpp"
+
 #include <cstring>
 #include <fmt/format.h>
 
@@ -27,6 +29,13 @@ CsvReader::CsvReader(std::string_view text, std::string file, DiagnosticSink& si
         fail(0, 0,
              fmt::format("file is {} bytes, more than the limit of {} bytes", m_text.size(),
                          m_limits.max_bytes));
+        m_pos = m_text.size();
+        return;
+    }
+    // Text that is not UTF-8 would reach names in the outputs, where JSON cannot carry it.
+    if (auto bad = detail::find_invalid_utf8(m_text)) {
+        fail(bad->line, bad->column,
+             fmt::format("invalid UTF-8 (byte 0x{:02X}); gpuplan reads UTF-8 text", bad->byte));
         m_pos = m_text.size();
         return;
     }

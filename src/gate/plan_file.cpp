@@ -203,6 +203,10 @@ Plan read_plan(std::string_view file, std::string_view text) {
         const std::size_t offset = error.byte > 0 ? error.byte - 1 : 0;
         const auto [line, column] = place_of(text, offset);
         throw InputError({{std::string(file), line, column, "", parse_message(error)}});
+    } catch (const json::out_of_range& error) {
+        // A number too large for a double (1e999) is out_of_range, not a parse_error.
+        throw InputError({{std::string(file), 0, 0, "",
+                           "not valid JSON: a number is too large (larger than 1.8e308)"}});
     }
     DiagnosticSink sink;
     PlanWalker walk(file, sink);

@@ -3,6 +3,7 @@
 // byte. GPUPLAN_UPDATE_GOLDEN=1 rewrites the expectations from the current output.
 
 #include "../support/cli_runner.hpp"
+#include "../support/files.hpp"
 
 #include <algorithm>
 #include <catch2/catch.hpp>
@@ -13,30 +14,11 @@ namespace fs = std::filesystem;
 
 namespace {
 
-std::string slurp(const fs::path& path) {
-    std::ifstream in(path, std::ios::binary);
-    std::ostringstream text;
-    text << in.rdbuf();
-    return text.str();
-}
-
-void spit(const fs::path& path, const std::string& text) {
-    std::ofstream out(path, std::ios::binary | std::ios::trunc);
-    out << text;
-}
+using gpuplan::test::slurp;
+using gpuplan::test::spit;
 
 std::vector<std::string> read_args(const fs::path& path) {
-    std::vector<std::string> args;
-    std::istringstream lines(slurp(path));
-    for (std::string line; std::getline(lines, line);) {
-        if (!line.empty() && line.back() == '\r') {
-            line.pop_back();
-        }
-        if (!line.empty()) {
-            args.push_back(line);
-        }
-    }
-    return args;
+    return gpuplan::test::read_lines(path);
 }
 
 } // namespace

@@ -114,7 +114,7 @@ TEST_CASE("schema version, syntax errors and empty files fail precisely", "[cata
     REQUIRE(syntax.size() == 1);
     CHECK(syntax[0].rfind("c.yaml:3:1: error: invalid YAML:", 0) == 0);
     CHECK(problems(std::string(100, '[')) ==
-          std::vector<std::string>{"c.yaml: error: nesting deeper than 64 levels"});
+          std::vector<std::string>{"c.yaml:1:65: error: nesting deeper than 64 levels"});
 }
 
 TEST_CASE("an overlay replaces an instance and adds a price without touching the rest",
