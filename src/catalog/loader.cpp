@@ -1,5 +1,6 @@
 #include "gpuplan/catalog/loader.hpp"
 
+#include "detail/sources.hpp"
 #include "detail/strings.hpp"
 #include "detail/yaml_reader.hpp"
 
@@ -97,29 +98,9 @@ private:
 
     void read_sources(const YamlNode& node) {
         for (auto& [id, entry] : node.entries()) {
-            if (!entry.expect_map({"title", "url", "grade", "note", "date"})) {
-                continue;
+            if (auto source = detail::read_source_entry(entry, id)) {
+                m_local_sources[id] = register_source(std::move(*source));
             }
-            Source source;
-            source.id = id;
-            source.title = entry.string_at("title", true).value_or("");
-            source.url = entry.string_at("url", false).value_or("");
-            if (auto grade = entry.get("grade")) {
-                if (auto index = grade->as_choice({"L", "L2", "P", "Q", "R", "E", "D"})) {
-                    constexpr std::array<std::string_view, 7> k_grades{"L", "L2", "P", "Q",
-                                                                       "R", "E",  "D"};
-                    source.grade = std::string(k_grades.at(*index));
-                }
-            }
-            source.note = entry.string_at("note", false).value_or("");
-            if (auto date = entry.get("date")) {
-                if (auto parsed = date->as_date()) {
-                    source.note = source.note.empty()
-                                      ? "dated " + parsed->to_string()
-                                      : source.note + " (dated " + parsed->to_string() + ")";
-                }
-            }
-            m_local_sources[id] = register_source(std::move(source));
         }
     }
 
@@ -128,29 +109,7 @@ private:
     }
 
     std::vector<std::string> read_source_refs(const YamlNode& node) {
-        std::vector<std::string> out;
-        auto ids = node.as_string_list();
-        if (!ids) {
-            return out;
-        }
-        for (const std::string& id : *ids) {
-            auto it = m_local_sources.find(id);
-            if (it == m_local_sources.end()) {
-                std::vector<std::string_view> known;
-                for (const auto& [local, global] : m_local_sources) {
-                    known.push_back(local);
-                }
-                std::string hint = detail::closest_match(id, known);
-                node.error(hint.empty()
-                               ? fmt::format("unknown source '{}': add it to this file's "
-                                             "`sources` table",
-                                             id)
-                               : fmt::format("unknown source '{}'; did you mean '{}'?", id, hint));
-                continue;
-            }
-            out.push_back(it->second);
-        }
-        return out;
+        return detail::read_source_refs(node, m_local_sources);
     }
 
     std::vector<std::string> required_sources(const YamlNode& node) {
@@ -781,7 +740,7 @@ private:
     Catalog& m_catalog;
     std::vector<PendingReference>& m_pending;
     YamlContext m_context;
-    std::map<std::string, std::string, std::less<>> m_local_sources;
+    detail::SourceIds m_local_sources;
     std::vector<Gpu> m_file_gpus;
     std::set<std::string, std::less<>> m_file_providers;
 };

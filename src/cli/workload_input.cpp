@@ -14,17 +14,6 @@ namespace {
 constexpr std::string_view k_preset_prefix = "presets/";
 constexpr std::string_view k_preset_suffix = ".yaml";
 
-std::string join(const std::vector<std::string>& items, std::string_view separator) {
-    std::string out;
-    for (const std::string& item : items) {
-        if (!out.empty()) {
-            out += separator;
-        }
-        out += item;
-    }
-    return out;
-}
-
 } // namespace
 
 std::vector<std::string> preset_names() {
@@ -50,9 +39,10 @@ workload::Workload read_preset(const std::string& name) {
         const std::vector<std::string> names = preset_names();
         const std::vector<std::string_view> views(names.begin(), names.end());
         const std::string hint = detail::closest_match(name, views);
-        throw UsageError(fmt::format("--preset: unknown preset '{}'{}; available: {}", name,
-                                     hint.empty() ? "" : fmt::format(" (did you mean '{}'?)", hint),
-                                     names.empty() ? std::string("none") : join(names, ", ")));
+        throw UsageError(
+            fmt::format("--preset: unknown preset '{}'{}; available: {}", name,
+                        hint.empty() ? "" : fmt::format(" (did you mean '{}'?)", hint),
+                        names.empty() ? std::string("none") : detail::join(names, ", ")));
     }
     return workload::read_workload({"catalog/" + file, std::string(*text)});
 }
@@ -80,7 +70,8 @@ workload::Workload resolve_workload(const WorkloadInput& input, const CommonOpti
     workload::Workload workload = workload::workload_from_flags(overrides);
     const std::vector<std::string> missing = workload::missing_fields(workload);
     if (!missing.empty()) {
-        throw UsageError(fmt::format("incomplete workload: missing {}", join(missing, "; ")));
+        throw UsageError(
+            fmt::format("incomplete workload: missing {}", detail::join(missing, "; ")));
     }
     return workload;
 }

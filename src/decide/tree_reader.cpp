@@ -1,3 +1,4 @@
+#include "detail/sources.hpp"
 #include "detail/strings.hpp"
 #include "detail/yaml_reader.hpp"
 #include "gpuplan/decide/tree.hpp"
@@ -117,54 +118,15 @@ public:
 private:
     void read_sources(const YamlNode& node) {
         for (auto& [id, entry] : node.entries()) {
-            if (!entry.expect_map({"title", "url", "grade", "note", "date"})) {
-                continue;
+            if (auto source = detail::read_source_entry(entry, id)) {
+                m_tree.sources[id] = std::move(*source);
+                m_source_ids[id] = id;
             }
-            catalog::Source source;
-            source.id = id;
-            source.title = entry.string_at("title", true).value_or("");
-            source.url = entry.string_at("url", false).value_or("");
-            if (auto grade = entry.get("grade")) {
-                constexpr std::array<std::string_view, 7> k_grades{"L", "L2", "P", "Q",
-                                                                   "R", "E",  "D"};
-                if (auto index = grade->as_choice({k_grades.begin(), k_grades.end()})) {
-                    source.grade = std::string(k_grades.at(*index));
-                }
-            }
-            source.note = entry.string_at("note", false).value_or("");
-            if (auto date = entry.get("date")) {
-                if (auto parsed = date->as_date()) {
-                    source.note = source.note.empty()
-                                      ? "dated " + parsed->to_string()
-                                      : source.note + " (dated " + parsed->to_string() + ")";
-                }
-            }
-            m_tree.sources[id] = std::move(source);
         }
     }
 
     std::vector<std::string> read_source_refs(const YamlNode& node) {
-        std::vector<std::string> out;
-        auto ids = node.as_string_list();
-        if (!ids) {
-            return out;
-        }
-        for (const std::string& id : *ids) {
-            if (m_tree.sources.count(id) == 0) {
-                std::vector<std::string_view> known;
-                for (const auto& [name, source] : m_tree.sources) {
-                    known.push_back(name);
-                }
-                std::string hint = detail::closest_match(id, known);
-                node.error(
-                    hint.empty()
-                        ? fmt::format("unknown source '{}': add it to the `sources` table", id)
-                        : fmt::format("unknown source '{}'; did you mean '{}'?", id, hint));
-                continue;
-            }
-            out.push_back(id);
-        }
-        return out;
+        return detail::read_source_refs(node, m_source_ids);
     }
 
     std::string unknown_node_message(const std::string& id) const {
@@ -599,6 +561,7 @@ private:
     UnknownGpus m_unknown;
     YamlContext m_context;
     Tree m_tree;
+    detail::SourceIds m_source_ids;
     std::set<std::string, std::less<>> m_node_ids;
     std::vector<PendingNext> m_pending;
 };

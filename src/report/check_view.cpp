@@ -1,5 +1,6 @@
 #include "gpuplan/report/check_view.hpp"
 
+#include "detail/strings.hpp"
 #include "gpuplan/report/text_table.hpp"
 
 #include <fmt/format.h>
@@ -19,17 +20,6 @@ std::vector<std::string> failed_names(const gate::Outcome& outcome) {
         }
     }
     return names;
-}
-
-std::string join(const std::vector<std::string>& items, std::string_view separator) {
-    std::string out;
-    for (const std::string& item : items) {
-        if (!out.empty()) {
-            out += separator;
-        }
-        out += item;
-    }
-    return out;
 }
 
 // Rounds a value as its unit is published: money to cents, hours to 0.01, fractions to 0.0001.
@@ -109,8 +99,9 @@ std::string render_markdown(const CheckView& view, const GeneratorInfo& generato
     const gate::Outcome& outcome = view.outcome;
     const bool passed = outcome.passed();
     std::string out =
-        passed ? "### ✅ gpuplan check passed\n\n"
-               : "### ❌ gpuplan check failed: " + join(failed_names(outcome), ", ") + "\n\n";
+        passed
+            ? "### ✅ gpuplan check passed\n\n"
+            : "### ❌ gpuplan check failed: " + detail::join(failed_names(outcome), ", ") + "\n\n";
     if (outcome.option) {
         out += fmt::format("Option **{}** (rank {}) of `{}`: total {}, wall time {}.\n\n",
                            escape_markdown_cell(outcome.option->id), outcome.option->rank,
@@ -189,11 +180,12 @@ std::string render_check_verdict(const CheckView& view) {
             names.push_back(check.name);
         }
         return fmt::format("{}: {}: {} check{} hold: {}\n", verdict_word(true, view.colour),
-                           subject, names.size(), names.size() == 1 ? "" : "s", join(names, ", "));
+                           subject, names.size(), names.size() == 1 ? "" : "s",
+                           detail::join(names, ", "));
     }
     return fmt::format("{}: {}: {} of {} check{} failed: {}\n", verdict_word(false, view.colour),
                        subject, failures.size(), outcome.checks.size(),
-                       outcome.checks.size() == 1 ? "" : "s", join(failures, ", "));
+                       outcome.checks.size() == 1 ? "" : "s", detail::join(failures, ", "));
 }
 
 std::string render_check(const CheckView& view, Format format, const GeneratorInfo& generator) {
