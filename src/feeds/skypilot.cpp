@@ -460,6 +460,15 @@ private:
             row.accelerator = text(col_accelerator);
             row.count = number(col_count, false);
             row.vcpus = number(col_vcpus, true);
+            // Stored as an int: a count outside int range would be undefined to convert.
+            constexpr double k_max_vcpus = 100'000.0;
+            if (row.vcpus && !(*row.vcpus >= 0.0 && *row.vcpus <= k_max_vcpus)) {
+                m_sink.add(reader.diagnostic(
+                    record.places[columns[col_vcpus]], "vCPUs",
+                    fmt::format("expected a number of vCPUs from 0 to 100000, got {}",
+                                *row.vcpus)));
+                continue;
+            }
             row.memory_gib = number(col_memory, false);
             row.price_text = price_text(col_price);
             row.spot_text = price_text(col_spot);

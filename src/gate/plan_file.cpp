@@ -174,7 +174,14 @@ void read_options(PlanWalker& walk, const json& options, Plan& plan) {
             continue;
         }
         PlanOption option;
-        option.rank = static_cast<int>(walk.number(entry, path, "rank").value_or(0));
+        // Stored as an int: a rank outside int range would be undefined to convert.
+        constexpr double k_max_rank = 1e9;
+        const double rank = walk.number(entry, path, "rank").value_or(0.0);
+        if (rank >= 0.0 && rank <= k_max_rank) {
+            option.rank = static_cast<int>(rank);
+        } else {
+            walk.fail(path + "/rank", fmt::format("expected a rank from 1 to 1e9, got {}", rank));
+        }
         option.id = walk.string(entry, path, "id").value_or("");
         option.purchase = walk.string(entry, path, "purchase").value_or("");
         option.wall_hours = walk.number(entry, path, "wall_hours").value_or(0.0);

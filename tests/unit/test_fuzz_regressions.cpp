@@ -4,7 +4,10 @@
 #include "../support/files.hpp"
 #include "gpuplan/catalog/bundle.hpp"
 #include "gpuplan/catalog/loader.hpp"
+#include "gpuplan/embedded.hpp"
 #include "gpuplan/error.hpp"
+#include "gpuplan/feeds/skypilot.hpp"
+#include "gpuplan/gate/gate.hpp"
 
 #include <algorithm>
 #include <catch2/catch.hpp>
@@ -51,5 +54,27 @@ TEST_CASE("corrupt bundles that once read invalid values are refused with Runtim
         INFO(input.filename().string());
         const std::string bytes = gpuplan::test::slurp(input);
         CHECK_THROWS_AS(gpuplan::catalog::read_bundle(bytes), gpuplan::RuntimeError);
+    }
+}
+
+TEST_CASE("plan files with ranks beyond int range are refused, not converted", "[fuzz][plan]") {
+    const auto inputs = regressions("plan");
+    REQUIRE_FALSE(inputs.empty());
+    for (const fs::path& input : inputs) {
+        INFO(input.filename().string());
+        CHECK_THROWS_AS(gpuplan::gate::read_plan("fuzz.json", gpuplan::test::slurp(input)),
+                        gpuplan::InputError);
+    }
+}
+
+TEST_CASE("CSV feeds with vCPU counts beyond int range are refused, not converted", "[fuzz][csv]") {
+    const auto inputs = regressions("csv");
+    REQUIRE_FALSE(inputs.empty());
+    const auto& gpus = gpuplan::embedded::bundle().catalog.gpus;
+    for (const fs::path& input : inputs) {
+        INFO(input.filename().string());
+        const std::vector<gpuplan::feeds::FeedFile> files{
+            {"aws_vms.csv", gpuplan::test::slurp(input), gpuplan::Date{2026, 11, 29}}};
+        CHECK_THROWS_AS(gpuplan::feeds::read_skypilot(files, {}, gpus, gpus), gpuplan::InputError);
     }
 }
