@@ -27,7 +27,8 @@ constexpr NumberRange k_instance_gpu_count{0.0, 1024.0, true, "a positive number
 constexpr NumberRange k_discount{0.0, 0.99, false, "a fraction from 0 to 0.99"};
 // Spot interruptions per node-hour: published rates are below 0.2; above one an hour the spot
 // model's restart arithmetic grows exponentially (docs/limits.md).
-constexpr NumberRange k_interruption_rate{0.0, 1.0, false, "a non-negative number"};
+constexpr NumberRange k_interruption_rate{0.0, k_max_interruption_rate_per_node_hour, false,
+                                          "a non-negative number"};
 
 // A name that must resolve once every file is merged: a GPU or a currency.
 struct PendingReference {

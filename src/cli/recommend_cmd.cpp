@@ -77,9 +77,10 @@ cost::Settings parse_cost_flags(const CostFlags& flags, const CommonOptions& com
     }
     if (flags.interruption_rate) {
         const auto value = parse_number(*flags.interruption_rate);
-        if (!value || *value < 0.0) {
+        if (!value || *value < 0.0 || *value > catalog::k_max_interruption_rate_per_node_hour) {
             throw UsageError(fmt::format("--interruption-rate: expected interruptions per "
-                                         "node-hour (a number >= 0), got '{}'",
+                                         "node-hour (a number from 0 to {}), got '{}'",
+                                         catalog::k_max_interruption_rate_per_node_hour,
                                          *flags.interruption_rate));
         }
         settings.interruption_rate_per_node_hour = *value;

@@ -27,6 +27,10 @@ enum class Payment { no_upfront, partial_upfront, all_upfront };
 [[nodiscard]] std::string_view to_string(Term value);
 [[nodiscard]] std::string_view to_string(Payment value);
 [[nodiscard]] std::optional<Precision> parse_precision(std::string_view text);
+// The highest spot interruption rate gpuplan plans with, per node-hour: one interruption an hour
+// already leaves almost no progress between restarts (docs/limits.md).
+inline constexpr double k_max_interruption_rate_per_node_hour = 1.0;
+
 // Months in a commitment term: 12 or 36.
 [[nodiscard]] int term_months(Term term);
 
