@@ -12,8 +12,11 @@ Exit run_report(const CommonOptions& common, const ReportOptions& options, Io& i
         throw UsageError("report writes markdown; for JSON run 'gpuplan recommend --format json'");
     }
     const catalog::Catalog catalog = load_catalog(common);
-    const report::RecommendReport recommendation =
-        make_recommendation(common, options.recommend, catalog);
+    // The report compares every purchase option, so options the decision tree excludes are
+    // priced too (as with --explain) and stay listed as rejected, with the rule that excluded them.
+    RecommendOptions recommend = options.recommend;
+    recommend.rules.explain = !recommend.rules.none;
+    const report::RecommendReport recommendation = make_recommendation(common, recommend, catalog);
     spdlog::info("report: re-pricing with each sensitivity input moved");
     report::FullReport full{
         recommendation,

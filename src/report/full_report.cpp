@@ -355,11 +355,26 @@ std::string provenance_section(const FullReport& report) {
 std::vector<std::size_t> best_per_purchase(const RecommendReport& report) {
     std::vector<std::size_t> out;
     for (PurchaseOption purchase : k_all_purchase_options) {
-        for (std::size_t index : report.ranked) {
-            if (report.plan.options[index].purchase == purchase) {
-                out.push_back(index);
-                break;
+        auto first_ranked =
+            std::find_if(report.ranked.begin(), report.ranked.end(), [&](std::size_t index) {
+                return report.plan.options[index].purchase == purchase;
+            });
+        if (first_ranked != report.ranked.end()) {
+            out.push_back(*first_ranked);
+            continue;
+        }
+        // No feasible option of this kind: its cheapest priced rejected option still shows what
+        // it would cost (ties to the lower index, so the choice is stable).
+        std::optional<std::size_t> cheapest;
+        for (std::size_t index : report.rejected) {
+            const cost::Option& o = report.plan.options[index];
+            if (o.purchase == purchase && !o.amounts.empty() &&
+                (!cheapest || o.npv < report.plan.options[*cheapest].npv)) {
+                cheapest = index;
             }
+        }
+        if (cheapest) {
+            out.push_back(*cheapest);
         }
     }
     return out;
@@ -375,8 +390,11 @@ CumulativeCostChart purchase_option_chart(const RecommendReport& report) {
         std::vector<double> values = cumulative(o.amounts);
         const double last = values.empty() ? 0.0 : values.back();
         values.resize(std::max(values.size(), months), last);
-        chart.series.push_back(
-            {std::string(gpuplan::to_string(o.purchase)) + ": " + o.id, std::move(values)});
+        std::string name(gpuplan::to_string(o.purchase));
+        if (o.rejection) {
+            name += fmt::format(" (rejected: {})", cost::to_string(*o.rejection));
+        }
+        chart.series.push_back({name + ": " + o.id, std::move(values)});
     }
     return chart;
 }
