@@ -312,25 +312,15 @@ std::string unit_costs_text(const cost::UnitCosts& units, const std::string& cur
     return text;
 }
 
-constexpr std::size_t k_table_columns = 80;
+// The option id column keeps at least this many terminal columns when a table is fitted.
 constexpr std::size_t k_min_option_width = 24;
 
-// An id cut in the middle to `width` columns, keeping its purchase option at the end.
-std::string fit_id(const std::string& id, std::size_t width) {
-    if (display_width(id) <= width) {
-        return id;
-    }
-    const std::string tail = id.substr(id.rfind('/'));
-    const std::size_t head = width > tail.size() + 1 ? width - tail.size() - 1 : 1;
-    return id.substr(0, head) + "\u2026" + tail;
-}
-
-// `all_columns` (markdown, --wide) adds total, per GPU-hour, deadline and budget; `fit` cuts long
-// ids so a text table stays within 80 columns.
-TextTable options_table(const RecommendReport& r, bool all_columns, bool fit) {
+// `all_columns` (markdown, --wide) adds total, per GPU-hour, deadline and budget. Long ids are cut
+// in the middle when a text table is fitted to the terminal width.
+TextTable options_table(const RecommendReport& r, bool all_columns) {
     TextTable table;
     table.add_column("#", Align::right);
-    table.add_column("option");
+    table.add_column("option", Align::left, k_min_option_width, Cut::middle);
     table.add_column("GPUs", Align::right);
     table.add_column("wall", Align::right);
     table.add_column("NPV", Align::right);
@@ -340,8 +330,6 @@ TextTable options_table(const RecommendReport& r, bool all_columns, bool fit) {
         table.add_column("deadline");
         table.add_column("budget");
     }
-    std::vector<std::vector<std::string>> rows;
-    std::vector<std::size_t> widths;
     for (std::size_t i = 0; i < shown(r); ++i) {
         const cost::Option& o = r.plan.options[r.ranked[i]];
         std::vector<std::string> row{std::to_string(i + 1), o.id, std::to_string(o.gpu_count),
@@ -355,28 +343,6 @@ TextTable options_table(const RecommendReport& r, bool all_columns, bool fit) {
             row.push_back(o.meets_deadline ? "meets" : "misses");
             row.push_back(o.within_budget ? "within" : "over");
         }
-        widths.resize(row.size(), 0);
-        for (std::size_t c = 0; c < row.size(); ++c) {
-            widths[c] = std::max(widths[c], display_width(row[c]));
-        }
-        rows.push_back(std::move(row));
-    }
-    if (fit && !rows.empty()) {
-        // Header widths: "#", "GPUs", "wall", "NPV" and two spaces between columns.
-        const std::array<std::size_t, 5> headers{1, 6, 4, 4, 3};
-        std::size_t others = 2 * (widths.size() - 1);
-        for (std::size_t c = 0; c < widths.size(); ++c) {
-            if (c != 1) {
-                others += std::max(widths[c], c < headers.size() ? headers[c] : 0);
-            }
-        }
-        const std::size_t budget =
-            std::max(k_min_option_width, k_table_columns > others ? k_table_columns - others : 0);
-        for (auto& row : rows) {
-            row[1] = fit_id(row[1], budget);
-        }
-    }
-    for (auto& row : rows) {
         table.add_row(std::move(row));
     }
     return table;
@@ -398,8 +364,8 @@ std::string recommend_text(const RecommendReport& r, bool markdown, bool wide) {
     if (r.ranked.empty()) {
         out += "No feasible option.\n";
     } else {
-        const TextTable table = options_table(r, markdown || wide, !markdown && !wide);
-        out += markdown ? table.render_markdown() : table.render_text();
+        const TextTable table = options_table(r, markdown || wide);
+        out += markdown ? table.render_markdown() : table.render_text(wide ? 0 : k_terminal_width);
         const cost::Option& best = plan.options[r.ranked.front()];
         out += fmt::format("{}Best: {} ({} x {}), NPV {}, total {}\n", markdown ? "\n## " : "\n",
                            best.id, best.gpu_count, best.gpu, format_money(best.npv, plan.currency),
