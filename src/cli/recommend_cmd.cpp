@@ -42,7 +42,7 @@ std::string apply_rules(const RulesChoice& rules, const workload::Workload& work
     const std::vector<estimate::GpuEstimate> estimates = estimate::estimate_all(workload, catalog);
     decision =
         decide::decide(tree, decide::make_facts(workload, estimates, catalog, settings.currency));
-    cost::apply_decision(plan, *decision, catalog,
+    cost::apply_decision(plan, *decision,
                          rules.explain ? cost::ExcludedOptions::keep : cost::ExcludedOptions::drop);
     spdlog::info("decision tree {}: {} steps, {} GPU models excluded", tree.file,
                  decision->trace.size(), decision->excluded_gpus.size());
@@ -185,7 +185,7 @@ Exit run_tco(const CommonOptions& common, const TcoOptions& options, Io& io) {
         gpu = best.gpu;
         workload.constraints.gpu_count = best.gpu_count;
         spdlog::info("tco: taking {} x {} from the best option {}", best.gpu_count, best.gpu,
-                     best.id);
+                     best.id());
     }
     workload.constraints.gpu_models = {gpu};
     const std::string provider =

@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 #include <limits>
 #include <numeric>
+#include <tuple>
 #include <utility>
 
 namespace gpuplan::cost {
@@ -34,6 +35,117 @@ std::string_view to_string(Rejection rejection) {
         return "excluded_by_rule";
     }
     return "?";
+}
+
+namespace {
+
+// The parts an id joins with '/'.
+struct IdParts {
+    std::array<std::string_view, 4> parts;
+    std::size_t count = 0;
+};
+
+IdParts id_parts(const Option& o) {
+    if (o.purchase == PurchaseOption::self_built) {
+        return o.bridged ? IdParts{{"self_built", o.instance, "bridge", {}}, 3}
+                         : IdParts{{"self_built", o.instance, {}, {}}, 2};
+    }
+    return {{o.provider, o.region, o.instance, gpuplan::to_string(o.purchase)}, 4};
+}
+
+// The characters of an id one at a time, '/' between the parts; 0 past the end.
+class IdCursor {
+public:
+    explicit IdCursor(const Option& option) : m_id(id_parts(option)) {}
+
+    int next() {
+        while (m_part < m_id.count) {
+            const std::string_view part = m_id.parts[m_part];
+            if (m_char < part.size()) {
+                return static_cast<unsigned char>(part[m_char++]);
+            }
+            ++m_part;
+            m_char = 0;
+            if (m_part < m_id.count) {
+                return '/';
+            }
+        }
+        return 0;
+    }
+
+private:
+    IdParts m_id;
+    std::size_t m_part = 0;
+    std::size_t m_char = 0;
+};
+
+} // namespace
+
+std::string Option::id() const {
+    const IdParts id = id_parts(*this);
+    std::string out;
+    for (std::size_t i = 0; i < id.count; ++i) {
+        if (i > 0) {
+            out += '/';
+        }
+        out += id.parts[i];
+    }
+    return out;
+}
+
+bool id_less(const Option& a, const Option& b) {
+    IdCursor x(a);
+    IdCursor y(b);
+    for (;;) {
+        const int cx = x.next();
+        const int cy = y.next();
+        if (cx != cy) {
+            return cx < cy;
+        }
+        if (cx == 0) {
+            return false;
+        }
+    }
+}
+
+std::string reason(const Option& o) {
+    if (!o.rejection) {
+        return {};
+    }
+    const RejectionDetail& d = o.detail;
+    switch (*o.rejection) {
+    case Rejection::does_not_fit:
+        return fmt::format("needs {:.1f} GiB per GPU on {} GPUs; {} has {:.0f} GiB", d.value,
+                           d.gpu_count, o.gpu, d.limit);
+    case Rejection::exceeds_max_gpus:
+        return fmt::format("{} GPUs in whole instances; max_gpus is {}", o.gpu_count,
+                           static_cast<int>(d.limit));
+    case Rejection::gpu_count_mismatch:
+        return fmt::format("{} GPUs per node cannot make exactly {} GPUs", o.gpus_per_node,
+                           static_cast<int>(d.limit));
+    case Rejection::not_interruptible:
+        return "spot needs an interruptible workload (constraints.interruptible: true)";
+    case Rejection::never_finishes:
+        return fmt::format(
+            "the work would take more than {:g} years on this option{}",
+            k_max_plan_months / k_months_per_year,
+            o.purchase == PurchaseOption::spot ? " (spot interruptions outpace progress)" : "");
+    case Rejection::no_exchange_rate:
+        return fmt::format("no exchange rate from {} to {} in the catalog", o.price_currency,
+                           d.currency);
+    case Rejection::misses_deadline:
+        return d.service
+                   ? fmt::format("the service can start only after the hardware's lead "
+                                 "time, past the {:.1f} h deadline",
+                                 d.limit)
+                   : fmt::format("finishes after {:.1f} h; deadline is {:.1f} h", d.value, d.limit);
+    case Rejection::over_budget:
+        return fmt::format("costs {:.2f} {}; budget is {:.2f} {}", d.value, d.currency, d.limit,
+                           d.limit_currency);
+    case Rejection::excluded_by_rule:
+        return o.reason;
+    }
+    return o.reason;
 }
 
 namespace {
@@ -72,9 +184,12 @@ public:
 private:
     const estimate::GpuEstimate& lookup(const catalog::Gpu& gpu, const estimate::NodeShape& shape,
                                         std::optional<int> count) {
-        const std::string key = fmt::format("{}|{}|{}|{}|{}|{}", gpu.name, shape.gpus_per_node,
-                                            shape.nvlink, shape.network_gbps.value_or(-1.0),
-                                            shape.local_nvme_gb.value_or(-1.0), count.value_or(-1));
+        const Key key{gpu.name,
+                      shape.gpus_per_node,
+                      shape.nvlink,
+                      shape.network_gbps.value_or(-1.0),
+                      shape.local_nvme_gb.value_or(-1.0),
+                      count.value_or(-1)};
         auto it = m_cache.find(key);
         if (it == m_cache.end()) {
             it = m_cache.emplace(key, m_estimator(gpu, shape, count)).first;
@@ -82,8 +197,10 @@ private:
         return it->second;
     }
 
+    // GPU model, GPUs per node, NVLink, network Gbps, local NVMe GB, GPU count (-1 = unknown).
+    using Key = std::tuple<std::string_view, int, bool, double, double, int>;
     const Estimator& m_estimator;
-    std::map<std::string, estimate::GpuEstimate> m_cache;
+    std::map<Key, estimate::GpuEstimate> m_cache;
 };
 
 // The machine usage of the workload on `nodes` nodes given its estimate.
@@ -146,21 +263,37 @@ UnitCosts unit_costs(const Workload& w, double total) {
 }
 
 struct Region {
-    std::string name;
+    std::string_view name;
     std::optional<double> on_demand;
     std::optional<double> spot;
-    std::string spot_zone;
+    std::string_view spot_zone;
+    std::optional<Date> as_of;      // of the region's first price row
+    std::optional<Date> spot_as_of; // of its first row in the spot zone or with no zone
+    std::size_t spot_row = 0;       // position of the cheapest spot row
+    std::size_t zoneless_row = static_cast<std::size_t>(-1); // first row without a zone
 };
 
-// Price rows grouped by region in catalog order: the cheapest zone's on-demand and spot price.
-std::vector<Region> regions_of(const catalog::Instance& instance) {
+// Price rows grouped by region in catalog order: the cheapest zone's on-demand and spot price,
+// and the dates of the rows they came from (a row without a date has the provider's).
+std::vector<Region> regions_of(const catalog::Provider& provider,
+                               const catalog::Instance& instance) {
     std::vector<Region> regions;
-    for (const catalog::PriceRow& row : instance.prices) {
-        auto it = std::find_if(regions.begin(), regions.end(),
-                               [&row](const Region& r) { return r.name == row.region; });
+    for (std::size_t i = 0; i < instance.prices.size(); ++i) {
+        const catalog::PriceRow& row = instance.prices[i];
+        // Rows of a region are usually adjacent: try the last region first.
+        auto it = !regions.empty() && regions.back().name == row.region
+                      ? std::prev(regions.end())
+                      : std::find_if(regions.begin(), regions.end(),
+                                     [&row](const Region& r) { return r.name == row.region; });
         if (it == regions.end()) {
-            regions.push_back({row.region, std::nullopt, std::nullopt, {}});
+            Region region;
+            region.name = row.region;
+            region.as_of = row.as_of.value_or(provider.as_of);
+            regions.push_back(region);
             it = std::prev(regions.end());
+        }
+        if (row.zone.empty() && it->zoneless_row > i) {
+            it->zoneless_row = i;
         }
         if (row.on_demand && (!it->on_demand || *row.on_demand < *it->on_demand)) {
             it->on_demand = row.on_demand;
@@ -168,6 +301,15 @@ std::vector<Region> regions_of(const catalog::Instance& instance) {
         if (row.spot && (!it->spot || *row.spot < *it->spot)) {
             it->spot = row.spot;
             it->spot_zone = row.zone;
+            it->spot_row = i;
+        }
+    }
+    for (Region& region : regions) {
+        if (region.spot && region.spot_zone.empty()) {
+            region.spot_as_of = region.as_of;
+        } else if (region.spot) {
+            const std::size_t row = std::min(region.spot_row, region.zoneless_row);
+            region.spot_as_of = instance.prices[row].as_of.value_or(provider.as_of);
         }
     }
     return regions;
@@ -178,6 +320,18 @@ struct CommitmentChoice {
     Commitment commitment;
     bool is_default = false;
 };
+
+// The date of the instance's first dated commitment price for a term in a region.
+std::optional<Date> reserved_as_of(const catalog::Instance& instance, const Region& region,
+                                   catalog::Term term) {
+    for (const catalog::ReservedPrice& price : instance.reserved) {
+        if (price.term == term && (price.region.empty() || price.region == region.name) &&
+            price.as_of) {
+            return price.as_of;
+        }
+    }
+    return std::nullopt;
+}
 
 // Commitment prices for a term in a region: the instance's explicit prices, else the provider's
 // discounts applied to the on-demand price.
@@ -225,9 +379,19 @@ private:
     Option base_option(const catalog::Gpu& gpu, const estimate::GpuEstimate& e, int per_node);
     CashFlows hidden_flows(const estimate::GpuEstimate& e, const Usage& usage,
                            const catalog::Provider& provider, double fx_rate);
-    void finish(Option& option, CashFlows flows, const CashFlows& hidden,
-                const catalog::Provider* provider);
-    void judge(Option& option, const estimate::GpuEstimate& e, const catalog::Gpu& gpu);
+    // A provider's negotiated discount and the note that says so.
+    struct Discount {
+        double fraction = 0.0;
+        std::string note;
+    };
+    // Prices `option` from cash flows at a price of 1 (`unit`) scaled by `price`, plus `hidden`
+    // costs, less `discount`, in the output currency.
+    void finish(Option& option, const CashFlows& unit, double price, const CashFlows& hidden,
+                const Discount* discount);
+    // Sets the option's feasibility flags and its first rejection; `has_rate`: its price
+    // currency converts to the output currency.
+    void judge(Option& option, const estimate::GpuEstimate& e, const catalog::Gpu& gpu,
+               bool has_rate);
     void compare_self_built();
 
     const Workload& m_workload;
@@ -235,8 +399,8 @@ private:
     const Settings& m_settings;
     EstimateCache m_cache;
     Plan m_plan;
+    std::optional<double> m_budget_rate; // output currency per unit of the budget's currency
     std::map<std::string, double> m_cheapest_on_demand_per_gpu_hour; // GPU -> output currency
-    std::vector<std::string> m_candidates;
 };
 
 std::optional<double> Planner::fx(const std::string& currency) {
@@ -296,99 +460,102 @@ CashFlows Planner::hidden_flows(const estimate::GpuEstimate& e, const Usage& usa
     return flows;
 }
 
-void Planner::finish(Option& option, CashFlows flows, const CashFlows& hidden,
-                     const catalog::Provider* provider) {
-    const int horizon = static_cast<int>(std::ceil(m_workload.horizon_months - 1e-9));
-    for (std::size_t k = 0; k < hidden.months.size(); ++k) {
+void Planner::finish(Option& option, const CashFlows& unit, double price, const CashFlows& hidden,
+                     const Discount* discount) {
+    // One pass over the months and items: each amount is the unit flow at `price`, plus the
+    // hidden cost, less the negotiated discount, converted to the output currency.
+    const auto horizon = static_cast<std::size_t>(std::ceil(m_workload.horizon_months - 1e-9));
+    const std::size_t count = std::max({unit.months.size(), hidden.months.size(), horizon + 1});
+    const double keep = discount ? 1.0 - discount->fraction : 1.0;
+    if (discount) {
+        option.notes.push_back(discount->note);
+    }
+    option.amounts.assign(count, 0.0);
+    option.item_totals = {};
+    if (m_settings.itemise) {
+        option.cash_flows.months.assign(count, {});
+    }
+    // Past the last month with a flow every amount is zero, as assigned.
+    const std::size_t flowing = std::min(count, std::max(unit.months.size(), hidden.months.size()));
+    for (std::size_t k = 0; k < flowing; ++k) {
+        double month = 0.0;
         for (std::size_t i = 0; i < k_item_count; ++i) {
-            if (hidden.months[k][i] != 0.0) {
-                flows.add(static_cast<int>(k), static_cast<Item>(i), hidden.months[k][i]);
+            double amount = k < unit.months.size() ? unit.months[k][i] * price : 0.0;
+            if (k < hidden.months.size() && hidden.months[k][i] != 0.0) {
+                amount += hidden.months[k][i];
+            }
+            if (discount) {
+                amount *= keep;
+            }
+            amount *= option.fx_rate;
+            month += amount;
+            option.item_totals[i] += amount;
+            if (m_settings.itemise) {
+                option.cash_flows.months[k][i] = amount;
             }
         }
+        option.amounts[k] = month;
     }
-    if (provider) {
-        const auto discount = m_settings.provider_discounts.find(provider->name);
-        if (discount != m_settings.provider_discounts.end()) {
-            flows.scale(1.0 - discount->second);
-            option.notes.push_back(fmt::format("negotiated discount {}% applied to every charge",
-                                               discount->second * 100.0));
-        }
-    }
-    flows.scale(option.fx_rate);
-    flows.pad_to(horizon + 1);
-    option.amounts = flows.amounts();
-    option.item_totals = flows.item_totals();
     option.npv = finance::npv(m_plan.monthly_rate, option.amounts);
     option.total = std::accumulate(option.amounts.begin(), option.amounts.end(), 0.0);
-    if (m_settings.itemise) {
-        option.cash_flows = std::move(flows);
-    }
     option.per_gpu_hour = option.gpu_hours > 0.0 ? option.total / option.gpu_hours : 0.0;
     option.units = unit_costs(m_workload, option.total);
 }
 
-void Planner::judge(Option& option, const estimate::GpuEstimate& e, const catalog::Gpu& gpu) {
+void Planner::judge(Option& option, const estimate::GpuEstimate& e, const catalog::Gpu& gpu,
+                    bool has_rate) {
     const workload::Constraints& c = m_workload.constraints;
     if (c.deadline_hours && m_workload.task != Task::inference) {
         option.meets_deadline = option.wall_hours <= *c.deadline_hours + 1e-9;
     }
-    if (c.budget) {
-        const auto rate = catalog::fx_rate(m_catalog, c.budget->currency, m_plan.currency);
-        if (rate) {
-            option.within_budget = option.total <= c.budget->amount * *rate + 0.005;
-        }
+    if (c.budget && m_budget_rate) {
+        option.within_budget = option.total <= c.budget->amount * *m_budget_rate + 0.005;
     }
-    auto reject = [&option](Rejection code, std::string reason) {
-        if (!option.rejection) {
-            option.rejection = code;
-            option.reason = std::move(reason);
+    // The first rejection found is the option's; its figures are put into words only if shown.
+    auto reject = [&option](Rejection code, double value = 0.0,
+                            double limit = 0.0) -> RejectionDetail* {
+        if (option.rejection) {
+            return nullptr;
         }
+        option.rejection = code;
+        option.detail.value = value;
+        option.detail.limit = limit;
+        return &option.detail;
     };
     if (!option.fits) {
-        reject(Rejection::does_not_fit,
-               fmt::format("needs {:.1f} GiB per GPU on {} GPUs; {} has {:.0f} GiB",
-                           e.memory_per_gpu_gib, e.gpu_count, gpu.name, gpu.memory_gib));
+        if (RejectionDetail* d =
+                reject(Rejection::does_not_fit, e.memory_per_gpu_gib, gpu.memory_gib)) {
+            d->gpu_count = e.gpu_count;
+        }
     }
     if (c.max_gpus && option.gpu_count > *c.max_gpus) {
-        reject(Rejection::exceeds_max_gpus,
-               fmt::format("{} GPUs in whole instances; max_gpus is {}", option.gpu_count,
-                           *c.max_gpus));
+        reject(Rejection::exceeds_max_gpus, 0.0, *c.max_gpus);
     }
     if (c.gpu_count && option.gpu_count != *c.gpu_count) {
-        reject(Rejection::gpu_count_mismatch,
-               fmt::format("{} GPUs per node cannot make exactly {} GPUs", option.gpus_per_node,
-                           *c.gpu_count));
+        reject(Rejection::gpu_count_mismatch, 0.0, *c.gpu_count);
     }
     if (option.purchase == PurchaseOption::spot && !c.interruptible) {
-        reject(Rejection::not_interruptible,
-               "spot needs an interruptible workload (constraints.interruptible: true)");
+        reject(Rejection::not_interruptible);
     }
     if (!option.finishes) {
-        reject(Rejection::never_finishes,
-               fmt::format("the work would take more than {:g} years on this option{}",
-                           k_max_plan_months / k_months_per_year,
-                           option.purchase == PurchaseOption::spot
-                               ? " (spot interruptions outpace progress)"
-                               : ""));
+        reject(Rejection::never_finishes);
     }
-    if (!catalog::fx_rate(m_catalog, option.price_currency, m_plan.currency)) {
-        reject(Rejection::no_exchange_rate,
-               fmt::format("no exchange rate from {} to {} in the catalog", option.price_currency,
-                           m_plan.currency));
+    if (!has_rate) {
+        if (RejectionDetail* d = reject(Rejection::no_exchange_rate)) {
+            d->currency = m_plan.currency;
+        }
     }
     if (!option.meets_deadline) {
-        reject(Rejection::misses_deadline,
-               m_workload.task == Task::inference
-                   ? fmt::format("the service can start only after the hardware's lead time, "
-                                 "past the {:.1f} h deadline",
-                                 *c.deadline_hours)
-                   : fmt::format("finishes after {:.1f} h; deadline is {:.1f} h", option.wall_hours,
-                                 *c.deadline_hours));
+        if (RejectionDetail* d =
+                reject(Rejection::misses_deadline, option.wall_hours, *c.deadline_hours)) {
+            d->service = m_workload.task == Task::inference;
+        }
     }
     if (!option.within_budget) {
-        reject(Rejection::over_budget,
-               fmt::format("costs {:.2f} {}; budget is {:.2f} {}", option.total, m_plan.currency,
-                           c.budget->amount, c.budget->currency));
+        if (RejectionDetail* d = reject(Rejection::over_budget, option.total, c.budget->amount)) {
+            d->currency = m_plan.currency;
+            d->limit_currency = c.budget->currency;
+        }
     }
 }
 
@@ -416,11 +583,6 @@ std::pair<SpotRisk, std::string> spot_risk(const Settings& settings,
     return {risk, source};
 }
 
-CashFlows scaled(CashFlows flows, double factor) {
-    flows.scale(factor);
-    return flows;
-}
-
 void Planner::add_cloud(const catalog::Provider& provider, const catalog::Instance& instance,
                         const catalog::Gpu& gpu) {
     const int per_node = static_cast<int>(instance.gpu_count);
@@ -435,6 +597,8 @@ void Planner::add_cloud(const catalog::Provider& provider, const catalog::Instan
     proto.provider = provider.name;
     proto.instance = instance.type;
     proto.price_currency = provider.currency;
+    proto.nvlink = instance.nvlink;
+    proto.network_gbps = instance.network_gbps;
     proto.fx_rate = rate.value_or(1.0);
     proto.wall_hours = e.wall_hours;
     const Usage usage = usage_of(m_workload, e, proto.nodes);
@@ -512,27 +676,32 @@ void Planner::add_cloud(const catalog::Provider& provider, const catalog::Instan
                                                     billing.minimum_seconds));
     }
     spot_proto.finishes = !spot_endless;
+    std::optional<Discount> discount;
+    if (const auto found = m_settings.provider_discounts.find(provider.name);
+        found != m_settings.provider_discounts.end()) {
+        discount =
+            Discount{found->second, fmt::format("negotiated discount {}% applied to every charge",
+                                                found->second * 100.0)};
+    }
+    const Discount* const discount_used = discount ? &*discount : nullptr;
+    // The take-or-pay note of a commitment, by (term, upfront share, payment): the same words
+    // in every region.
+    std::map<std::tuple<int, double, catalog::Payment>, std::string> commitment_notes;
 
-    for (const Region& region : regions_of(instance)) {
+    auto emit = [&](Option& option, const CashFlows& unit, double price) {
+        finish(option, unit, price, hidden, discount_used);
+        judge(option, e, gpu, rate.has_value());
+        m_plan.options.push_back(std::move(option));
+    };
+    for (const Region& region : regions_of(provider, instance)) {
         if (!m_workload.constraints.regions.empty() &&
             !contains(m_workload.constraints.regions, region.name)) {
             continue;
         }
-        proto.region = region.name;
-        auto emit = [&](Option option, CashFlows flows) {
-            option.id = fmt::format("{}/{}/{}/{}", provider.name, region.name, instance.type,
-                                    gpuplan::to_string(option.purchase));
-            finish(option, std::move(flows), hidden, &provider);
-            judge(option, e, gpu);
-            m_plan.options.push_back(std::move(option));
-        };
-
         if (region.on_demand && rate) {
-            const double discount = m_settings.provider_discounts.count(provider.name)
-                                        ? m_settings.provider_discounts.at(provider.name)
-                                        : 0.0;
-            const double per_gpu_hour =
-                *region.on_demand * proto.fx_rate * (1.0 - discount) / instance.gpu_count;
+            const double per_gpu_hour = *region.on_demand * proto.fx_rate *
+                                        (1.0 - (discount ? discount->fraction : 0.0)) /
+                                        instance.gpu_count;
             auto [it, inserted] = m_cheapest_on_demand_per_gpu_hour.emplace(gpu.name, per_gpu_hour);
             if (!inserted) {
                 it->second = std::min(it->second, per_gpu_hour);
@@ -541,7 +710,8 @@ void Planner::add_cloud(const catalog::Provider& provider, const catalog::Instan
         if (region.on_demand && allowed(purchase, PurchaseOption::on_demand)) {
             Option option = on_demand_proto;
             option.region = region.name;
-            emit(std::move(option), scaled(unit_on_demand, *region.on_demand));
+            option.prices_as_of = region.as_of;
+            emit(option, unit_on_demand, *region.on_demand);
         }
         for (const auto& [kind, term] :
              {std::pair{PurchaseOption::reserved_1y, catalog::Term::one_year},
@@ -565,29 +735,38 @@ void Planner::add_cloud(const catalog::Provider& provider, const catalog::Instan
                 }
             }
             Option option = proto;
+            option.region = region.name;
             option.purchase = kind;
             option.payment = std::string(catalog::to_string(best->payment));
-            const CommitmentUse& use = reserved_unit(best->commitment).use;
+            option.prices_as_of = reserved_as_of(instance, region, term).value_or(*region.as_of);
+            const UnitCommitment& unit = reserved_unit(best->commitment);
+            const CommitmentUse& use = unit.use;
             if (use.committed_node_hours > 0.0) {
-                option.notes.push_back(fmt::format(
-                    "{} term{} of {} months, {}, take-or-pay: {:.0f} of {:.0f} committed "
-                    "instance-hours unused ({:.0f}%)",
-                    use.terms, use.terms == 1 ? "" : "s", best->commitment.term_months,
-                    option.payment, use.unused_node_hours(), use.committed_node_hours,
-                    100.0 * use.unused_node_hours() / use.committed_node_hours));
+                auto [note, added] = commitment_notes.try_emplace(
+                    {best->commitment.term_months, best->commitment.upfront_fraction,
+                     best->payment});
+                if (added) {
+                    note->second = fmt::format(
+                        "{} term{} of {} months, {}, take-or-pay: {:.0f} of {:.0f} committed "
+                        "instance-hours unused ({:.0f}%)",
+                        use.terms, use.terms == 1 ? "" : "s", best->commitment.term_months,
+                        option.payment, use.unused_node_hours(), use.committed_node_hours,
+                        100.0 * use.unused_node_hours() / use.committed_node_hours);
+                }
+                option.notes.push_back(note->second);
             }
             if (best->is_default) {
-                option.notes.push_back(
+                option.notes.emplace_back(
                     "commitment price is the provider's default discount (market survey), not a "
                     "published price for this instance");
             }
-            emit(std::move(option), scaled(reserved_unit(best->commitment).flows,
-                                           best->commitment.effective_per_hour));
+            emit(option, unit.flows, best->commitment.effective_per_hour);
         }
         if (region.spot && allowed(purchase, PurchaseOption::spot)) {
             Option option = spot_proto;
             option.region = region.name;
             option.zone = region.spot_zone;
+            option.prices_as_of = region.spot_as_of;
             if (simulation) {
                 const double per_hour = *region.spot * proto.nodes * proto.fx_rate;
                 option.simulation = SpotQuantiles{simulation->samples,
@@ -603,7 +782,7 @@ void Planner::add_cloud(const catalog::Provider& provider, const catalog::Instan
                     simulation->p90_wall_hours, option.simulation->p50_cost,
                     option.simulation->p90_cost, m_plan.currency));
             }
-            emit(std::move(option), scaled(unit_spot, *region.spot));
+            emit(option, unit_spot, *region.spot);
         }
     }
 }
@@ -624,6 +803,9 @@ void Planner::add_self_built(const catalog::Build& build, const catalog::Gpu& gp
     proto.instance = build.name;
     proto.purchase = PurchaseOption::self_built;
     proto.price_currency = sb.currency;
+    proto.prices_as_of = build.as_of;
+    proto.nvlink = build.nvlink;
+    proto.network_gbps = build.network_gbps;
     proto.fx_rate = rate.value_or(1.0);
     const Usage usage = usage_of(m_workload, e, proto.nodes);
 
@@ -654,7 +836,6 @@ void Planner::add_self_built(const catalog::Build& build, const catalog::Gpu& gp
         option.bridged = bridged;
         option.finishes = usage_end_hour(usage, 0.0) + plan.lead_time_hours <=
                           k_max_plan_months * k_hours_per_month;
-        option.id = fmt::format("self_built/{}{}", build.name, bridged ? "/bridge" : "");
         SelfBuiltPlan p = plan;
         if (bridged) {
             p.bridge_price_per_hour = cheapest->second / proto.fx_rate * option.gpu_count;
@@ -679,9 +860,9 @@ void Planner::add_self_built(const catalog::Build& build, const catalog::Gpu& gp
                 "to the horizon",
                 *option.break_even_utilisation * 100.0));
         }
-        finish(option, option.finishes ? self_built_cash_flows(usage, p) : CashFlows{}, CashFlows{},
-               nullptr);
-        judge(option, e, gpu);
+        finish(option, option.finishes ? self_built_cash_flows(usage, p) : CashFlows{}, 1.0,
+               CashFlows{}, nullptr);
+        judge(option, e, gpu, rate.has_value());
         m_plan.options.push_back(std::move(option));
     };
     emit(false);
@@ -701,7 +882,7 @@ void Planner::compare_self_built() {
             continue;
         }
         const Option*& slot = best[{cloud.gpu, cloud.purchase}];
-        if (!slot || cloud.npv < slot->npv || (cloud.npv == slot->npv && cloud.id < slot->id)) {
+        if (!slot || cloud.npv < slot->npv || (cloud.npv == slot->npv && id_less(cloud, *slot))) {
             slot = &cloud;
         }
     }
@@ -718,8 +899,8 @@ void Planner::compare_self_built() {
             const auto month =
                 finance::break_even_month(m_plan.monthly_rate, own.amounts, cloud.amounts);
             own.notes.push_back(
-                month ? fmt::format("break-even vs {}: month {}", cloud.id, *month)
-                      : fmt::format("break-even vs {}: none within the cash flows", cloud.id));
+                month ? fmt::format("break-even vs {}: month {}", cloud.id(), *month)
+                      : fmt::format("break-even vs {}: none within the cash flows", cloud.id()));
         }
     }
 }
@@ -732,6 +913,10 @@ Plan Planner::run() {
     m_plan.discount_rate = w.finance.discount_rate;
     m_plan.monthly_rate = finance::monthly_rate(w.finance.discount_rate);
     m_plan.horizon_months = w.horizon_months;
+    if (w.constraints.budget) {
+        m_budget_rate =
+            catalog::fx_rate(m_catalog, w.constraints.budget->currency, m_plan.currency);
+    }
     m_plan.purchase_options = w.constraints.purchase.empty()
                                   ? std::vector<PurchaseOption>(k_all_purchase_options.begin(),
                                                                 k_all_purchase_options.end())

@@ -2,67 +2,70 @@
 
 #include <algorithm>
 #include <fmt/format.h>
+#include <map>
+#include <tuple>
 
 namespace gpuplan::cost {
 
-namespace {
-
-// The node shape an option runs on, as the rules see it.
-decide::Configuration configuration_of(const Option& option, const catalog::Catalog& catalog) {
-    decide::Configuration out{.gpu = option.gpu,
-                              .purchase = option.purchase,
-                              .gpu_count = option.gpu_count,
-                              .nodes = option.nodes,
-                              .nvlink = false,
-                              .network_gbps = std::nullopt};
-    if (option.purchase == PurchaseOption::self_built) {
-        if (catalog.self_built) {
-            for (const catalog::Build& build : catalog.self_built->builds) {
-                if (build.name == option.instance) {
-                    out.nvlink = build.nvlink;
-                    out.network_gbps = build.network_gbps;
-                }
-            }
-        }
-        return out;
-    }
-    if (const catalog::Provider* provider = catalog::find_provider(catalog, option.provider)) {
-        for (const catalog::Instance& instance : provider->instances) {
-            if (instance.type == option.instance) {
-                out.nvlink = instance.nvlink;
-                out.network_gbps = instance.network_gbps;
-            }
-        }
-    }
-    return out;
-}
-
-} // namespace
-
-void apply_decision(Plan& plan, const decide::Decision& decision, const catalog::Catalog& catalog,
-                    ExcludedOptions excluded) {
+void apply_decision(Plan& plan, const decide::Decision& decision, ExcludedOptions excluded) {
+    // The verdict depends only on a few fields of an option, so its words are made once: the
+    // favouring notes per GPU model and purchase option, the exclusion per rule and finding.
+    std::map<std::string, std::pair<std::optional<std::size_t>, std::vector<std::string>>,
+             std::less<>>
+        by_gpu;
+    std::map<PurchaseOption, std::optional<std::string>> by_purchase;
+    std::map<std::tuple<std::string, std::string, std::string>, std::string> exclusions;
     for (Option& option : plan.options) {
-        if (auto rank = decide::preference_rank(decision, option.gpu)) {
-            option.rule_preference = rank;
-            for (const decide::CandidateGpu& candidate : decision.candidate_gpus) {
-                if (candidate.gpu == option.gpu && candidate.reason) {
-                    option.notes.push_back(fmt::format("the rules favour {} (rule '{}')",
-                                                       option.gpu, candidate.reason->rule));
+        auto gpu = by_gpu.find(option.gpu);
+        if (gpu == by_gpu.end()) {
+            std::pair<std::optional<std::size_t>, std::vector<std::string>> verdict;
+            verdict.first = decide::preference_rank(decision, option.gpu);
+            if (verdict.first) {
+                for (const decide::CandidateGpu& candidate : decision.candidate_gpus) {
+                    if (candidate.gpu == option.gpu && candidate.reason) {
+                        verdict.second.push_back(fmt::format("the rules favour {} (rule '{}')",
+                                                             option.gpu, candidate.reason->rule));
+                    }
                 }
             }
+            gpu = by_gpu.emplace(option.gpu, std::move(verdict)).first;
         }
-        const decide::PurchaseVerdict& purchase = decide::verdict_for(decision, option.purchase);
-        if (purchase.status == decide::PurchaseStatus::preferred && purchase.reason) {
-            option.notes.push_back(fmt::format("the rules favour {} (rule '{}')",
-                                               to_string(option.purchase), purchase.reason->rule));
+        if (gpu->second.first) {
+            option.rule_preference = gpu->second.first;
+            option.notes.insert(option.notes.end(), gpu->second.second.begin(),
+                                gpu->second.second.end());
+        }
+        auto purchase = by_purchase.find(option.purchase);
+        if (purchase == by_purchase.end()) {
+            const decide::PurchaseVerdict& verdict = decide::verdict_for(decision, option.purchase);
+            std::optional<std::string> note;
+            if (verdict.status == decide::PurchaseStatus::preferred && verdict.reason) {
+                note = fmt::format("the rules favour {} (rule '{}')", to_string(option.purchase),
+                                   verdict.reason->rule);
+            }
+            purchase = by_purchase.emplace(option.purchase, std::move(note)).first;
+        }
+        if (purchase->second) {
+            option.notes.push_back(*purchase->second);
         }
         if (option.rejection) {
             continue;
         }
-        if (auto out = decide::rule_out(decision, configuration_of(option, catalog))) {
+        const decide::Configuration configuration{.gpu = option.gpu,
+                                                  .purchase = option.purchase,
+                                                  .gpu_count = option.gpu_count,
+                                                  .nodes = option.nodes,
+                                                  .nvlink = option.nvlink,
+                                                  .network_gbps = option.network_gbps};
+        if (auto out = decide::rule_out(decision, configuration)) {
             option.rejection = Rejection::excluded_by_rule;
-            option.reason = fmt::format("excluded by rule '{}': {}. {}", out->reason.rule,
-                                        out->what, out->reason.why);
+            auto [words, added] =
+                exclusions.try_emplace({out->reason.rule, out->what, out->reason.why});
+            if (added) {
+                words->second = fmt::format("excluded by rule '{}': {}. {}", out->reason.rule,
+                                            out->what, out->reason.why);
+            }
+            option.reason = words->second;
         }
     }
     if (excluded == ExcludedOptions::drop) {

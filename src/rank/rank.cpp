@@ -30,8 +30,11 @@ std::optional<Objective> parse_objective(std::string_view text) {
 namespace {
 
 bool tie_break(const cost::Option& a, const cost::Option& b) {
-    return std::tie(a.npv, a.wall_hours, a.gpu_count, a.id) <
-           std::tie(b.npv, b.wall_hours, b.gpu_count, b.id);
+    if (std::tie(a.npv, a.wall_hours, a.gpu_count) != std::tie(b.npv, b.wall_hours, b.gpu_count)) {
+        return std::tie(a.npv, a.wall_hours, a.gpu_count) <
+               std::tie(b.npv, b.wall_hours, b.gpu_count);
+    }
+    return cost::id_less(a, b);
 }
 
 } // namespace
@@ -86,7 +89,10 @@ std::vector<std::size_t> rejected(const std::vector<cost::Option>& options) {
         }
     }
     std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
-        return std::tie(options[a].npv, options[a].id) < std::tie(options[b].npv, options[b].id);
+        if (options[a].npv != options[b].npv) {
+            return options[a].npv < options[b].npv;
+        }
+        return cost::id_less(options[a], options[b]);
     });
     return order;
 }

@@ -46,7 +46,7 @@ std::string summary(const RecommendReport& r) {
         "Run **{}** on {} x {} with **{}** (`{}`): present value **{}**, total {} over {} "
         "months, wall time {}.",
         esc(r.workload.name), best.gpu_count, esc(best.gpu), gpuplan::to_string(best.purchase),
-        esc(best.id), money(best.npv, currency), money(best.total, currency),
+        esc(best.id()), money(best.npv, currency), money(best.total, currency),
         format_fixed(r.plan.horizon_months, 0), format_duration(best.wall_hours));
     const workload::Constraints& c = r.workload.constraints;
     std::vector<std::string> verdicts;
@@ -129,7 +129,7 @@ std::string ranked_section(const RecommendReport& r) {
     const std::size_t rows = std::min(r.ranked.size(), k_ranked_rows);
     for (std::size_t i = 0; i < rows; ++i) {
         const cost::Option& o = option_at(r, r.ranked[i]);
-        table.add_row({std::to_string(i + 1), o.id, fmt::format("{} x {}", o.gpu_count, o.gpu),
+        table.add_row({std::to_string(i + 1), o.id(), fmt::format("{} x {}", o.gpu_count, o.gpu),
                        format_duration(o.wall_hours), format_fixed(o.npv, 2),
                        format_fixed(o.total, 2), format_fixed(o.per_gpu_hour, 4),
                        o.meets_deadline ? "meets" : "misses", o.within_budget ? "within" : "over"});
@@ -153,7 +153,7 @@ std::string breakdown_section(const RecommendReport& r) {
     for (std::size_t i = 0; i < count; ++i) {
         const cost::Option& o = option_at(r, r.ranked[i]);
         totals.push_back(o.item_totals);
-        table.add_column(fmt::format("#{} {}", i + 1, o.id), Align::right);
+        table.add_column(fmt::format("#{} {}", i + 1, o.id()), Align::right);
     }
     for (std::size_t item = 0; item < cost::k_item_count; ++item) {
         const bool used = std::any_of(totals.begin(), totals.end(), [item](const auto& t) {
@@ -322,7 +322,7 @@ std::string rejected_section(const RecommendReport& r) {
     const std::size_t rows = std::min(r.rejected.size(), k_rejected_rows);
     for (std::size_t i = 0; i < rows; ++i) {
         const cost::Option& o = option_at(r, r.rejected[i]);
-        table.add_row({o.id, o.reason});
+        table.add_row({o.id(), cost::reason(o)});
     }
     out += table.render_markdown();
     if (r.rejected.size() > rows) {
@@ -394,7 +394,7 @@ CumulativeCostChart purchase_option_chart(const RecommendReport& report) {
         if (o.rejection) {
             name += fmt::format(" (rejected: {})", cost::to_string(*o.rejection));
         }
-        chart.series.push_back({name + ": " + o.id, std::move(values)});
+        chart.series.push_back({name + ": " + o.id(), std::move(values)});
     }
     return chart;
 }
@@ -414,7 +414,7 @@ std::vector<BreakEven> break_even_points(const RecommendReport& report) {
         if (o.purchase == PurchaseOption::on_demand) {
             continue;
         }
-        out.push_back({o.purchase, o.id,
+        out.push_back({o.purchase, o.id(),
                        finance::break_even_month(report.plan.monthly_rate, o.amounts, reference)});
     }
     return out;

@@ -41,10 +41,7 @@ RecommendReport make_recommend_report(GeneratorInfo generator, const catalog::Ca
     RecommendReport report;
     report.generator = std::move(generator);
     report.catalog = catalog_info(catalog);
-    use_prices_range(report.catalog, prices_used_range(catalog, plan.options));
-    for (const cost::Option& option : plan.options) {
-        report.prices_as_of.push_back(option_prices_as_of(catalog, option));
-    }
+    use_prices_range(report.catalog, prices_used_range(plan.options));
     report.workload = std::move(workload);
     report.settings = std::move(settings);
     report.objective = objective;
@@ -95,7 +92,7 @@ ordered_json option_json(const cost::Option& o, std::optional<std::size_t> rank)
     if (rank) {
         out["rank"] = *rank;
     }
-    out["id"] = o.id;
+    out["id"] = o.id();
     out["provider"] = o.provider;
     out["region"] = o.region;
     out["zone"] = o.zone.empty() ? ordered_json(nullptr) : ordered_json(o.zone);
@@ -252,7 +249,7 @@ std::string recommend_json(const RecommendReport& r) {
     ordered_json options = ordered_json::array();
     for (std::size_t i = 0; i < shown(r); ++i) {
         ordered_json option = option_json(plan.options[r.ranked[i]], i + 1);
-        const std::optional<Date>& as_of = r.prices_as_of.at(r.ranked[i]);
+        const std::optional<Date>& as_of = r.plan.options.at(r.ranked[i]).prices_as_of;
         option["prices_as_of"] = as_of ? ordered_json(as_of->to_string()) : ordered_json(nullptr);
         options.push_back(std::move(option));
     }
@@ -261,8 +258,9 @@ std::string recommend_json(const RecommendReport& r) {
     ordered_json rejected = ordered_json::array();
     for (std::size_t index : r.rejected) {
         const cost::Option& o = plan.options[index];
-        rejected.push_back(
-            {{"id", o.id}, {"reason_code", cost::to_string(*o.rejection)}, {"reason", o.reason}});
+        rejected.push_back({{"id", o.id()},
+                            {"reason_code", cost::to_string(*o.rejection)},
+                            {"reason", cost::reason(o)}});
     }
     out["rejected"] = rejected;
     return out.dump(2) + "\n";
@@ -332,7 +330,7 @@ TextTable options_table(const RecommendReport& r, bool all_columns) {
     }
     for (std::size_t i = 0; i < shown(r); ++i) {
         const cost::Option& o = r.plan.options[r.ranked[i]];
-        std::vector<std::string> row{std::to_string(i + 1), o.id, std::to_string(o.gpu_count),
+        std::vector<std::string> row{std::to_string(i + 1), o.id(), std::to_string(o.gpu_count),
                                      r.workload.task == workload::Task::inference
                                          ? std::string("service")
                                          : format_duration(o.wall_hours),
@@ -367,9 +365,10 @@ std::string recommend_text(const RecommendReport& r, bool markdown, bool wide) {
         const TextTable table = options_table(r, markdown || wide);
         out += markdown ? table.render_markdown() : table.render_text(wide ? 0 : k_terminal_width);
         const cost::Option& best = plan.options[r.ranked.front()];
-        out += fmt::format("{}Best: {} ({} x {}), NPV {}, total {}\n", markdown ? "\n## " : "\n",
-                           best.id, best.gpu_count, best.gpu, format_money(best.npv, plan.currency),
-                           format_money(best.total, plan.currency));
+        out +=
+            fmt::format("{}Best: {} ({} x {}), NPV {}, total {}\n", markdown ? "\n## " : "\n",
+                        best.id(), best.gpu_count, best.gpu, format_money(best.npv, plan.currency),
+                        format_money(best.total, plan.currency));
         if (markdown) {
             out += "\n";
         }
@@ -391,7 +390,7 @@ std::string recommend_text(const RecommendReport& r, bool markdown, bool wide) {
             r.explain ? r.rejected.size() : std::min(k_rejected_shown, r.rejected.size());
         for (std::size_t i = 0; i < listed; ++i) {
             const cost::Option& o = plan.options[r.rejected[i]];
-            out += fmt::format("{}{}: {}\n", bullet, o.id, o.reason);
+            out += fmt::format("{}{}: {}\n", bullet, o.id(), cost::reason(o));
         }
     }
     out += markdown ? "\n## Assumptions\n\n" : "\nAssumptions:\n";
@@ -432,7 +431,7 @@ TcoReport make_tco_report(GeneratorInfo generator, const catalog::Catalog& catal
     TcoReport report;
     report.generator = std::move(generator);
     report.catalog = catalog_info(catalog);
-    use_prices_range(report.catalog, prices_used_range(catalog, plan.options));
+    use_prices_range(report.catalog, prices_used_range(plan.options));
     report.workload = std::move(workload);
     report.currency = plan.currency;
     report.discount_rate = plan.discount_rate;
@@ -448,9 +447,9 @@ TcoReport make_tco_report(GeneratorInfo generator, const catalog::Catalog& catal
                 continue;
             }
             auto key = [](const cost::Option& x) {
-                return std::tuple(x.rejection.has_value(), x.npv, x.id);
+                return std::tuple(x.rejection.has_value(), x.npv);
             };
-            if (!best || key(o) < key(*best)) {
+            if (!best || key(o) < key(*best) || (key(o) == key(*best) && cost::id_less(o, *best))) {
                 best = &o;
             }
         }
@@ -504,7 +503,7 @@ std::string tco_json(const TcoReport& r) {
         const cost::Option& o = t.option;
         ordered_json entry;
         entry["purchase"] = gpuplan::to_string(o.purchase);
-        entry["id"] = o.id;
+        entry["id"] = o.id();
         entry["gpu_count"] = o.gpu_count;
         entry["payment"] = o.payment.empty() ? ordered_json(nullptr) : ordered_json(o.payment);
         entry["npv"] = round_money(o.npv);
@@ -517,7 +516,7 @@ std::string tco_json(const TcoReport& r) {
                                               : ordered_json(nullptr);
         entry["rejected"] = o.rejection
                                 ? ordered_json({{"reason_code", cost::to_string(*o.rejection)},
-                                                {"reason", o.reason}})
+                                                {"reason", cost::reason(o)}})
                                 : ordered_json(nullptr);
         ordered_json flows = ordered_json::array();
         double cumulative = 0.0;
@@ -560,8 +559,8 @@ std::string tco_text(const TcoReport& r, bool markdown) {
         const cost::Option& o = t.option;
         summary.add_row(
             {std::string(gpuplan::to_string(o.purchase)),
-             o.id + (o.rejection ? " (" + std::string(cost::to_string(*o.rejection)) + ")"
-                                 : std::string()),
+             o.id() + (o.rejection ? " (" + std::string(cost::to_string(*o.rejection)) + ")"
+                                   : std::string()),
              format_fixed(o.npv, 2), format_fixed(o.total, 2),
              o.purchase == PurchaseOption::on_demand ? std::string("-")
              : t.break_even_month                    ? fmt::format("month {}", *t.break_even_month)

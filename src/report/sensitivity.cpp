@@ -22,7 +22,7 @@ BestOption best_of(const workload::Workload& workload, const catalog::Catalog& c
         return {};
     }
     const cost::Option& best = plan.options[ranked.front()];
-    return {best.id, best.npv, best.total};
+    return {best.id(), best.npv, best.total};
 }
 
 std::string percent(double fraction) {

@@ -10,12 +10,13 @@ using namespace gpuplan;
 
 namespace {
 
-cost::Option an_option(std::string id, std::string gpu, PurchaseOption purchase, int nodes,
+cost::Option an_option(std::string region, std::string gpu, PurchaseOption purchase, int nodes,
                        double npv) {
     cost::Option option;
-    option.id = std::move(id);
     option.provider = "cloud";
+    option.region = std::move(region);
     option.instance = "big.8x";
+    option.nvlink = true;
     option.gpu = std::move(gpu);
     option.purchase = purchase;
     option.gpus_per_node = 8;
@@ -25,19 +26,11 @@ cost::Option an_option(std::string id, std::string gpu, PurchaseOption purchase,
     return option;
 }
 
-catalog::Catalog cloud_with_network(std::optional<double> network_gbps) {
-    catalog::Instance instance;
-    instance.type = "big.8x";
-    instance.gpu = "H100";
-    instance.gpu_count = 8;
-    instance.nvlink = true;
-    instance.network_gbps = network_gbps;
-    catalog::Provider provider;
-    provider.name = "cloud";
-    provider.instances.push_back(instance);
-    catalog::Catalog catalog;
-    catalog.providers.push_back(provider);
-    return catalog;
+// Gives every option of the plan the same node-to-node bandwidth.
+void set_network(cost::Plan& plan, std::optional<double> network_gbps) {
+    for (cost::Option& option : plan.options) {
+        option.network_gbps = network_gbps;
+    }
 }
 
 decide::Decision a_decision() {
@@ -70,8 +63,8 @@ TEST_CASE("apply_decision rejects what the rules exclude, with the rule and its 
     plan.options[4].rejection = cost::Rejection::over_budget;
     plan.options[4].reason = "over budget";
 
-    cost::apply_decision(plan, a_decision(), cloud_with_network(100.0),
-                         cost::ExcludedOptions::keep);
+    set_network(plan, 100.0);
+    cost::apply_decision(plan, a_decision(), cost::ExcludedOptions::keep);
     CHECK_FALSE(plan.options[0].rejection.has_value());
     CHECK(plan.options[0].rule_preference == 0U);
     CHECK(plan.options[0].notes ==
@@ -91,10 +84,10 @@ TEST_CASE("apply_decision drops excluded options unless asked to keep them", "[c
     cost::Plan plan;
     plan.options = {an_option("a", "H100", PurchaseOption::on_demand, 2, 10.0),
                     an_option("b", "T4", PurchaseOption::on_demand, 1, 5.0)};
-    cost::apply_decision(plan, a_decision(), cloud_with_network(3200.0),
-                         cost::ExcludedOptions::drop);
+    set_network(plan, 3200.0);
+    cost::apply_decision(plan, a_decision(), cost::ExcludedOptions::drop);
     REQUIRE(plan.options.size() == 1);
-    CHECK(plan.options[0].id == "a");
+    CHECK(plan.options[0].id() == "cloud/a/big.8x/on_demand");
     CHECK(cost::to_string(cost::Rejection::excluded_by_rule) == "excluded_by_rule");
 }
 

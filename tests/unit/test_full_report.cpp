@@ -16,7 +16,19 @@ namespace {
 cost::Option priced(std::string id, PurchaseOption purchase,
                     std::vector<std::pair<int, double>> flows) {
     cost::Option option;
-    option.id = std::move(id);
+    // The id's parts: provider/region/instance/purchase, or self_built/build.
+    std::vector<std::string> parts;
+    for (std::size_t start = 0, slash = 0; slash != std::string::npos; start = slash + 1) {
+        slash = id.find('/', start);
+        parts.push_back(id.substr(start, slash == std::string::npos ? slash : slash - start));
+    }
+    option.provider = parts[0];
+    if (purchase == PurchaseOption::self_built) {
+        option.instance = parts.at(1);
+    } else {
+        option.region = parts.at(1);
+        option.instance = parts.at(2);
+    }
     option.purchase = purchase;
     option.gpu = "A100-80GB";
     option.gpu_count = 8;

@@ -57,14 +57,14 @@ struct FakeEstimator {
 
 const Option& find(const Plan& plan, std::string_view id) {
     const auto it = std::find_if(plan.options.begin(), plan.options.end(),
-                                 [id](const Option& o) { return o.id == id; });
+                                 [id](const Option& o) { return o.id() == id; });
     REQUIRE(it != plan.options.end());
     return *it;
 }
 
 bool has(const Plan& plan, std::string_view id) {
     return std::any_of(plan.options.begin(), plan.options.end(),
-                       [id](const Option& o) { return o.id == id; });
+                       [id](const Option& o) { return o.id() == id; });
 }
 
 } // namespace
@@ -189,7 +189,7 @@ TEST_CASE("constraints filter providers, regions and purchase options", "[plan]"
     w.constraints.purchase = {PurchaseOption::on_demand};
     const Plan plan = cost::plan(w, fixture(), Settings{}, FakeEstimator{&calls});
     REQUIRE(plan.options.size() == 1);
-    CHECK(plan.options[0].id == "testcloud/r2/big.8x/on_demand");
+    CHECK(plan.options[0].id() == "testcloud/r2/big.8x/on_demand");
 }
 
 TEST_CASE("a negotiated discount scales every charge of its provider", "[plan]") {
@@ -236,7 +236,7 @@ TEST_CASE("an output currency without an exchange rate rejects every option", "[
                                        ? Rejection::not_interruptible
                                        : Rejection::no_exchange_rate));
     }
-    CHECK(find(plan, "testcloud/r2/big.8x/on_demand").reason ==
+    CHECK(cost::reason(find(plan, "testcloud/r2/big.8x/on_demand")) ==
           "no exchange rate from USD to EUR in the catalog");
 }
 
@@ -279,7 +279,7 @@ TEST_CASE("a self-built service waiting for hardware misses a deadline; bridged 
     const Plan plan = cost::plan(w, fixture(), settings, FakeEstimator{&calls});
     const Option& waits = find(plan, "self_built/8xA100-80GB");
     CHECK(waits.rejection == Rejection::misses_deadline);
-    CHECK(waits.reason ==
+    CHECK(cost::reason(waits) ==
           "the service can start only after the hardware's lead time, past the 100.0 h deadline");
     CHECK(find(plan, "self_built/8xA100-80GB/bridge").meets_deadline);
     CHECK(find(plan, "testcloud/r2/big.8x/on_demand").meets_deadline);

@@ -8,7 +8,7 @@ namespace {
 
 cost::Option option(std::string id, double npv, double wall_hours, int gpus = 8) {
     cost::Option o;
-    o.id = std::move(id);
+    o.provider = std::move(id); // the id's first part orders ties
     o.npv = npv;
     o.wall_hours = wall_hours;
     o.gpu_count = gpus;
@@ -48,4 +48,36 @@ TEST_CASE("objective names parse and print", "[rank]") {
     CHECK(rank::parse_objective("balanced") == rank::Objective::balanced);
     CHECK_FALSE(rank::parse_objective("fastest").has_value());
     CHECK(rank::to_string(rank::Objective::time) == "time");
+}
+
+TEST_CASE("id_less orders options as their ids compare, without building them", "[rank]") {
+    // Parts chosen so that '/' (0x2F) meets '-' (0x2D), '.' (0x2E), digits and prefixes.
+    const std::vector<std::string> names{"a", "a-b", "a.b", "a/b", "ab", "a0", ""};
+    std::vector<cost::Option> options;
+    for (const std::string& provider : {std::string("aws"), std::string("aws-x")}) {
+        for (const std::string& name : names) {
+            for (PurchaseOption purchase : k_all_purchase_options) {
+                cost::Option o;
+                o.provider = provider;
+                o.region = name;
+                o.instance = name + "i";
+                o.purchase = purchase;
+                options.push_back(o);
+                o.bridged = true;
+                options.push_back(o);
+            }
+        }
+    }
+    for (const cost::Option& a : options) {
+        for (const cost::Option& b : options) {
+            INFO(a.id() << " vs " << b.id());
+            CHECK(cost::id_less(a, b) == (a.id() < b.id()));
+        }
+    }
+    cost::Option own;
+    own.purchase = PurchaseOption::self_built;
+    own.instance = "box";
+    CHECK(own.id() == "self_built/box");
+    own.bridged = true;
+    CHECK(own.id() == "self_built/box/bridge");
 }

@@ -87,10 +87,22 @@ struct SpotQuantiles {
     bool operator==(const SpotQuantiles&) const = default;
 };
 
+// The figures a rejection's sentence quotes, kept as numbers so that only the sentences shown
+// are ever put into words (see reason()).
+struct RejectionDetail {
+    double value = 0.0;         // GiB per GPU needed, wall hours, or the total cost
+    double limit = 0.0;         // GiB on the GPU model, a GPU count, the deadline or the budget
+    int gpu_count = 0;          // does_not_fit: the GPUs the memory is spread over
+    std::string currency;       // over_budget: of the total; no_exchange_rate: the target
+    std::string limit_currency; // over_budget: of the budget
+    bool service = false;       // misses_deadline: an inference service (lead time, not runs)
+
+    bool operator==(const RejectionDetail&) const = default;
+};
+
 // One priced way to run the workload.
 struct Option {
-    std::string id; // provider/region/instance/purchase, or self_built/BUILD[/bridge]
-    std::string provider;
+    std::string provider; // `self_built` for owned hardware
     std::string region;
     std::string zone;     // spot: the cheapest zone of the region; else empty
     std::string instance; // instance type or build name
@@ -98,13 +110,16 @@ struct Option {
     int gpus_per_node = 0;
     int nodes = 0;
     int gpu_count = 0;
+    bool nvlink = false;                // the node's GPUs are NVLink-connected
+    std::optional<double> network_gbps; // node-to-node bandwidth; nullopt = unknown
     PurchaseOption purchase = PurchaseOption::on_demand;
     std::string payment; // reserved: no_upfront | partial_upfront | all_upfront
     bool bridged = false;
-    std::string price_currency; // currency of the catalog prices
-    double fx_rate = 1.0;       // output currency per price currency
-    double wall_hours = 0.0;    // now until the first run ends; inference: service hours/month
-    double gpu_hours = 0.0;     // useful GPU-hours over the whole plan
+    std::string price_currency;       // currency of the catalog prices
+    std::optional<Date> prices_as_of; // date of the catalog prices it was priced from
+    double fx_rate = 1.0;             // output currency per price currency
+    double wall_hours = 0.0; // now until the first run ends; inference: service hours/month
+    double gpu_hours = 0.0;  // useful GPU-hours over the whole plan
     bool fits = true;
     bool meets_deadline = true;
     bool within_budget = true;
@@ -120,11 +135,20 @@ struct Option {
     std::optional<SpotQuantiles> simulation;
     std::optional<std::size_t> rule_preference; // rank of its GPU among the rules' preferred
     std::optional<Rejection> rejection;
-    std::string reason; // why rejected, in words
+    RejectionDetail detail; // the figures of the rejection's sentence
+    std::string reason;     // the sentence itself when no figures make it (excluded_by_rule)
     std::vector<std::string> notes;
 
+    // provider/region/instance/purchase, or self_built/BUILD[/bridge]: unique within a plan.
+    [[nodiscard]] std::string id() const;
     bool operator==(const Option&) const = default;
 };
+
+// Whether a's id sorts before b's, without building either.
+[[nodiscard]] bool id_less(const Option& a, const Option& b);
+
+// Why `option` is rejected, in words; empty when it is not.
+[[nodiscard]] std::string reason(const Option& option);
 
 // Everything the engine assumed, for the report.
 struct FxUse {

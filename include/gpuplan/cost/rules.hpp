@@ -4,7 +4,6 @@
 // its preference rank (ranking uses it to order ties) and a note saying which rule favours them.
 // The one place where the decide stage meets the cost stage (docs/decision-rules.md).
 
-#include "gpuplan/catalog/catalog.hpp"
 #include "gpuplan/cost/plan.hpp"
 #include "gpuplan/decide/decide.hpp"
 
@@ -14,9 +13,8 @@ namespace gpuplan::cost {
 enum class ExcludedOptions { keep, drop };
 
 // Marks or drops the options `decision` rules out and flags the ones it favours. Options that
-// are already rejected keep their own reason. Instance NVLink and network speed come from
-// `catalog` (self-built options from their build).
-void apply_decision(Plan& plan, const decide::Decision& decision, const catalog::Catalog& catalog,
-                    ExcludedOptions excluded);
+// are already rejected keep their own reason. NVLink and network speed are the option's own
+// (the cost engine copies them from the instance or build).
+void apply_decision(Plan& plan, const decide::Decision& decision, ExcludedOptions excluded);
 
 } // namespace gpuplan::cost

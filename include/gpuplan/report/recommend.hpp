@@ -41,7 +41,6 @@ struct RecommendReport {
     std::optional<decide::Decision> decision; // the decision tree's verdict; nullopt = --no-rules
     std::string rules_file;                   // the tree applied
     bool explain = false; // full trace and every rejected option, rule exclusions included
-    std::vector<std::optional<Date>> prices_as_of; // per plan.options: date of its prices
 };
 
 // Ranks the plan and keeps everything the writers need.
