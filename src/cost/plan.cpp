@@ -81,6 +81,10 @@ private:
 
 } // namespace
 
+std::vector<std::string> texts(const std::vector<Note>& notes) {
+    return {notes.begin(), notes.end()};
+}
+
 std::string Option::id() const {
     const IdParts id = id_parts(*this);
     std::string out;
@@ -382,7 +386,7 @@ private:
     // A provider's negotiated discount and the note that says so.
     struct Discount {
         double fraction = 0.0;
-        std::string note;
+        Note note;
     };
     // Prices `option` from cash flows at a price of 1 (`unit`) scaled by `price`, plus `hidden`
     // costs, less `discount`, in the output currency.
@@ -399,6 +403,9 @@ private:
     const Settings& m_settings;
     EstimateCache m_cache;
     Plan m_plan;
+    const Note m_default_discount_note{
+        "commitment price is the provider's default discount (market survey), not a published "
+        "price for this instance"};
     std::optional<double> m_budget_rate; // output currency per unit of the budget's currency
     std::map<std::string, double> m_cheapest_on_demand_per_gpu_hour; // GPU -> output currency
 };
@@ -686,7 +693,7 @@ void Planner::add_cloud(const catalog::Provider& provider, const catalog::Instan
     const Discount* const discount_used = discount ? &*discount : nullptr;
     // The take-or-pay note of a commitment, by (term, upfront share, payment): the same words
     // in every region.
-    std::map<std::tuple<int, double, catalog::Payment>, std::string> commitment_notes;
+    std::map<std::tuple<int, double, catalog::Payment>, Note> commitment_notes;
 
     auto emit = [&](Option& option, const CashFlows& unit, double price) {
         finish(option, unit, price, hidden, discount_used);
@@ -742,23 +749,26 @@ void Planner::add_cloud(const catalog::Provider& provider, const catalog::Instan
             const UnitCommitment& unit = reserved_unit(best->commitment);
             const CommitmentUse& use = unit.use;
             if (use.committed_node_hours > 0.0) {
-                auto [note, added] = commitment_notes.try_emplace(
-                    {best->commitment.term_months, best->commitment.upfront_fraction,
-                     best->payment});
-                if (added) {
-                    note->second = fmt::format(
-                        "{} term{} of {} months, {}, take-or-pay: {:.0f} of {:.0f} committed "
-                        "instance-hours unused ({:.0f}%)",
-                        use.terms, use.terms == 1 ? "" : "s", best->commitment.term_months,
-                        option.payment, use.unused_node_hours(), use.committed_node_hours,
-                        100.0 * use.unused_node_hours() / use.committed_node_hours);
+                const auto key = std::tuple{best->commitment.term_months,
+                                            best->commitment.upfront_fraction, best->payment};
+                auto note = commitment_notes.find(key);
+                if (note == commitment_notes.end()) {
+                    note = commitment_notes
+                               .emplace(key, fmt::format("{} term{} of {} months, {}, take-or-pay: "
+                                                         "{:.0f} of {:.0f} committed "
+                                                         "instance-hours unused ({:.0f}%)",
+                                                         use.terms, use.terms == 1 ? "" : "s",
+                                                         best->commitment.term_months,
+                                                         option.payment, use.unused_node_hours(),
+                                                         use.committed_node_hours,
+                                                         100.0 * use.unused_node_hours() /
+                                                             use.committed_node_hours))
+                               .first;
                 }
                 option.notes.push_back(note->second);
             }
             if (best->is_default) {
-                option.notes.emplace_back(
-                    "commitment price is the provider's default discount (market survey), not a "
-                    "published price for this instance");
+                option.notes.push_back(m_default_discount_note);
             }
             emit(option, unit.flows, best->commitment.effective_per_hour);
         }

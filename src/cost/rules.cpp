@@ -10,15 +10,14 @@ namespace gpuplan::cost {
 void apply_decision(Plan& plan, const decide::Decision& decision, ExcludedOptions excluded) {
     // The verdict depends only on a few fields of an option, so its words are made once: the
     // favouring notes per GPU model and purchase option, the exclusion per rule and finding.
-    std::map<std::string, std::pair<std::optional<std::size_t>, std::vector<std::string>>,
-             std::less<>>
+    std::map<std::string, std::pair<std::optional<std::size_t>, std::vector<Note>>, std::less<>>
         by_gpu;
-    std::map<PurchaseOption, std::optional<std::string>> by_purchase;
+    std::map<PurchaseOption, std::optional<Note>> by_purchase;
     std::map<std::tuple<std::string, std::string, std::string>, std::string> exclusions;
     for (Option& option : plan.options) {
         auto gpu = by_gpu.find(option.gpu);
         if (gpu == by_gpu.end()) {
-            std::pair<std::optional<std::size_t>, std::vector<std::string>> verdict;
+            std::pair<std::optional<std::size_t>, std::vector<Note>> verdict;
             verdict.first = decide::preference_rank(decision, option.gpu);
             if (verdict.first) {
                 for (const decide::CandidateGpu& candidate : decision.candidate_gpus) {
@@ -38,7 +37,7 @@ void apply_decision(Plan& plan, const decide::Decision& decision, ExcludedOption
         auto purchase = by_purchase.find(option.purchase);
         if (purchase == by_purchase.end()) {
             const decide::PurchaseVerdict& verdict = decide::verdict_for(decision, option.purchase);
-            std::optional<std::string> note;
+            std::optional<Note> note;
             if (verdict.status == decide::PurchaseStatus::preferred && verdict.reason) {
                 note = fmt::format("the rules favour {} (rule '{}')", to_string(option.purchase),
                                    verdict.reason->rule);

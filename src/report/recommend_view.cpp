@@ -135,7 +135,7 @@ ordered_json option_json(const cost::Option& o, std::optional<std::size_t> rank)
     } else {
         out["simulation"] = nullptr;
     }
-    out["notes"] = o.notes;
+    out["notes"] = cost::texts(o.notes);
     return out;
 }
 
@@ -531,7 +531,7 @@ std::string tco_json(const TcoReport& r) {
                                                           : ordered_json::object()}});
         }
         entry["cash_flows"] = flows;
-        entry["notes"] = o.notes;
+        entry["notes"] = cost::texts(o.notes);
         options.push_back(entry);
     }
     out["options"] = options;

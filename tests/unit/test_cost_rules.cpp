@@ -67,7 +67,7 @@ TEST_CASE("apply_decision rejects what the rules exclude, with the rule and its 
     cost::apply_decision(plan, a_decision(), cost::ExcludedOptions::keep);
     CHECK_FALSE(plan.options[0].rejection.has_value());
     CHECK(plan.options[0].rule_preference == 0U);
-    CHECK(plan.options[0].notes ==
+    CHECK(cost::texts(plan.options[0].notes) ==
           std::vector<std::string>{"the rules favour H100 (rule 'big-model')"});
     CHECK(plan.options[1].rejection == cost::Rejection::excluded_by_rule);
     CHECK(plan.options[1].reason ==

@@ -213,11 +213,12 @@ TEST_CASE("self-built is priced waiting, and bridged with --bridge", "[plan]") {
     // The bridge runs the whole 100 h job on the cheapest A100-80GB on-demand: 30/8 per GPU-hour.
     CHECK(bridged.item_totals[static_cast<std::size_t>(Item::bridge)] == Approx(100 * 30.0));
     const bool has_break_even =
-        std::any_of(waits.notes.begin(), waits.notes.end(), [](const std::string& n) {
+        std::any_of(waits.notes.begin(), waits.notes.end(), [](const Note& n) {
             // The cheapest on-demand is the CNY offer (no egress); a 100-hour job never pays
             // back 210,000 of capex.
-            return n == "break-even vs yuncloud/cn-north/y.8a100/on_demand: none within the cash "
-                        "flows";
+            return n.text() ==
+                   "break-even vs yuncloud/cn-north/y.8a100/on_demand: none within the cash "
+                   "flows";
         });
     CHECK(has_break_even);
     CHECK_FALSE(has(cost::plan(training(), fixture(), Settings{}, FakeEstimator{&calls}),

@@ -14,6 +14,7 @@
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -87,6 +88,24 @@ struct SpotQuantiles {
     bool operator==(const SpotQuantiles&) const = default;
 };
 
+// A sentence about an option. Most are the same for every region of an instance type or every
+// option of a GPU model, so options share one copy; equal when the words are.
+class Note {
+public:
+    Note(std::string text) : m_text(std::make_shared<const std::string>(std::move(text))) {}
+    Note(const char* text) : Note(std::string(text)) {}
+
+    [[nodiscard]] const std::string& text() const { return *m_text; }
+    operator const std::string&() const { return *m_text; }
+    bool operator==(const Note& other) const { return *m_text == *other.m_text; }
+
+private:
+    std::shared_ptr<const std::string> m_text;
+};
+
+// The words of `notes`, in order.
+[[nodiscard]] std::vector<std::string> texts(const std::vector<Note>& notes);
+
 // The figures a rejection's sentence quotes, kept as numbers so that only the sentences shown
 // are ever put into words (see reason()).
 struct RejectionDetail {
@@ -137,7 +156,7 @@ struct Option {
     std::optional<Rejection> rejection;
     RejectionDetail detail; // the figures of the rejection's sentence
     std::string reason;     // the sentence itself when no figures make it (excluded_by_rule)
-    std::vector<std::string> notes;
+    std::vector<Note> notes;
 
     // provider/region/instance/purchase, or self_built/BUILD[/bridge]: unique within a plan.
     [[nodiscard]] std::string id() const;
