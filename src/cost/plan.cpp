@@ -695,10 +695,10 @@ void Planner::add_cloud(const catalog::Provider& provider, const catalog::Instan
     // in every region.
     std::map<std::tuple<int, double, catalog::Payment>, Note> commitment_notes;
 
+    // Options are built in place in the plan from a prototype, then priced and judged.
     auto emit = [&](Option& option, const CashFlows& unit, double price) {
         finish(option, unit, price, hidden, discount_used);
         judge(option, e, gpu, rate.has_value());
-        m_plan.options.push_back(std::move(option));
     };
     for (const Region& region : regions_of(provider, instance)) {
         if (!m_workload.constraints.regions.empty() &&
@@ -715,7 +715,7 @@ void Planner::add_cloud(const catalog::Provider& provider, const catalog::Instan
             }
         }
         if (region.on_demand && allowed(purchase, PurchaseOption::on_demand)) {
-            Option option = on_demand_proto;
+            Option& option = m_plan.options.emplace_back(on_demand_proto);
             option.region = region.name;
             option.prices_as_of = region.as_of;
             emit(option, unit_on_demand, *region.on_demand);
@@ -741,7 +741,7 @@ void Planner::add_cloud(const catalog::Provider& provider, const catalog::Instan
                     best = &choice;
                 }
             }
-            Option option = proto;
+            Option& option = m_plan.options.emplace_back(proto);
             option.region = region.name;
             option.purchase = kind;
             option.payment = std::string(catalog::to_string(best->payment));
@@ -773,7 +773,7 @@ void Planner::add_cloud(const catalog::Provider& provider, const catalog::Instan
             emit(option, unit.flows, best->commitment.effective_per_hour);
         }
         if (region.spot && allowed(purchase, PurchaseOption::spot)) {
-            Option option = spot_proto;
+            Option& option = m_plan.options.emplace_back(spot_proto);
             option.region = region.name;
             option.zone = region.spot_zone;
             option.prices_as_of = region.spot_as_of;
