@@ -8,12 +8,15 @@
 namespace gpuplan::cost {
 
 void apply_decision(Plan& plan, const decide::Decision& decision, ExcludedOptions excluded) {
-    // The verdict depends only on a few fields of an option, so its words are made once: the
-    // favouring notes per GPU model and purchase option, the exclusion per rule and finding.
+    // The verdict depends only on a few fields of an option, so it is reached and worded once:
+    // the favouring notes per GPU model and purchase option, the exclusion per node shape.
     std::map<std::string, std::pair<std::optional<std::size_t>, std::vector<Note>>, std::less<>>
         by_gpu;
     std::map<PurchaseOption, std::optional<Note>> by_purchase;
-    std::map<std::tuple<std::string, std::string, std::string>, std::string> exclusions;
+    // GPU model, purchase option, GPUs share a node, several nodes, NVLink, network speed: all
+    // that decide::rule_out looks at.
+    using Shape = std::tuple<std::string, PurchaseOption, bool, bool, bool, std::optional<double>>;
+    std::map<Shape, std::optional<std::string>> exclusions;
     for (Option& option : plan.options) {
         auto gpu = by_gpu.find(option.gpu);
         if (gpu == by_gpu.end()) {
@@ -50,21 +53,26 @@ void apply_decision(Plan& plan, const decide::Decision& decision, ExcludedOption
         if (option.rejection) {
             continue;
         }
-        const decide::Configuration configuration{.gpu = option.gpu,
-                                                  .purchase = option.purchase,
-                                                  .gpu_count = option.gpu_count,
-                                                  .nodes = option.nodes,
-                                                  .nvlink = option.nvlink,
-                                                  .network_gbps = option.network_gbps};
-        if (auto out = decide::rule_out(decision, configuration)) {
-            option.rejection = Rejection::excluded_by_rule;
-            auto [words, added] =
-                exclusions.try_emplace({out->reason.rule, out->what, out->reason.why});
-            if (added) {
-                words->second = fmt::format("excluded by rule '{}': {}. {}", out->reason.rule,
-                                            out->what, out->reason.why);
+        const Shape shape{option.gpu,       option.purchase, option.gpu_count > option.nodes,
+                          option.nodes > 1, option.nvlink,   option.network_gbps};
+        auto verdict = exclusions.find(shape);
+        if (verdict == exclusions.end()) {
+            const decide::Configuration configuration{.gpu = option.gpu,
+                                                      .purchase = option.purchase,
+                                                      .gpu_count = option.gpu_count,
+                                                      .nodes = option.nodes,
+                                                      .nvlink = option.nvlink,
+                                                      .network_gbps = option.network_gbps};
+            std::optional<std::string> words;
+            if (auto out = decide::rule_out(decision, configuration)) {
+                words = fmt::format("excluded by rule '{}': {}. {}", out->reason.rule, out->what,
+                                    out->reason.why);
             }
-            option.reason = words->second;
+            verdict = exclusions.emplace(shape, std::move(words)).first;
+        }
+        if (verdict->second) {
+            option.rejection = Rejection::excluded_by_rule;
+            option.reason = *verdict->second;
         }
     }
     if (excluded == ExcludedOptions::drop) {

@@ -131,7 +131,9 @@ struct RuleOut {
 
 // The first rule that rules `configuration` out, checked in this order: excluded GPU model,
 // excluded purchase option, no NVLink in a multi-GPU node, a multi-node run with a network
-// slower than required or of unknown speed; nullopt when the decision allows it.
+// slower than required or of unknown speed; nullopt when the decision allows it. The answer
+// depends only on the GPU model, the purchase option, whether GPUs share a node, whether there
+// are several nodes, NVLink and the network speed (cost::apply_decision reuses it on that key).
 [[nodiscard]] std::optional<RuleOut> rule_out(const Decision& decision,
                                               const Configuration& configuration);
 
