@@ -9,6 +9,7 @@
 #include <limits>
 #include <numeric>
 #include <tuple>
+#include <unordered_map>
 #include <utility>
 
 namespace gpuplan::cost {
@@ -282,20 +283,22 @@ struct Region {
 std::vector<Region> regions_of(const catalog::Provider& provider,
                                const catalog::Instance& instance) {
     std::vector<Region> regions;
+    std::unordered_map<std::string_view, std::size_t> index; // region name -> position
     for (std::size_t i = 0; i < instance.prices.size(); ++i) {
         const catalog::PriceRow& row = instance.prices[i];
-        // Rows of a region are usually adjacent: try the last region first.
-        auto it = !regions.empty() && regions.back().name == row.region
-                      ? std::prev(regions.end())
-                      : std::find_if(regions.begin(), regions.end(),
-                                     [&row](const Region& r) { return r.name == row.region; });
-        if (it == regions.end()) {
-            Region region;
-            region.name = row.region;
-            region.as_of = row.as_of.value_or(provider.as_of);
-            regions.push_back(region);
-            it = std::prev(regions.end());
+        // Rows of a region are often adjacent: try the last region before the index.
+        std::size_t at = regions.size() - 1;
+        if (regions.empty() || regions.back().name != row.region) {
+            const auto [found, added] = index.try_emplace(row.region, regions.size());
+            at = found->second;
+            if (added) {
+                Region region;
+                region.name = row.region;
+                region.as_of = row.as_of.value_or(provider.as_of);
+                regions.push_back(region);
+            }
         }
+        Region* const it = &regions[at];
         if (row.zone.empty() && it->zoneless_row > i) {
             it->zoneless_row = i;
         }
