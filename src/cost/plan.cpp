@@ -113,7 +113,7 @@ bool id_less(const Option& a, const Option& b) {
     }
 }
 
-std::string reason(const Option& o) {
+std::string reason(const Plan& plan, const Option& o) {
     if (!o.rejection) {
         return {};
     }
@@ -137,7 +137,7 @@ std::string reason(const Option& o) {
             o.purchase == PurchaseOption::spot ? " (spot interruptions outpace progress)" : "");
     case Rejection::no_exchange_rate:
         return fmt::format("no exchange rate from {} to {} in the catalog", o.price_currency,
-                           d.currency);
+                           plan.currency);
     case Rejection::misses_deadline:
         return d.service
                    ? fmt::format("the service can start only after the hardware's lead "
@@ -145,8 +145,8 @@ std::string reason(const Option& o) {
                                  d.limit)
                    : fmt::format("finishes after {:.1f} h; deadline is {:.1f} h", d.value, d.limit);
     case Rejection::over_budget:
-        return fmt::format("costs {:.2f} {}; budget is {:.2f} {}", d.value, d.currency, d.limit,
-                           d.limit_currency);
+        return fmt::format("costs {:.2f} {}; budget is {:.2f} {}", d.value, plan.currency, d.limit,
+                           plan.budget ? plan.budget->currency : plan.currency);
     case Rejection::excluded_by_rule:
         return o.reason;
     }
@@ -551,9 +551,7 @@ void Planner::judge(Option& option, const estimate::GpuEstimate& e, const catalo
         reject(Rejection::never_finishes);
     }
     if (!has_rate) {
-        if (RejectionDetail* d = reject(Rejection::no_exchange_rate)) {
-            d->currency = m_plan.currency;
-        }
+        reject(Rejection::no_exchange_rate);
     }
     if (!option.meets_deadline) {
         if (RejectionDetail* d =
@@ -562,10 +560,7 @@ void Planner::judge(Option& option, const estimate::GpuEstimate& e, const catalo
         }
     }
     if (!option.within_budget) {
-        if (RejectionDetail* d = reject(Rejection::over_budget, option.total, c.budget->amount)) {
-            d->currency = m_plan.currency;
-            d->limit_currency = c.budget->currency;
-        }
+        reject(Rejection::over_budget, option.total, c.budget->amount);
     }
 }
 
@@ -747,7 +742,7 @@ void Planner::add_cloud(const catalog::Provider& provider, const catalog::Instan
             Option& option = m_plan.options.emplace_back(proto);
             option.region = region.name;
             option.purchase = kind;
-            option.payment = std::string(catalog::to_string(best->payment));
+            option.payment = best->payment;
             option.prices_as_of = reserved_as_of(instance, region, term).value_or(*region.as_of);
             const UnitCommitment& unit = reserved_unit(best->commitment);
             const CommitmentUse& use = unit.use;
@@ -762,7 +757,8 @@ void Planner::add_cloud(const catalog::Provider& provider, const catalog::Instan
                                                          "instance-hours unused ({:.0f}%)",
                                                          use.terms, use.terms == 1 ? "" : "s",
                                                          best->commitment.term_months,
-                                                         option.payment, use.unused_node_hours(),
+                                                         catalog::to_string(best->payment),
+                                                         use.unused_node_hours(),
                                                          use.committed_node_hours,
                                                          100.0 * use.unused_node_hours() /
                                                              use.committed_node_hours))
@@ -926,6 +922,7 @@ Plan Planner::run() {
     m_plan.discount_rate = w.finance.discount_rate;
     m_plan.monthly_rate = finance::monthly_rate(w.finance.discount_rate);
     m_plan.horizon_months = w.horizon_months;
+    m_plan.budget = w.constraints.budget;
     if (w.constraints.budget) {
         m_budget_rate =
             catalog::fx_rate(m_catalog, w.constraints.budget->currency, m_plan.currency);

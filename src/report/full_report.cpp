@@ -322,7 +322,7 @@ std::string rejected_section(const RecommendReport& r) {
     const std::size_t rows = std::min(r.rejected.size(), k_rejected_rows);
     for (std::size_t i = 0; i < rows; ++i) {
         const cost::Option& o = option_at(r, r.rejected[i]);
-        table.add_row({o.id(), cost::reason(o)});
+        table.add_row({o.id(), cost::reason(r.plan, o)});
     }
     out += table.render_markdown();
     if (r.rejected.size() > rows) {

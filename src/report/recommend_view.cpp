@@ -102,7 +102,8 @@ ordered_json option_json(const cost::Option& o, std::optional<std::size_t> rank)
     out["nodes"] = o.nodes;
     out["gpu_count"] = o.gpu_count;
     out["purchase"] = gpuplan::to_string(o.purchase);
-    out["payment"] = o.payment.empty() ? ordered_json(nullptr) : ordered_json(o.payment);
+    out["payment"] =
+        o.payment ? ordered_json(catalog::to_string(*o.payment)) : ordered_json(nullptr);
     out["wall_hours"] = round_to(o.wall_hours, k_hour_digits);
     out["gpu_hours"] = round_to(o.gpu_hours, k_hour_digits);
     out["meets_deadline"] = o.meets_deadline;
@@ -260,7 +261,7 @@ std::string recommend_json(const RecommendReport& r) {
         const cost::Option& o = plan.options[index];
         rejected.push_back({{"id", o.id()},
                             {"reason_code", cost::to_string(*o.rejection)},
-                            {"reason", cost::reason(o)}});
+                            {"reason", cost::reason(plan, o)}});
     }
     out["rejected"] = rejected;
     return out.dump(2) + "\n";
@@ -390,7 +391,7 @@ std::string recommend_text(const RecommendReport& r, bool markdown, bool wide) {
             r.explain ? r.rejected.size() : std::min(k_rejected_shown, r.rejected.size());
         for (std::size_t i = 0; i < listed; ++i) {
             const cost::Option& o = plan.options[r.rejected[i]];
-            out += fmt::format("{}{}: {}\n", bullet, o.id(), cost::reason(o));
+            out += fmt::format("{}{}: {}\n", bullet, o.id(), cost::reason(plan, o));
         }
     }
     out += markdown ? "\n## Assumptions\n\n" : "\nAssumptions:\n";
@@ -454,7 +455,7 @@ TcoReport make_tco_report(GeneratorInfo generator, const catalog::Catalog& catal
             }
         }
         if (best) {
-            report.options.push_back({*best, std::nullopt});
+            report.options.push_back({*best, std::nullopt, cost::reason(plan, *best)});
             report.gpu_count = std::max(report.gpu_count, best->gpu_count);
         }
     }
@@ -505,7 +506,8 @@ std::string tco_json(const TcoReport& r) {
         entry["purchase"] = gpuplan::to_string(o.purchase);
         entry["id"] = o.id();
         entry["gpu_count"] = o.gpu_count;
-        entry["payment"] = o.payment.empty() ? ordered_json(nullptr) : ordered_json(o.payment);
+        entry["payment"] =
+            o.payment ? ordered_json(catalog::to_string(*o.payment)) : ordered_json(nullptr);
         entry["npv"] = round_money(o.npv);
         entry["total"] = round_money(o.total);
         entry["wall_hours"] = round_to(o.wall_hours, k_hour_digits);
@@ -516,7 +518,7 @@ std::string tco_json(const TcoReport& r) {
                                               : ordered_json(nullptr);
         entry["rejected"] = o.rejection
                                 ? ordered_json({{"reason_code", cost::to_string(*o.rejection)},
-                                                {"reason", cost::reason(o)}})
+                                                {"reason", t.reason}})
                                 : ordered_json(nullptr);
         ordered_json flows = ordered_json::array();
         double cumulative = 0.0;

@@ -137,7 +137,7 @@ TEST_CASE("reserved terms are owed in full and pick the payment with the lowest 
     CHECK(one_year.total == Approx(32 * 0.6 * 8760 + 4.6 + 1.26));
     const Option& three_years = find(plan, "testcloud/r1/big.8x/reserved_3y");
     // 36 monthly payments of 12.8 x 730 beat 12.16 x 26280 upfront at 10%/yr.
-    CHECK(three_years.payment == "no_upfront");
+    CHECK(three_years.payment == catalog::Payment::no_upfront);
     CHECK(three_years.amounts.size() == 37);
     CHECK(three_years.total > one_year.total);
     CHECK(one_year.total > find(plan, "testcloud/r1/big.8x/on_demand").total);
@@ -237,7 +237,7 @@ TEST_CASE("an output currency without an exchange rate rejects every option", "[
                                        ? Rejection::not_interruptible
                                        : Rejection::no_exchange_rate));
     }
-    CHECK(cost::reason(find(plan, "testcloud/r2/big.8x/on_demand")) ==
+    CHECK(cost::reason(plan, find(plan, "testcloud/r2/big.8x/on_demand")) ==
           "no exchange rate from USD to EUR in the catalog");
 }
 
@@ -280,7 +280,7 @@ TEST_CASE("a self-built service waiting for hardware misses a deadline; bridged 
     const Plan plan = cost::plan(w, fixture(), settings, FakeEstimator{&calls});
     const Option& waits = find(plan, "self_built/8xA100-80GB");
     CHECK(waits.rejection == Rejection::misses_deadline);
-    CHECK(cost::reason(waits) ==
+    CHECK(cost::reason(plan, waits) ==
           "the service can start only after the hardware's lead time, past the 100.0 h deadline");
     CHECK(find(plan, "self_built/8xA100-80GB/bridge").meets_deadline);
     CHECK(find(plan, "testcloud/r2/big.8x/on_demand").meets_deadline);

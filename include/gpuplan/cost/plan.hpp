@@ -107,14 +107,12 @@ private:
 [[nodiscard]] std::vector<std::string> texts(const std::vector<Note>& notes);
 
 // The figures a rejection's sentence quotes, kept as numbers so that only the sentences shown
-// are ever put into words (see reason()).
+// are ever put into words (see reason()); the currencies are the plan's.
 struct RejectionDetail {
-    double value = 0.0;         // GiB per GPU needed, wall hours, or the total cost
-    double limit = 0.0;         // GiB on the GPU model, a GPU count, the deadline or the budget
-    int gpu_count = 0;          // does_not_fit: the GPUs the memory is spread over
-    std::string currency;       // over_budget: of the total; no_exchange_rate: the target
-    std::string limit_currency; // over_budget: of the budget
-    bool service = false;       // misses_deadline: an inference service (lead time, not runs)
+    double value = 0.0;   // GiB per GPU needed, wall hours, or the total cost
+    double limit = 0.0;   // GiB on the GPU model, a GPU count, the deadline or the budget
+    int gpu_count = 0;    // does_not_fit: the GPUs the memory is spread over
+    bool service = false; // misses_deadline: an inference service (lead time, not runs)
 
     bool operator==(const RejectionDetail&) const = default;
 };
@@ -132,7 +130,7 @@ struct Option {
     bool nvlink = false;                // the node's GPUs are NVLink-connected
     std::optional<double> network_gbps; // node-to-node bandwidth; nullopt = unknown
     PurchaseOption purchase = PurchaseOption::on_demand;
-    std::string payment; // reserved: no_upfront | partial_upfront | all_upfront
+    std::optional<catalog::Payment> payment; // reserved: how the commitment is paid
     bool bridged = false;
     std::string price_currency;       // currency of the catalog prices
     std::optional<Date> prices_as_of; // date of the catalog prices it was priced from
@@ -166,9 +164,6 @@ struct Option {
 // Whether a's id sorts before b's, without building either.
 [[nodiscard]] bool id_less(const Option& a, const Option& b);
 
-// Why `option` is rejected, in words; empty when it is not.
-[[nodiscard]] std::string reason(const Option& option);
-
 // Everything the engine assumed, for the report.
 struct FxUse {
     std::string from;
@@ -189,9 +184,13 @@ struct Plan {
     std::vector<PurchaseOption> purchase_options;
     std::size_t estimates = 0; // distinct estimator calls
     std::vector<std::string> assumptions;
+    std::optional<Money> budget; // the workload's, for the words of over_budget
 
     bool operator==(const Plan&) const = default;
 };
+
+// Why `option` of `plan` is rejected, in words; empty when it is not.
+[[nodiscard]] std::string reason(const Plan& plan, const Option& option);
 
 // Prices every option for `workload` (its constraints filter providers, regions, GPU models and
 // purchase options) and flags the infeasible ones. Never throws for "nothing fits".

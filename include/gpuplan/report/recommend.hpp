@@ -57,6 +57,7 @@ make_recommend_report(GeneratorInfo generator, const catalog::Catalog& catalog,
 struct TcoOption {
     cost::Option option;
     std::optional<int> break_even_month; // vs on_demand; nullopt for on_demand or never
+    std::string reason;                  // why it is rejected; empty when it is not
 };
 
 struct TcoReport {
