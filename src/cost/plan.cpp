@@ -370,6 +370,34 @@ std::vector<CommitmentChoice> commitments_for(const catalog::Provider& provider,
     return choices;
 }
 
+// The cash flows of an offer at a price of 1 with its hidden costs (storage, egress), as the
+// cells that are not zero, month by month in item order: every region prices the same cells.
+struct Flows {
+    struct Cell {
+        std::size_t month = 0;
+        std::size_t item = 0;
+        double unit = 0.0;   // at a price of 1
+        double hidden = 0.0; // not scaled by the price
+    };
+    std::vector<Cell> cells;
+    std::size_t months = 0; // months the flows span
+};
+
+Flows flows_of(const CashFlows& unit, const CashFlows& hidden) {
+    Flows out;
+    out.months = std::max(unit.months.size(), hidden.months.size());
+    for (std::size_t k = 0; k < out.months; ++k) {
+        for (std::size_t i = 0; i < k_item_count; ++i) {
+            const double u = k < unit.months.size() ? unit.months[k][i] : 0.0;
+            const double h = k < hidden.months.size() ? hidden.months[k][i] : 0.0;
+            if (u != 0.0 || h != 0.0) {
+                out.cells.push_back({k, i, u, h});
+            }
+        }
+    }
+    return out;
+}
+
 class Planner {
 public:
     Planner(const Workload& w, const catalog::Catalog& c, const Settings& s, const Estimator& e)
@@ -391,10 +419,8 @@ private:
         double fraction = 0.0;
         Note note;
     };
-    // Prices `option` from cash flows at a price of 1 (`unit`) scaled by `price`, plus `hidden`
-    // costs, less `discount`, in the output currency.
-    void finish(Option& option, const CashFlows& unit, double price, const CashFlows& hidden,
-                const Discount* discount);
+    // Prices `option` from `flows` at `price`, less `discount`, in the output currency.
+    void finish(Option& option, const Flows& flows, double price, const Discount* discount);
     // Sets the option's feasibility flags and its first rejection; `has_rate`: its price
     // currency converts to the output currency.
     void judge(Option& option, const estimate::GpuEstimate& e, const catalog::Gpu& gpu,
@@ -470,12 +496,11 @@ CashFlows Planner::hidden_flows(const estimate::GpuEstimate& e, const Usage& usa
     return flows;
 }
 
-void Planner::finish(Option& option, const CashFlows& unit, double price, const CashFlows& hidden,
-                     const Discount* discount) {
-    // One pass over the months and items: each amount is the unit flow at `price`, plus the
-    // hidden cost, less the negotiated discount, converted to the output currency.
+void Planner::finish(Option& option, const Flows& flows, double price, const Discount* discount) {
+    // Each amount is the unit flow at `price`, plus the hidden cost, less the negotiated
+    // discount, converted to the output currency; the zero cells add nothing and are skipped.
     const auto horizon = static_cast<std::size_t>(std::ceil(m_workload.horizon_months - 1e-9));
-    const std::size_t count = std::max({unit.months.size(), hidden.months.size(), horizon + 1});
+    const std::size_t count = std::max(flows.months, horizon + 1);
     const double keep = discount ? 1.0 - discount->fraction : 1.0;
     if (discount) {
         option.notes.push_back(discount->note);
@@ -485,26 +510,20 @@ void Planner::finish(Option& option, const CashFlows& unit, double price, const 
     if (m_settings.itemise) {
         option.cash_flows.months.assign(count, {});
     }
-    // Past the last month with a flow every amount is zero, as assigned.
-    const std::size_t flowing = std::min(count, std::max(unit.months.size(), hidden.months.size()));
-    for (std::size_t k = 0; k < flowing; ++k) {
-        double month = 0.0;
-        for (std::size_t i = 0; i < k_item_count; ++i) {
-            double amount = k < unit.months.size() ? unit.months[k][i] * price : 0.0;
-            if (k < hidden.months.size() && hidden.months[k][i] != 0.0) {
-                amount += hidden.months[k][i];
-            }
-            if (discount) {
-                amount *= keep;
-            }
-            amount *= option.fx_rate;
-            month += amount;
-            option.item_totals[i] += amount;
-            if (m_settings.itemise) {
-                option.cash_flows.months[k][i] = amount;
-            }
+    for (const Flows::Cell& cell : flows.cells) {
+        double amount = cell.unit * price;
+        if (cell.hidden != 0.0) {
+            amount += cell.hidden;
         }
-        option.amounts[k] = month;
+        if (discount) {
+            amount *= keep;
+        }
+        amount *= option.fx_rate;
+        option.amounts[cell.month] += amount;
+        option.item_totals[cell.item] += amount;
+        if (m_settings.itemise) {
+            option.cash_flows.months[cell.month][cell.item] = amount;
+        }
     }
     option.npv = finance::npv(m_plan.monthly_rate, option.amounts);
     option.total = std::accumulate(option.amounts.begin(), option.amounts.end(), 0.0);
@@ -609,13 +628,15 @@ void Planner::add_cloud(const catalog::Provider& provider, const catalog::Instan
     const Usage usage = usage_of(m_workload, e, proto.nodes);
     const double max_hours = k_max_plan_months * k_hours_per_month;
     const bool endless = usage_end_hour(usage, 0.0) > max_hours;
+    const CashFlows hidden =
+        endless ? CashFlows{} : hidden_flows(e, usage, provider, proto.fx_rate);
 
     // Every region runs the same work: cash flows are linear in the price, so each purchase
     // option's flows at a price of 1 are computed once per instance type and scaled per region.
-    const CashFlows unit_on_demand =
-        endless ? CashFlows{} : on_demand_cash_flows(usage, 1.0, billing);
+    const Flows unit_on_demand =
+        flows_of(endless ? CashFlows{} : on_demand_cash_flows(usage, 1.0, billing), hidden);
     struct UnitCommitment {
-        CashFlows flows;
+        Flows flows;
         double npv = 0.0;
         CommitmentUse use;
     };
@@ -629,7 +650,7 @@ void Planner::add_cloud(const catalog::Provider& provider, const catalog::Instan
             CashFlows flows = endless ? CashFlows{} : reserved_cash_flows(usage, unit);
             const double value = finance::npv(m_plan.monthly_rate, flows.amounts());
             it = unit_reserved
-                     .emplace(key, UnitCommitment{std::move(flows), value,
+                     .emplace(key, UnitCommitment{flows_of(flows, hidden), value,
                                                   endless ? CommitmentUse{}
                                                           : commitment_use(usage, unit)})
                      .first;
@@ -669,9 +690,8 @@ void Planner::add_cloud(const catalog::Provider& provider, const catalog::Instan
                                    m_settings.seed);
     }
 
-    const CashFlows unit_spot = spot_endless ? CashFlows{} : spot_cash_flows(usage, 1.0, overhead);
-    const CashFlows hidden =
-        endless ? CashFlows{} : hidden_flows(e, usage, provider, proto.fx_rate);
+    const Flows unit_spot =
+        flows_of(spot_endless ? CashFlows{} : spot_cash_flows(usage, 1.0, overhead), hidden);
     proto.finishes = !endless;
     Option on_demand_proto = proto;
     on_demand_proto.purchase = PurchaseOption::on_demand;
@@ -694,8 +714,8 @@ void Planner::add_cloud(const catalog::Provider& provider, const catalog::Instan
     std::map<std::tuple<int, double, catalog::Payment>, Note> commitment_notes;
 
     // Options are built in place in the plan from a prototype, then priced and judged.
-    auto emit = [&](Option& option, const CashFlows& unit, double price) {
-        finish(option, unit, price, hidden, discount_used);
+    auto emit = [&](Option& option, const Flows& unit, double price) {
+        finish(option, unit, price, discount_used);
         judge(option, e, gpu, rate.has_value());
     };
     for (const Region& region : regions_of(provider, instance)) {
@@ -869,8 +889,9 @@ void Planner::add_self_built(const catalog::Build& build, const catalog::Gpu& gp
                 "to the horizon",
                 *option.break_even_utilisation * 100.0));
         }
-        finish(option, option.finishes ? self_built_cash_flows(usage, p) : CashFlows{}, 1.0,
-               CashFlows{}, nullptr);
+        finish(option,
+               flows_of(option.finishes ? self_built_cash_flows(usage, p) : CashFlows{}, {}), 1.0,
+               nullptr);
         judge(option, e, gpu, rate.has_value());
         m_plan.options.push_back(std::move(option));
     };
