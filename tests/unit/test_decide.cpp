@@ -3,6 +3,7 @@
 
 #include "gpuplan/decide/decide.hpp"
 #include "gpuplan/decide/facts.hpp"
+#include "gpuplan/decide/parsed_tree.hpp"
 #include "gpuplan/decide/tree.hpp"
 #include "gpuplan/embedded.hpp"
 #include "gpuplan/shipped.hpp"
@@ -52,12 +53,14 @@ Outcome eval(const Condition& condition, const Facts& facts) {
     return evaluate(condition, facts, uses);
 }
 
+catalog::TextFile shipped_tree_file() {
+    auto text = embedded::file("decision_tree.yaml");
+    REQUIRE(text.has_value());
+    return {"catalog/decision_tree.yaml", std::string(*text)};
+}
+
 const Tree& shipped_tree() {
-    static const Tree tree = [] {
-        auto text = embedded::file("decision_tree.yaml");
-        REQUIRE(text.has_value());
-        return read_tree({"catalog/decision_tree.yaml", std::string(*text)});
-    }();
+    static const Tree tree = read_tree(shipped_tree_file());
     return tree;
 }
 
@@ -445,6 +448,98 @@ nodes:
     const Tree tree = read_tree({"tree.yaml", fixed}, &catalog);
     CHECK(tree.nodes[0].on_true.gpus.prefer == Strings{"A100-80GB"});
     CHECK(tree.nodes[0].test.values == std::vector<FactValue>{std::string("A100-80GB")});
+}
+
+// ---- the parsed tree ----------------------------------------------------------------------------
+
+namespace {
+
+// Catalog and parse problems, GPU lists with repeats and conflicts, operands in a test that fails.
+const std::string k_tree_with_problems = R"(schema_version: 1
+root: a
+nodes:
+  - id: a
+    test: {fact: gpu_models, contains: Z100}
+    why: W.
+    then: {gpus: {prefer: [T4, t4, Q1]}, why: W., next: b}
+    else: {gpus: {prefer: [T4], exclude: [t4]}, why: W.}
+  - id: b
+    test: {fact: parms, ge: 1}
+    why: W.
+    missing: {gpus: {only: [L4], prefer: [T4, l4]}, why: W.}
+  - id: c
+    test: {all: [{fact: gpu_models, contains: X9}, {fact: task, eq: bogus}]}
+    why: W.
+    then: {gpus: {prefer: 7, exclude: [H100, [x]]}, purchase: {prefer: [spot, spot]}, why: W.}
+)";
+
+} // namespace
+
+TEST_CASE("read_tree reports parse and catalog problems in the order of the file",
+          "[decide][reader]") {
+    catalog::Catalog catalog;
+    for (const char* name : {"T4", "L4", "V100"}) {
+        catalog::Gpu gpu;
+        gpu.name = name;
+        catalog.gpus.push_back(gpu);
+    }
+    CHECK(diagnostics_of(k_tree_with_problems, &catalog) ==
+          Strings{
+              "tree.yaml:5:40: error: /nodes/0/test/contains: unknown GPU model 'Z100'; did you "
+              "mean 'V100'?",
+              "tree.yaml:7:32: error: /nodes/0/then/gpus/prefer/1: 'T4' is listed twice",
+              "tree.yaml:7:36: error: /nodes/0/then/gpus/prefer/2: unknown GPU model 'Q1'; did "
+              "you mean 'T4'?",
+              "tree.yaml:8:18: error: /nodes/0/else/gpus: 'T4' is both preferred and ruled out",
+              "tree.yaml:10:18: error: /nodes/1/test/fact: unknown fact 'parms'; did you mean "
+              "'params'?",
+              "tree.yaml:12:21: error: /nodes/1/missing/gpus: 'T4' is both preferred and ruled "
+              "out",
+              "tree.yaml:14:47: error: /nodes/2/test/all/0/contains: unknown GPU model 'X9'; did "
+              "you mean 'T4'?",
+              "tree.yaml:14:69: error: /nodes/2/test/all/1/eq: expected one of train, finetune "
+              "or inference, got \"bogus\"",
+              "tree.yaml:16:27: error: /nodes/2/then/gpus/prefer: unknown GPU model '7'; did you "
+              "mean 'T4'?",
+              "tree.yaml:16:46: error: /nodes/2/then/gpus/exclude/1: expected a string, got a "
+              "list",
+              "tree.yaml:16:79: error: /nodes/2/then/purchase/prefer/1: 'spot' is listed twice",
+              "tree.yaml:13:5: error: /nodes/2: node 'c' is never reached from the root 'a'",
+          });
+}
+
+TEST_CASE("a parsed tree keeps GPU names as written until it is resolved", "[decide][reader]") {
+    catalog::Catalog catalog;
+    catalog::Gpu gpu;
+    gpu.name = "T4";
+    catalog.gpus.push_back(gpu);
+    const ParsedTree parsed = parse_tree({"tree.yaml", R"(schema_version: 1
+root: a
+nodes:
+  - id: a
+    test: {not: {fact: gpu_models, contains: t4}}
+    why: W.
+    then: {gpus: {prefer: [t4, L4]}, why: W.}
+)"});
+    CHECK(parsed.diagnostics.empty());
+    CHECK(parsed.tree.nodes[0].on_true.gpus.prefer == Strings{"t4", "L4"});
+    REQUIRE(parsed.gpu_checks.size() == 3);
+    CHECK(parsed.gpu_checks[0].check ==
+          decltype(GpuCheck::check){GpuOperand{"t4", {{5, 46}, "/nodes/0/test/not/contains"}}});
+    const auto& names = std::get<GpuNames>(parsed.gpu_checks[1].check);
+    CHECK(names.items.size() == 2);
+    CHECK(names.items[1] == Location{{7, 32}, "/nodes/0/then/gpus/prefer/1"});
+
+    const Tree tree = resolve_tree(parsed, &catalog);
+    CHECK(tree.nodes[0].test.children[0].values == std::vector<FactValue>{std::string("T4")});
+    CHECK(tree.nodes[0].on_true.gpus.prefer == Strings{"T4", "L4"});
+    CHECK_THROWS_WITH(resolve_tree(parsed, &catalog, UnknownGpus::error),
+                      "tree.yaml:7:32: error: /nodes/0/then/gpus/prefer/1: unknown GPU model "
+                      "'L4'; did you mean 'T4'?");
+
+    ParsedTree broken = parsed;
+    broken.gpu_checks[1].check = GpuNames{0, BranchSlot::on_missing, GpuList::prefer, {}};
+    CHECK_THROWS_AS(resolve_tree(broken, &catalog), RuntimeError);
 }
 
 // ---- facts --------------------------------------------------------------------------------------
