@@ -5,12 +5,14 @@
 #include "gpuplan/decide/facts.hpp"
 #include "gpuplan/decide/parsed_tree.hpp"
 #include "gpuplan/decide/tree.hpp"
+#include "gpuplan/decide/tree_bundle.hpp"
 #include "gpuplan/embedded.hpp"
 #include "gpuplan/shipped.hpp"
 
 #include <algorithm>
 #include <catch2/catch.hpp>
 #include <fstream>
+#include <optional>
 #include <sstream>
 
 using namespace gpuplan;
@@ -450,9 +452,25 @@ nodes:
     CHECK(tree.nodes[0].test.values == std::vector<FactValue>{std::string("A100-80GB")});
 }
 
-// ---- the parsed tree ----------------------------------------------------------------------------
+// ---- the parsed tree and its bundle form -------------------------------------------------------
 
 namespace {
+
+// What loading a tree gives: the tree, or every problem.
+struct Loaded {
+    std::optional<Tree> tree;
+    std::vector<Diagnostic> problems;
+
+    bool operator==(const Loaded&) const = default;
+};
+
+template <class Load> Loaded loaded(Load load) {
+    try {
+        return {load(), {}};
+    } catch (const InputError& e) {
+        return {std::nullopt, e.diagnostics()};
+    }
+}
 
 // Catalog and parse problems, GPU lists with repeats and conflicts, operands in a test that fails.
 const std::string k_tree_with_problems = R"(schema_version: 1
@@ -474,6 +492,30 @@ nodes:
 )";
 
 } // namespace
+
+TEST_CASE("the embedded parsed tree resolves to what read_tree reads from the shipped YAML",
+          "[decide][bundle]") {
+    const auto bytes = embedded::compiled("decision_tree.yaml");
+    REQUIRE(bytes.has_value());
+    const catalog::TextFile file = shipped_tree_file();
+    const ParsedTree parsed = read_tree_bundle(*bytes);
+    CHECK(parsed == parse_tree(file));
+    CHECK(parsed.diagnostics.empty());
+    CHECK(resolve_tree(parsed, &embedded::bundle().catalog) == shipped_tree());
+
+    // A smaller active catalog (`--no-default-catalog --catalog feed.csv`), and none at all.
+    catalog::Catalog smaller = embedded::bundle().catalog;
+    smaller.gpus.resize(3);
+    const std::vector<const catalog::Catalog*> catalogs{&embedded::bundle().catalog, &smaller,
+                                                        nullptr};
+    for (const catalog::Catalog* catalog : catalogs) {
+        for (UnknownGpus unknown : {UnknownGpus::allow, UnknownGpus::error}) {
+            CHECK(loaded([&] { return resolve_tree(parsed, catalog, unknown); }) ==
+                  loaded([&] { return read_tree(file, catalog, unknown); }));
+        }
+    }
+    CHECK_FALSE(validate_tree(file, &smaller).empty());
+}
 
 TEST_CASE("read_tree reports parse and catalog problems in the order of the file",
           "[decide][reader]") {
@@ -540,6 +582,43 @@ nodes:
     ParsedTree broken = parsed;
     broken.gpu_checks[1].check = GpuNames{0, BranchSlot::on_missing, GpuList::prefer, {}};
     CHECK_THROWS_AS(resolve_tree(broken, &catalog), RuntimeError);
+}
+
+TEST_CASE("a parsed tree survives the bundle round trip, problems and all", "[decide][bundle]") {
+    const ParsedTree parsed = parse_tree({"tree.yaml", k_tree_with_problems});
+    CHECK(parsed.gpu_checks.size() >= 10);
+    CHECK(parsed.diagnostics.size() >= 4);
+    CHECK(read_tree_bundle(write_tree_bundle(parsed)) == parsed);
+    const ParsedTree shipped = parse_tree(shipped_tree_file());
+    CHECK(read_tree_bundle(write_tree_bundle(shipped)) == shipped);
+}
+
+TEST_CASE("a truncated or corrupt parsed tree is refused with RuntimeError", "[decide][bundle]") {
+    const std::string bytes = write_tree_bundle(parse_tree({"tree.yaml", k_tree_with_problems}));
+    for (std::size_t size = 0; size < bytes.size(); ++size) {
+        CHECK_THROWS_AS(read_tree_bundle(bytes.substr(0, size)), RuntimeError);
+    }
+    CHECK_THROWS_AS(read_tree_bundle(bytes + '\0'), RuntimeError);
+    // Any byte changed: decoded (a string's character) or refused, never undefined behaviour
+    // (the sanitize preset runs this too).
+    for (std::size_t at = 0; at < bytes.size(); ++at) {
+        for (const char value : {'\x02', '\x7f', '\xff'}) {
+            std::string corrupt = bytes;
+            corrupt[at] = value;
+            try {
+                (void)read_tree_bundle(corrupt);
+            } catch (const RuntimeError&) {
+            }
+        }
+    }
+    ParsedTree bad_op;
+    bad_op.tree.nodes.push_back(Node{});
+    bad_op.tree.nodes[0].test.op = static_cast<Op>(42);
+    CHECK_THROWS_WITH(read_tree_bundle(write_tree_bundle(bad_op)),
+                      "embedded decision tree is corrupt");
+    ParsedTree bad_slot;
+    bad_slot.gpu_checks.push_back({GpuConflicts{0, static_cast<BranchSlot>(3), {}}, 0});
+    CHECK_THROWS_AS(read_tree_bundle(write_tree_bundle(bad_slot)), RuntimeError);
 }
 
 // ---- facts --------------------------------------------------------------------------------------
