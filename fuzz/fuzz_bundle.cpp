@@ -1,8 +1,11 @@
-// Fuzzes the embedded-bundle decoder: bytes that are not a bundle of this build's format must be
+// Fuzzes the embedded-bundle decoders: bytes that are not a bundle of this build's format must be
 // refused with RuntimeError, never read out of bounds or allocate without limit. A decoded bundle
-// must survive a write/read round trip.
+// must survive a write/read round trip. Each compiled entry goes through the parsed decision tree
+// decoder too, and a tree it accepts through resolve_tree against the decoded catalog and a
+// round trip of its own.
 
 #include "gpuplan/catalog/bundle.hpp"
+#include "gpuplan/decide/tree_bundle.hpp"
 #include "gpuplan/error.hpp"
 
 #include <cstddef>
@@ -12,18 +15,46 @@
 #include <utility>
 #include <vector>
 
+namespace {
+
+using NamedBytes = std::vector<std::pair<std::string, std::string>>;
+
+NamedBytes copy(const std::vector<gpuplan::catalog::EmbeddedFile>& entries) {
+    NamedBytes out;
+    for (const auto& entry : entries) {
+        out.emplace_back(std::string(entry.name), std::string(entry.text));
+    }
+    return out;
+}
+
+void check_tree(std::string_view bytes, const gpuplan::catalog::Catalog& catalog) {
+    try {
+        const gpuplan::decide::ParsedTree parsed = gpuplan::decide::read_tree_bundle(bytes);
+        if (gpuplan::decide::read_tree_bundle(gpuplan::decide::write_tree_bundle(parsed)) !=
+            parsed) {
+            std::abort();
+        }
+        (void)gpuplan::decide::resolve_tree(parsed, &catalog, gpuplan::decide::UnknownGpus::error);
+    } catch (const gpuplan::RuntimeError&) {
+    } catch (const gpuplan::InputError&) {
+    }
+}
+
+} // namespace
+
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
     const std::string_view bytes(reinterpret_cast<const char*>(data), size);
     try {
         const gpuplan::catalog::BundleView view = gpuplan::catalog::read_bundle(bytes);
-        std::vector<std::pair<std::string, std::string>> files;
-        for (const auto& file : view.files) {
-            files.emplace_back(std::string(file.name), std::string(file.text));
-        }
-        const std::string again = gpuplan::catalog::write_bundle(view.catalog, files);
+        const std::string again =
+            gpuplan::catalog::write_bundle(view.catalog, copy(view.files), copy(view.compiled));
         const gpuplan::catalog::BundleView reread = gpuplan::catalog::read_bundle(again);
-        if (reread.files.size() != view.files.size()) {
+        if (reread.files.size() != view.files.size() ||
+            reread.compiled.size() != view.compiled.size()) {
             std::abort();
+        }
+        for (const auto& entry : view.compiled) {
+            check_tree(entry.text, view.catalog);
         }
     } catch (const gpuplan::RuntimeError&) {
     }

@@ -32,6 +32,18 @@ FILE_SEEDS = {
     "csv": ["tests/fixtures/feeds/**/*.csv", "tests/fixtures/csv/**/*.csv", "tools/*.csv"],
 }
 
+# The decision tree of the bundle seed: every kind of GPU check, over the minimal catalog's model.
+SEED_TREE = """schema_version: 1
+root: big
+nodes:
+  - id: big
+    test: {any: [{fact: params, ge: 1B}, {not: {fact: gpu_models, contains: a100-80gb}}]}
+    why: Large models need memory.
+    then: {gpus: {prefer: [a100-80gb]}, purchase: {exclude: [spot]}, why: Memory.}
+    else: {gpus: {exclude: [A100-80GB]}, why: Small.}
+    missing: {interconnect: {nvlink: true, min_network_gbps: 100}, why: Unknown.}
+"""
+
 # Value syntaxes the units parsers see, harvested from YAML values and test string literals.
 UNIT_SOURCES = ["catalog/**/*.yaml", "tests/fixtures/**/*.yaml", "tests/unit/test_units.cpp"]
 UNIT_VALUE = re.compile(r"^[-+0-9.][-+0-9.eE]*\s*[A-Za-z%]{0,4}$")
@@ -90,11 +102,16 @@ def main():
         write_seed("units", value.encode())
     if args.bundle_tool:
         shutil.rmtree(os.path.join(CORPUS, "bundle"), ignore_errors=True)
-        fixture_dir = os.path.join(ROOT, "tests", "fixtures", "catalog")
+        fixture = os.path.join(ROOT, "tests", "fixtures", "catalog", "minimal.yaml")
         with tempfile.TemporaryDirectory() as tmp:
+            # The minimal catalog and a small tree over its one GPU model: the bundle then holds
+            # a compiled tree, so the fuzzer reaches the tree decoder too.
+            shutil.copy(fixture, os.path.join(tmp, "minimal.yaml"))
+            with open(os.path.join(tmp, "decision_tree.yaml"), "w") as tree:
+                tree.write(SEED_TREE)
             out = os.path.join(tmp, "minimal.bundle")
-            subprocess.run([args.bundle_tool, out, fixture_dir,
-                            os.path.join(fixture_dir, "minimal.yaml")], check=True)
+            subprocess.run([args.bundle_tool, out, tmp, os.path.join(tmp, "decision_tree.yaml"),
+                            os.path.join(tmp, "minimal.yaml")], check=True)
             write_seed("bundle", open(out, "rb").read(), "minimal.bundle")
     for target in sorted(os.listdir(CORPUS)):
         folder = os.path.join(CORPUS, target)

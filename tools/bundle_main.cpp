@@ -1,10 +1,12 @@
 // gpuplan_bundle OUTPUT CATALOG_DIR FILE...
 //
 // Build-time tool: loads and validates the shipped catalog (a build error when it is invalid),
-// then writes the bundle that cmake/EmbedCatalog.cmake embeds into the executable.
+// then writes the bundle that cmake/EmbedCatalog.cmake embeds into the executable, with the
+// shipped decision tree parsed (resolved against the active catalog at run time).
 
 #include "gpuplan/catalog/bundle.hpp"
 #include "gpuplan/catalog/loader.hpp"
+#include "gpuplan/decide/tree_bundle.hpp"
 #include "gpuplan/shipped.hpp"
 
 #include <cstdio>
@@ -56,7 +58,15 @@ int main(int argc, char** argv) {
             return 1;
         }
         const gpuplan::catalog::Catalog catalog = gpuplan::catalog::load_catalog(catalog_files);
-        const std::string bytes = gpuplan::catalog::write_bundle(catalog, files);
+        std::vector<std::pair<std::string, std::string>> compiled;
+        for (const auto& [name, text] : files) {
+            if (gpuplan::shipped::kind_of(name) == gpuplan::shipped::FileKind::rules) {
+                compiled.emplace_back(name,
+                                      gpuplan::decide::write_tree_bundle(
+                                          gpuplan::decide::parse_tree({"catalog/" + name, text})));
+            }
+        }
+        const std::string bytes = gpuplan::catalog::write_bundle(catalog, files, compiled);
         const std::filesystem::path temporary = output.string() + ".tmp";
         {
             std::ofstream out(temporary, std::ios::binary | std::ios::trunc);

@@ -16,4 +16,8 @@ namespace gpuplan::embedded {
 // (`decision_tree.yaml`, `presets/resnet50-imagenet.yaml`); nullopt when absent.
 [[nodiscard]] std::optional<std::string_view> file(std::string_view name);
 
+// The compiled form of a shipped file, by the file's name (`decision_tree.yaml`: the parsed tree,
+// decoded by decide::read_tree_bundle); nullopt when the build compiled none.
+[[nodiscard]] std::optional<std::string_view> compiled(std::string_view name);
+
 } // namespace gpuplan::embedded

@@ -2,6 +2,7 @@
 
 #include "detail/strings.hpp"
 #include "gpuplan/decide/decide.hpp"
+#include "gpuplan/decide/tree_bundle.hpp"
 #include "gpuplan/embedded.hpp"
 #include "gpuplan/error.hpp"
 #include "gpuplan/estimate/estimate.hpp"
@@ -16,17 +17,6 @@ namespace gpuplan::cli {
 namespace {
 
 constexpr std::string_view k_shipped_tree = "decision_tree.yaml";
-
-catalog::TextFile tree_file(const std::string& rules_path) {
-    if (!rules_path.empty()) {
-        return read_text_file(rules_path);
-    }
-    auto text = embedded::file(k_shipped_tree);
-    if (!text) {
-        throw RuntimeError("gpuplan: internal error: this build ships no decision tree");
-    }
-    return {"catalog/" + std::string(k_shipped_tree), std::string(*text)};
-}
 
 decide::FactValue parse_fact_value(const decide::FactDefinition& fact, const std::string& text,
                                    const std::string& flag) {
@@ -96,7 +86,15 @@ void override_facts(decide::Facts& facts, const std::vector<std::string>& overri
 } // namespace
 
 decide::Tree load_tree(const std::string& rules_path, const catalog::Catalog& catalog) {
-    return decide::read_tree(tree_file(rules_path), &catalog);
+    if (!rules_path.empty()) {
+        return decide::read_tree(read_text_file(rules_path), &catalog);
+    }
+    // The build parsed and checked the shipped tree; only its GPU names depend on the catalog.
+    auto bytes = embedded::compiled(k_shipped_tree);
+    if (!bytes) {
+        throw RuntimeError("gpuplan: internal error: this build ships no decision tree");
+    }
+    return decide::resolve_tree(decide::read_tree_bundle(*bytes), &catalog);
 }
 
 Exit run_rules_show(const CommonOptions& common, const RulesShowOptions& options, Io& io) {

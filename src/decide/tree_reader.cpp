@@ -1,6 +1,7 @@
 #include "detail/sources.hpp"
 #include "detail/strings.hpp"
 #include "detail/yaml_reader.hpp"
+#include "gpuplan/decide/parsed_tree.hpp"
 #include "gpuplan/decide/tree.hpp"
 
 #include <algorithm>
@@ -54,6 +55,12 @@ bool is_valid_id(std::string_view id) {
     });
 }
 
+// Where `node` is written, as its diagnostics would say.
+Location location_of(const YamlNode& node) {
+    Diagnostic where = node.diagnostic({});
+    return {{where.line, where.column}, std::move(where.path)};
+}
+
 // A reference to check once every node is known.
 struct PendingNext {
     std::string target;
@@ -61,23 +68,29 @@ struct PendingNext {
     Diagnostic where;
 };
 
+// Reads everything a tree file says on its own; what depends on the catalog is recorded as
+// GpuChecks for TreeResolver.
 class TreeReader {
 public:
-    TreeReader(const catalog::TextFile& file, const catalog::Catalog* catalog, UnknownGpus unknown,
-               DiagnosticSink& sink)
-        : m_file(file), m_catalog(catalog), m_unknown(unknown) {
+    TreeReader(const catalog::TextFile& file, DiagnosticSink& sink) : m_file(file) {
         m_context.file = file.name;
         m_context.sink = &sink;
         m_tree.file = file.name;
     }
 
-    Tree read() {
+    ParsedTree read() {
+        read_document();
+        return {std::move(m_tree), std::move(m_checks), m_context.sink->diagnostics()};
+    }
+
+private:
+    void read_document() {
         auto root = detail::parse_yaml_document(m_file.text, m_context);
         if (!root) {
-            return m_tree;
+            return;
         }
         if (!root->expect_map({"schema_version", "description", "sources", "root", "nodes"})) {
-            return m_tree;
+            return;
         }
         if (auto version = root->require("schema_version")) {
             auto value = version->as_integer(0, 1'000'000);
@@ -85,7 +98,7 @@ public:
                 version->error(fmt::format("unsupported schema_version {}; this gpuplan reads "
                                            "decision tree schema_version {}",
                                            *value, k_schema_version));
-                return m_tree;
+                return;
             }
         }
         if (auto description = root->get("description")) {
@@ -112,10 +125,17 @@ public:
             }
         }
         check_references();
-        return m_tree;
     }
 
-private:
+    // Records a check for resolve_tree() at this point of the walk. After the visit budget ran out
+    // the walk reports nothing more (YamlNode::error), so neither does the check.
+    void defer(std::variant<GpuOperand, GpuNames, GpuConflicts> check) {
+        if (!m_context.budget_exhausted) {
+            m_checks.push_back(
+                {std::move(check), static_cast<std::uint32_t>(m_context.sink->size())});
+        }
+    }
+
     void read_sources(const YamlNode& node) {
         for (auto& [id, entry] : node.entries()) {
             if (auto source = detail::read_source_entry(entry, id)) {
@@ -142,6 +162,7 @@ private:
         }
         Node out;
         out.place = {node.mark().first, node.mark().second};
+        const auto index = static_cast<std::uint32_t>(m_tree.nodes.size());
         if (auto id_node = node.require("id")) {
             if (auto id = id_node->as_string()) {
                 if (!is_valid_id(*id)) {
@@ -164,13 +185,13 @@ private:
             out.sources = read_source_refs(*source);
         }
         if (auto branch = node.get("then")) {
-            out.on_true = read_branch(*branch, out.id);
+            out.on_true = read_branch(*branch, out.id, index, BranchSlot::on_true);
         }
         if (auto branch = node.get("else")) {
-            out.on_false = read_branch(*branch, out.id);
+            out.on_false = read_branch(*branch, out.id, index, BranchSlot::on_false);
         }
         if (auto branch = node.get("missing")) {
-            out.on_missing = read_branch(*branch, out.id);
+            out.on_missing = read_branch(*branch, out.id, index, BranchSlot::on_missing);
         }
         m_tree.nodes.push_back(std::move(out));
     }
@@ -338,7 +359,7 @@ private:
                 return std::nullopt;
             }
             if (fact.name == "gpu_models") {
-                return FactValue{resolve_gpu(node, *text)};
+                defer(GpuOperand{*text, location_of(node)});
             }
             return FactValue{*text};
         }
@@ -346,45 +367,20 @@ private:
         return std::nullopt;
     }
 
-    // The catalog's canonical name for `name`; without a catalog, the name as written.
-    std::string resolve_gpu(const YamlNode& node, const std::string& name) {
-        if (m_catalog == nullptr) {
-            return name;
-        }
-        if (const catalog::Gpu* gpu = catalog::find_gpu(*m_catalog, name)) {
-            return gpu->name;
-        }
-        if (m_unknown == UnknownGpus::allow) {
-            return name;
-        }
-        std::vector<std::string_view> names;
-        for (const catalog::Gpu& gpu : m_catalog->gpus) {
-            names.push_back(gpu.name);
-        }
-        std::string hint = detail::closest_match(name, names);
-        node.error(hint.empty()
-                       ? fmt::format("unknown GPU model '{}': not in the catalog", name)
-                       : fmt::format("unknown GPU model '{}'; did you mean '{}'?", name, hint));
-        return name;
-    }
-
-    std::vector<std::string> read_gpu_list(const YamlNode& node) {
-        std::vector<std::string> out;
+    // The names as written; each is resolved, and a repeat dropped, by resolve_tree().
+    std::vector<std::string> read_gpu_list(const YamlNode& node, GpuNames where) {
         auto names = node.as_string_list();
         if (!names) {
-            return out;
+            return {};
         }
         const std::vector<YamlNode> items =
             node.is_sequence() ? node.items() : std::vector<YamlNode>{node};
-        for (std::size_t i = 0; i < names->size(); ++i) {
-            std::string name = resolve_gpu(items.at(i), names->at(i));
-            if (std::find(out.begin(), out.end(), name) != out.end()) {
-                items.at(i).error(fmt::format("'{}' is listed twice", name));
-                continue;
-            }
-            out.push_back(std::move(name));
+        // Fewer items than names only when the visit budget ran out, and then nothing is deferred.
+        for (std::size_t i = 0; i < std::min(names->size(), items.size()); ++i) {
+            where.items.push_back(location_of(items[i]));
         }
-        return out;
+        defer(std::move(where));
+        return std::move(*names);
     }
 
     std::vector<PurchaseOption> read_purchase_list(const YamlNode& node) {
@@ -410,7 +406,8 @@ private:
         return out;
     }
 
-    Branch read_branch(const YamlNode& node, const std::string& from) {
+    Branch read_branch(const YamlNode& node, const std::string& from, std::uint32_t index,
+                       BranchSlot slot) {
         Branch out;
         out.place = {node.mark().first, node.mark().second};
         if (!node.expect_map({"gpus", "purchase", "interconnect", "why", "source", "next"})) {
@@ -419,25 +416,15 @@ private:
         if (auto gpus = node.get("gpus")) {
             if (gpus->expect_map({"prefer", "exclude", "only"})) {
                 if (auto list = gpus->get("prefer")) {
-                    out.gpus.prefer = read_gpu_list(*list);
+                    out.gpus.prefer = read_gpu_list(*list, {index, slot, GpuList::prefer, {}});
                 }
                 if (auto list = gpus->get("exclude")) {
-                    out.gpus.exclude = read_gpu_list(*list);
+                    out.gpus.exclude = read_gpu_list(*list, {index, slot, GpuList::exclude, {}});
                 }
                 if (auto list = gpus->get("only")) {
-                    out.gpus.only = read_gpu_list(*list);
+                    out.gpus.only = read_gpu_list(*list, {index, slot, GpuList::only, {}});
                 }
-                for (const std::string& name : out.gpus.prefer) {
-                    const bool excluded =
-                        std::find(out.gpus.exclude.begin(), out.gpus.exclude.end(), name) !=
-                        out.gpus.exclude.end();
-                    const bool outside = !out.gpus.only.empty() &&
-                                         std::find(out.gpus.only.begin(), out.gpus.only.end(),
-                                                   name) == out.gpus.only.end();
-                    if (excluded || outside) {
-                        gpus->error(fmt::format("'{}' is both preferred and ruled out", name));
-                    }
-                }
+                defer(GpuConflicts{index, slot, location_of(*gpus)});
             }
         }
         if (auto purchase = node.get("purchase")) {
@@ -557,29 +544,196 @@ private:
     }
 
     const catalog::TextFile& m_file;
-    const catalog::Catalog* m_catalog;
-    UnknownGpus m_unknown;
     YamlContext m_context;
     Tree m_tree;
+    std::vector<GpuCheck> m_checks;
     detail::SourceIds m_source_ids;
     std::set<std::string, std::less<>> m_node_ids;
     std::vector<PendingNext> m_pending;
 };
 
+// Carries out the GpuChecks of a parsed tree against a catalog.
+class TreeResolver {
+public:
+    TreeResolver(const catalog::Catalog* catalog, UnknownGpus unknown, Tree& tree,
+                 DiagnosticSink& sink)
+        : m_catalog(catalog), m_unknown(unknown), m_tree(tree), m_sink(sink) {}
+
+    void check(const GpuOperand& operand) { (void)resolve(operand.name, operand.location); }
+
+    void check(const GpuNames& names) {
+        std::vector<std::string>& list = list_at(names);
+        if (list.size() != names.items.size()) {
+            throw RuntimeError(fmt::format("parsed decision tree {}: node {} has {} GPU names "
+                                           "where {} are written",
+                                           m_tree.file, names.node, list.size(),
+                                           names.items.size()));
+        }
+        std::vector<std::string> out;
+        for (std::size_t i = 0; i < list.size(); ++i) {
+            std::string name = resolve(list[i], names.items[i]);
+            if (std::find(out.begin(), out.end(), name) != out.end()) {
+                report(names.items[i], fmt::format("'{}' is listed twice", name));
+                continue;
+            }
+            out.push_back(std::move(name));
+        }
+        list = std::move(out);
+    }
+
+    void check(const GpuConflicts& conflicts) {
+        const GpuEffects& gpus = branch_at(conflicts.node, conflicts.branch).gpus;
+        for (const std::string& name : gpus.prefer) {
+            const bool excluded =
+                std::find(gpus.exclude.begin(), gpus.exclude.end(), name) != gpus.exclude.end();
+            const bool outside = !gpus.only.empty() && std::find(gpus.only.begin(), gpus.only.end(),
+                                                                 name) == gpus.only.end();
+            if (excluded || outside) {
+                report(conflicts.location,
+                       fmt::format("'{}' is both preferred and ruled out", name));
+            }
+        }
+    }
+
+    // Every `gpu_models` operand of the tests becomes the catalog's name; reports nothing, as the
+    // GpuOperand checks have.
+    void resolve_operands() {
+        if (m_catalog == nullptr) {
+            return;
+        }
+        for (Node& node : m_tree.nodes) {
+            resolve_operands(node.test);
+        }
+    }
+
+private:
+    // The catalog's canonical name for `name`; without a catalog, the name as written.
+    std::string resolve(const std::string& name, const Location& where) {
+        if (m_catalog == nullptr) {
+            return name;
+        }
+        if (const catalog::Gpu* gpu = catalog::find_gpu(*m_catalog, name)) {
+            return gpu->name;
+        }
+        if (m_unknown == UnknownGpus::allow) {
+            return name;
+        }
+        std::vector<std::string_view> names;
+        for (const catalog::Gpu& gpu : m_catalog->gpus) {
+            names.push_back(gpu.name);
+        }
+        std::string hint = detail::closest_match(name, names);
+        report(where, hint.empty()
+                          ? fmt::format("unknown GPU model '{}': not in the catalog", name)
+                          : fmt::format("unknown GPU model '{}'; did you mean '{}'?", name, hint));
+        return name;
+    }
+
+    void resolve_operands(Condition& condition) {
+        if (condition.kind == Condition::Kind::compare && condition.fact == "gpu_models") {
+            for (FactValue& value : condition.values) {
+                if (auto* name = std::get_if<std::string>(&value)) {
+                    if (const catalog::Gpu* gpu = catalog::find_gpu(*m_catalog, *name)) {
+                        *name = gpu->name;
+                    }
+                }
+            }
+        }
+        for (Condition& child : condition.children) {
+            resolve_operands(child);
+        }
+    }
+
+    void report(const Location& where, std::string message) {
+        m_sink.add(Diagnostic{m_tree.file, where.place.line, where.place.column, where.path,
+                              std::move(message)});
+    }
+
+    Branch& branch_at(std::uint32_t index, BranchSlot slot) {
+        Branch* branch = nullptr;
+        if (index < m_tree.nodes.size()) {
+            Node& node = m_tree.nodes[index];
+            switch (slot) {
+            case BranchSlot::on_true:
+                branch = &node.on_true;
+                break;
+            case BranchSlot::on_false:
+                branch = &node.on_false;
+                break;
+            case BranchSlot::on_missing:
+                branch = node.on_missing ? &*node.on_missing : nullptr;
+                break;
+            }
+        }
+        if (branch == nullptr) {
+            throw RuntimeError(fmt::format("parsed decision tree {}: node {} has no such branch",
+                                           m_tree.file, index));
+        }
+        return *branch;
+    }
+
+    std::vector<std::string>& list_at(const GpuNames& names) {
+        GpuEffects& gpus = branch_at(names.node, names.branch).gpus;
+        switch (names.list) {
+        case GpuList::prefer:
+            return gpus.prefer;
+        case GpuList::exclude:
+            return gpus.exclude;
+        case GpuList::only:
+            return gpus.only;
+        }
+        throw RuntimeError(
+            fmt::format("parsed decision tree {}: no such list of GPU models", m_tree.file));
+    }
+
+    const catalog::Catalog* m_catalog;
+    UnknownGpus m_unknown;
+    Tree& m_tree;
+    DiagnosticSink& m_sink;
+};
+
+// Reports the parse problems and the checks' own in document order; returns the resolved tree.
+Tree resolve(ParsedTree parsed, const catalog::Catalog* catalog, UnknownGpus unknown,
+             DiagnosticSink& sink) {
+    TreeResolver resolver(catalog, unknown, parsed.tree, sink);
+    std::size_t reported = 0;
+    const auto report_parse_problems = [&](std::size_t until) {
+        for (; reported < std::min<std::size_t>(until, parsed.diagnostics.size()); ++reported) {
+            sink.add(parsed.diagnostics[reported]);
+        }
+    };
+    for (const GpuCheck& check : parsed.gpu_checks) {
+        report_parse_problems(check.diagnostics_before);
+        std::visit([&resolver](const auto& what) { resolver.check(what); }, check.check);
+    }
+    report_parse_problems(parsed.diagnostics.size());
+    resolver.resolve_operands();
+    return std::move(parsed.tree);
+}
+
 } // namespace
+
+ParsedTree parse_tree(const catalog::TextFile& file) {
+    DiagnosticSink sink;
+    return TreeReader(file, sink).read();
+}
+
+Tree resolve_tree(ParsedTree parsed, const catalog::Catalog* catalog, UnknownGpus unknown) {
+    DiagnosticSink sink;
+    Tree tree = resolve(std::move(parsed), catalog, unknown, sink);
+    sink.throw_if_any();
+    return tree;
+}
 
 Tree read_tree(const catalog::TextFile& file, const catalog::Catalog* catalog,
                UnknownGpus unknown) {
-    DiagnosticSink sink;
-    Tree tree = TreeReader(file, catalog, unknown, sink).read();
-    sink.throw_if_any();
-    return tree;
+    return resolve_tree(parse_tree(file), catalog, unknown);
 }
 
 std::vector<Diagnostic> validate_tree(const catalog::TextFile& file,
                                       const catalog::Catalog* catalog, UnknownGpus unknown) {
     DiagnosticSink sink;
-    (void)TreeReader(file, catalog, unknown, sink).read();
+    (void)resolve(parse_tree(file), catalog, unknown, sink);
     return sink.diagnostics();
 }
 

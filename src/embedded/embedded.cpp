@@ -14,13 +14,26 @@ const catalog::BundleView& bundle() {
     return decoded;
 }
 
-std::optional<std::string_view> file(std::string_view name) {
-    for (const catalog::EmbeddedFile& entry : bundle().files) {
+namespace {
+
+std::optional<std::string_view> find(const std::vector<catalog::EmbeddedFile>& entries,
+                                     std::string_view name) {
+    for (const catalog::EmbeddedFile& entry : entries) {
         if (entry.name == name) {
             return entry.text;
         }
     }
     return std::nullopt;
+}
+
+} // namespace
+
+std::optional<std::string_view> file(std::string_view name) {
+    return find(bundle().files, name);
+}
+
+std::optional<std::string_view> compiled(std::string_view name) {
+    return find(bundle().compiled, name);
 }
 
 } // namespace gpuplan::embedded

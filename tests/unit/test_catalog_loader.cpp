@@ -56,12 +56,16 @@ TEST_CASE("a valid catalog loads with aliases resolved to canonical names", "[ca
 TEST_CASE("a catalog survives the bundle round trip unchanged", "[catalog][bundle]") {
     std::vector<TextFile> files{{"minimal.yaml", fixture("minimal.yaml")}};
     const Catalog catalog = load_catalog(files);
-    const std::string bytes = write_bundle(catalog, {{"a.yaml", "text"}});
+    const std::string bytes =
+        write_bundle(catalog, {{"a.yaml", "text"}}, {{"a.yaml", std::string("\0\1", 2)}});
     const BundleView view = read_bundle(bytes);
     CHECK(view.catalog == catalog);
     REQUIRE(view.files.size() == 1);
     CHECK(view.files[0].name == "a.yaml");
     CHECK(view.files[0].text == "text");
+    REQUIRE(view.compiled.size() == 1);
+    CHECK(view.compiled[0].name == "a.yaml");
+    CHECK(view.compiled[0].text == std::string_view("\0\1", 2));
     CHECK_THROWS_AS(read_bundle(bytes.substr(0, bytes.size() / 2)), RuntimeError);
 }
 

@@ -3,13 +3,16 @@
 
 #include "gpuplan/decide/decide.hpp"
 #include "gpuplan/decide/facts.hpp"
+#include "gpuplan/decide/parsed_tree.hpp"
 #include "gpuplan/decide/tree.hpp"
+#include "gpuplan/decide/tree_bundle.hpp"
 #include "gpuplan/embedded.hpp"
 #include "gpuplan/shipped.hpp"
 
 #include <algorithm>
 #include <catch2/catch.hpp>
 #include <fstream>
+#include <optional>
 #include <sstream>
 
 using namespace gpuplan;
@@ -52,12 +55,14 @@ Outcome eval(const Condition& condition, const Facts& facts) {
     return evaluate(condition, facts, uses);
 }
 
+catalog::TextFile shipped_tree_file() {
+    auto text = embedded::file("decision_tree.yaml");
+    REQUIRE(text.has_value());
+    return {"catalog/decision_tree.yaml", std::string(*text)};
+}
+
 const Tree& shipped_tree() {
-    static const Tree tree = [] {
-        auto text = embedded::file("decision_tree.yaml");
-        REQUIRE(text.has_value());
-        return read_tree({"catalog/decision_tree.yaml", std::string(*text)});
-    }();
+    static const Tree tree = read_tree(shipped_tree_file());
     return tree;
 }
 
@@ -445,6 +450,175 @@ nodes:
     const Tree tree = read_tree({"tree.yaml", fixed}, &catalog);
     CHECK(tree.nodes[0].on_true.gpus.prefer == Strings{"A100-80GB"});
     CHECK(tree.nodes[0].test.values == std::vector<FactValue>{std::string("A100-80GB")});
+}
+
+// ---- the parsed tree and its bundle form -------------------------------------------------------
+
+namespace {
+
+// What loading a tree gives: the tree, or every problem.
+struct Loaded {
+    std::optional<Tree> tree;
+    std::vector<Diagnostic> problems;
+
+    bool operator==(const Loaded&) const = default;
+};
+
+template <class Load> Loaded loaded(Load load) {
+    try {
+        return {load(), {}};
+    } catch (const InputError& e) {
+        return {std::nullopt, e.diagnostics()};
+    }
+}
+
+// Catalog and parse problems, GPU lists with repeats and conflicts, operands in a test that fails.
+const std::string k_tree_with_problems = R"(schema_version: 1
+root: a
+nodes:
+  - id: a
+    test: {fact: gpu_models, contains: Z100}
+    why: W.
+    then: {gpus: {prefer: [T4, t4, Q1]}, why: W., next: b}
+    else: {gpus: {prefer: [T4], exclude: [t4]}, why: W.}
+  - id: b
+    test: {fact: parms, ge: 1}
+    why: W.
+    missing: {gpus: {only: [L4], prefer: [T4, l4]}, why: W.}
+  - id: c
+    test: {all: [{fact: gpu_models, contains: X9}, {fact: task, eq: bogus}]}
+    why: W.
+    then: {gpus: {prefer: 7, exclude: [H100, [x]]}, purchase: {prefer: [spot, spot]}, why: W.}
+)";
+
+} // namespace
+
+TEST_CASE("the embedded parsed tree resolves to what read_tree reads from the shipped YAML",
+          "[decide][bundle]") {
+    const auto bytes = embedded::compiled("decision_tree.yaml");
+    REQUIRE(bytes.has_value());
+    const catalog::TextFile file = shipped_tree_file();
+    const ParsedTree parsed = read_tree_bundle(*bytes);
+    CHECK(parsed == parse_tree(file));
+    CHECK(parsed.diagnostics.empty());
+    CHECK(resolve_tree(parsed, &embedded::bundle().catalog) == shipped_tree());
+
+    // A smaller active catalog (`--no-default-catalog --catalog feed.csv`), and none at all.
+    catalog::Catalog smaller = embedded::bundle().catalog;
+    smaller.gpus.resize(3);
+    const std::vector<const catalog::Catalog*> catalogs{&embedded::bundle().catalog, &smaller,
+                                                        nullptr};
+    for (const catalog::Catalog* catalog : catalogs) {
+        for (UnknownGpus unknown : {UnknownGpus::allow, UnknownGpus::error}) {
+            CHECK(loaded([&] { return resolve_tree(parsed, catalog, unknown); }) ==
+                  loaded([&] { return read_tree(file, catalog, unknown); }));
+        }
+    }
+    CHECK_FALSE(validate_tree(file, &smaller).empty());
+}
+
+TEST_CASE("read_tree reports parse and catalog problems in the order of the file",
+          "[decide][reader]") {
+    catalog::Catalog catalog;
+    for (const char* name : {"T4", "L4", "V100"}) {
+        catalog::Gpu gpu;
+        gpu.name = name;
+        catalog.gpus.push_back(gpu);
+    }
+    CHECK(diagnostics_of(k_tree_with_problems, &catalog) ==
+          Strings{
+              "tree.yaml:5:40: error: /nodes/0/test/contains: unknown GPU model 'Z100'; did you "
+              "mean 'V100'?",
+              "tree.yaml:7:32: error: /nodes/0/then/gpus/prefer/1: 'T4' is listed twice",
+              "tree.yaml:7:36: error: /nodes/0/then/gpus/prefer/2: unknown GPU model 'Q1'; did "
+              "you mean 'T4'?",
+              "tree.yaml:8:18: error: /nodes/0/else/gpus: 'T4' is both preferred and ruled out",
+              "tree.yaml:10:18: error: /nodes/1/test/fact: unknown fact 'parms'; did you mean "
+              "'params'?",
+              "tree.yaml:12:21: error: /nodes/1/missing/gpus: 'T4' is both preferred and ruled "
+              "out",
+              "tree.yaml:14:47: error: /nodes/2/test/all/0/contains: unknown GPU model 'X9'; did "
+              "you mean 'T4'?",
+              "tree.yaml:14:69: error: /nodes/2/test/all/1/eq: expected one of train, finetune "
+              "or inference, got \"bogus\"",
+              "tree.yaml:16:27: error: /nodes/2/then/gpus/prefer: unknown GPU model '7'; did you "
+              "mean 'T4'?",
+              "tree.yaml:16:46: error: /nodes/2/then/gpus/exclude/1: expected a string, got a "
+              "list",
+              "tree.yaml:16:79: error: /nodes/2/then/purchase/prefer/1: 'spot' is listed twice",
+              "tree.yaml:13:5: error: /nodes/2: node 'c' is never reached from the root 'a'",
+          });
+}
+
+TEST_CASE("a parsed tree keeps GPU names as written until it is resolved", "[decide][reader]") {
+    catalog::Catalog catalog;
+    catalog::Gpu gpu;
+    gpu.name = "T4";
+    catalog.gpus.push_back(gpu);
+    const ParsedTree parsed = parse_tree({"tree.yaml", R"(schema_version: 1
+root: a
+nodes:
+  - id: a
+    test: {not: {fact: gpu_models, contains: t4}}
+    why: W.
+    then: {gpus: {prefer: [t4, L4]}, why: W.}
+)"});
+    CHECK(parsed.diagnostics.empty());
+    CHECK(parsed.tree.nodes[0].on_true.gpus.prefer == Strings{"t4", "L4"});
+    REQUIRE(parsed.gpu_checks.size() == 3);
+    CHECK(parsed.gpu_checks[0].check ==
+          decltype(GpuCheck::check){GpuOperand{"t4", {{5, 46}, "/nodes/0/test/not/contains"}}});
+    const auto& names = std::get<GpuNames>(parsed.gpu_checks[1].check);
+    CHECK(names.items.size() == 2);
+    CHECK(names.items[1] == Location{{7, 32}, "/nodes/0/then/gpus/prefer/1"});
+
+    const Tree tree = resolve_tree(parsed, &catalog);
+    CHECK(tree.nodes[0].test.children[0].values == std::vector<FactValue>{std::string("T4")});
+    CHECK(tree.nodes[0].on_true.gpus.prefer == Strings{"T4", "L4"});
+    CHECK_THROWS_WITH(resolve_tree(parsed, &catalog, UnknownGpus::error),
+                      "tree.yaml:7:32: error: /nodes/0/then/gpus/prefer/1: unknown GPU model "
+                      "'L4'; did you mean 'T4'?");
+
+    ParsedTree broken = parsed;
+    broken.gpu_checks[1].check = GpuNames{0, BranchSlot::on_missing, GpuList::prefer, {}};
+    CHECK_THROWS_AS(resolve_tree(broken, &catalog), RuntimeError);
+}
+
+TEST_CASE("a parsed tree survives the bundle round trip, problems and all", "[decide][bundle]") {
+    const ParsedTree parsed = parse_tree({"tree.yaml", k_tree_with_problems});
+    CHECK(parsed.gpu_checks.size() >= 10);
+    CHECK(parsed.diagnostics.size() >= 4);
+    CHECK(read_tree_bundle(write_tree_bundle(parsed)) == parsed);
+    const ParsedTree shipped = parse_tree(shipped_tree_file());
+    CHECK(read_tree_bundle(write_tree_bundle(shipped)) == shipped);
+}
+
+TEST_CASE("a truncated or corrupt parsed tree is refused with RuntimeError", "[decide][bundle]") {
+    const std::string bytes = write_tree_bundle(parse_tree({"tree.yaml", k_tree_with_problems}));
+    for (std::size_t size = 0; size < bytes.size(); ++size) {
+        CHECK_THROWS_AS(read_tree_bundle(bytes.substr(0, size)), RuntimeError);
+    }
+    CHECK_THROWS_AS(read_tree_bundle(bytes + '\0'), RuntimeError);
+    // Any byte changed: decoded (a string's character) or refused, never undefined behaviour
+    // (the sanitize preset runs this too).
+    for (std::size_t at = 0; at < bytes.size(); ++at) {
+        for (const char value : {'\x02', '\x7f', '\xff'}) {
+            std::string corrupt = bytes;
+            corrupt[at] = value;
+            try {
+                (void)read_tree_bundle(corrupt);
+            } catch (const RuntimeError&) {
+            }
+        }
+    }
+    ParsedTree bad_op;
+    bad_op.tree.nodes.push_back(Node{});
+    bad_op.tree.nodes[0].test.op = static_cast<Op>(42);
+    CHECK_THROWS_WITH(read_tree_bundle(write_tree_bundle(bad_op)),
+                      "embedded decision tree is corrupt");
+    ParsedTree bad_slot;
+    bad_slot.gpu_checks.push_back({GpuConflicts{0, static_cast<BranchSlot>(3), {}}, 0});
+    CHECK_THROWS_AS(read_tree_bundle(write_tree_bundle(bad_slot)), RuntimeError);
 }
 
 // ---- facts --------------------------------------------------------------------------------------

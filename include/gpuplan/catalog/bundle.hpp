@@ -1,12 +1,14 @@
 #pragma once
-// The embedded bundle: a validated catalog in a compact binary form plus the raw text of every
-// shipped file (catalog YAML, presets, decision tree). Written at build time by gpuplan_bundle,
-// read at start-up without parsing any YAML.
+// The embedded bundle: a validated catalog in a compact binary form, the raw text of every
+// shipped file (catalog YAML, presets, decision tree) and the compiled form of the shipped files
+// other modules pre-parse (the decision tree, decide/tree_bundle.hpp). Written at build time by
+// gpuplan_bundle, read at start-up without parsing any YAML.
 
 #include "gpuplan/catalog/catalog.hpp"
 
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace gpuplan::catalog {
@@ -19,12 +21,15 @@ struct EmbeddedFile {
 
 struct BundleView {
     Catalog catalog;
-    std::vector<EmbeddedFile> files; // views into the bundle bytes
+    std::vector<EmbeddedFile> files;    // views into the bundle bytes
+    std::vector<EmbeddedFile> compiled; // by the name of the file they were compiled from; the
+                                        // bytes are opaque here, their module decodes them
 };
 
-// Serialises a catalog and the shipped files.
+// Serialises a catalog, the shipped files and the compiled forms of some of them.
 [[nodiscard]] std::string
-write_bundle(const Catalog& catalog, const std::vector<std::pair<std::string, std::string>>& files);
+write_bundle(const Catalog& catalog, const std::vector<std::pair<std::string, std::string>>& files,
+             const std::vector<std::pair<std::string, std::string>>& compiled = {});
 
 // Decodes bytes written by write_bundle; the file views point into `bytes`. Throws RuntimeError
 // when the bytes are not a bundle of this build's format.

@@ -1,0 +1,196 @@
+#pragma once
+// The compact binary encoding of the embedded bundle (src/catalog/bundle.cpp) and of the
+// pre-parsed decision tree (src/decide/tree_bundle.cpp). Each serialised aggregate lists its
+// members once, in a `template <class A> void members(A& a, T& v)` declared in T's own namespace
+// (found by argument-dependent lookup, like nlohmann::json's to_json); BinaryWriter and
+// BinaryReader share that list. Numbers and enums are stored as their bytes on this machine:
+// the bytes are written and read by the same build.
+
+#include "gpuplan/error.hpp"
+
+#include <array>
+#include <cstdint>
+#include <cstring>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <type_traits>
+#include <utility>
+#include <variant>
+#include <vector>
+
+namespace gpuplan::detail {
+
+template <class T> struct is_vector : std::false_type {};
+template <class T> struct is_vector<std::vector<T>> : std::true_type {};
+template <class T> struct is_optional : std::false_type {};
+template <class T> struct is_optional<std::optional<T>> : std::true_type {};
+template <class T> struct is_array : std::false_type {};
+template <class T, std::size_t N> struct is_array<std::array<T, N>> : std::true_type {};
+template <class T> struct is_map : std::false_type {};
+template <class K, class V, class C> struct is_map<std::map<K, V, C>> : std::true_type {};
+template <class T> struct is_variant : std::false_type {};
+template <class... T> struct is_variant<std::variant<T...>> : std::true_type {};
+
+class BinaryWriter {
+public:
+    void bytes(const void* data, std::size_t size) {
+        m_out.append(static_cast<const char*>(data), size);
+    }
+    template <class T> void operator()(const T& value) { write(value); }
+    [[nodiscard]] std::string take() { return std::move(m_out); }
+
+private:
+    template <class T> void write(const T& value) {
+        if constexpr (std::is_arithmetic_v<T> || std::is_enum_v<T>) {
+            bytes(&value, sizeof value);
+        } else if constexpr (std::is_same_v<T, std::string>) {
+            write(static_cast<std::uint64_t>(value.size()));
+            bytes(value.data(), value.size());
+        } else if constexpr (is_vector<T>::value || is_array<T>::value) {
+            if constexpr (is_vector<T>::value) {
+                write(static_cast<std::uint64_t>(value.size()));
+            }
+            for (const auto& element : value) {
+                write(element);
+            }
+        } else if constexpr (is_optional<T>::value) {
+            write(value.has_value());
+            if (value) {
+                write(*value);
+            }
+        } else if constexpr (is_map<T>::value) {
+            write(static_cast<std::uint64_t>(value.size()));
+            for (const auto& [key, element] : value) {
+                write(key);
+                write(element);
+            }
+        } else if constexpr (is_variant<T>::value) {
+            write(static_cast<std::uint64_t>(value.index()));
+            std::visit([this](const auto& alternative) { write(alternative); }, value);
+        } else {
+            members(*this, const_cast<T&>(value)); // members() only reads through a writer
+        }
+    }
+
+    std::string m_out;
+};
+
+// Decodes what BinaryWriter wrote. Bytes that are not such an encoding throw RuntimeError
+// ("`what` is truncated" or "is corrupt"); they never read out of bounds, allocate ahead of the
+// bytes actually present, recurse without bound or load an invalid bool or variant.
+class BinaryReader {
+public:
+    BinaryReader(std::string_view in, std::string_view what) : m_in(in), m_what(what) {}
+    void bytes(void* data, std::size_t size) {
+        if (size > m_in.size() - m_pos) {
+            truncated();
+        }
+        std::memcpy(data, m_in.data() + m_pos, size);
+        m_pos += size;
+    }
+    std::string_view view(std::size_t size) {
+        if (size > m_in.size() - m_pos) {
+            truncated();
+        }
+        const std::string_view out(m_in.data() + m_pos, size);
+        m_pos += size;
+        return out;
+    }
+    [[nodiscard]] bool at_end() const { return m_pos == m_in.size(); }
+    [[noreturn]] void truncated() const {
+        throw RuntimeError(std::string(m_what) + " is truncated");
+    }
+    [[noreturn]] void corrupt() const { throw RuntimeError(std::string(m_what) + " is corrupt"); }
+    template <class T> void operator()(T& value) { read(value); }
+
+private:
+    // Deeper than any aggregate gpuplan serialises (conditions nest at most 64 deep).
+    static constexpr std::size_t k_max_depth = 128;
+
+    template <class T> void read(T& value) {
+        if constexpr (std::is_same_v<T, bool>) {
+            // A byte other than 0 or 1 is not a bool; copying it into one would be undefined.
+            std::uint8_t byte = 0;
+            bytes(&byte, sizeof byte);
+            if (byte > 1) {
+                corrupt();
+            }
+            value = byte == 1;
+        } else if constexpr (std::is_arithmetic_v<T> || std::is_enum_v<T>) {
+            bytes(&value, sizeof value);
+        } else if constexpr (std::is_same_v<T, std::string>) {
+            std::uint64_t size = 0;
+            read(size);
+            value = std::string(view(size));
+        } else if constexpr (is_vector<T>::value) {
+            const std::uint64_t size = read_size();
+            // Grow with what is actually read, so that a corrupt size cannot allocate ahead.
+            value.clear();
+            for (std::uint64_t i = 0; i < size; ++i) {
+                typename T::value_type element{};
+                read(element);
+                value.push_back(std::move(element));
+            }
+        } else if constexpr (is_array<T>::value) {
+            for (auto& element : value) {
+                read(element);
+            }
+        } else if constexpr (is_optional<T>::value) {
+            bool present = false;
+            read(present);
+            if (present) {
+                value.emplace();
+                read(*value);
+            } else {
+                value.reset();
+            }
+        } else if constexpr (is_map<T>::value) {
+            const std::uint64_t size = read_size();
+            value.clear();
+            for (std::uint64_t i = 0; i < size; ++i) {
+                typename T::key_type key;
+                typename T::mapped_type element;
+                read(key);
+                read(element);
+                value.emplace(std::move(key), std::move(element));
+            }
+        } else if constexpr (is_variant<T>::value) {
+            std::uint64_t index = 0;
+            read(index);
+            read_alternative(value, index, std::make_index_sequence<std::variant_size_v<T>>{});
+        } else {
+            if (++m_depth > k_max_depth) {
+                corrupt();
+            }
+            members(*this, value);
+            --m_depth;
+        }
+    }
+
+    // A count of elements, each at least one byte: more than the bytes left is corrupt.
+    std::uint64_t read_size() {
+        std::uint64_t size = 0;
+        read(size);
+        if (size > m_in.size() - m_pos) {
+            corrupt();
+        }
+        return size;
+    }
+
+    template <class V, std::size_t... I>
+    void read_alternative(V& value, std::uint64_t index, std::index_sequence<I...> /*unused*/) {
+        if (index >= sizeof...(I)) {
+            corrupt();
+        }
+        (void)((index == I ? (read(value.template emplace<I>()), true) : false) || ...);
+    }
+
+    std::string_view m_in;
+    std::string_view m_what;
+    std::size_t m_pos = 0;
+    std::size_t m_depth = 0;
+};
+
+} // namespace gpuplan::detail
