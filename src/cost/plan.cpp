@@ -57,7 +57,8 @@ IdParts id_parts(const Option& o) {
 // The characters of an id one at a time, '/' between the parts; 0 past the end.
 class IdCursor {
 public:
-    explicit IdCursor(const Option& option) : m_id(id_parts(option)) {}
+    // Walks `id` from its part `first` on.
+    IdCursor(const IdParts& id, std::size_t first) : m_id(id), m_part(first) {}
 
     int next() {
         while (m_part < m_id.count) {
@@ -99,8 +100,19 @@ std::string Option::id() const {
 }
 
 bool id_less(const Option& a, const Option& b) {
-    IdCursor x(a);
-    IdCursor y(b);
+    // Equal leading parts (a provider, a region) compare equal with their separators; the walk
+    // character by character starts at the first part that differs.
+    const IdParts pa = id_parts(a);
+    const IdParts pb = id_parts(b);
+    std::size_t same = 0;
+    while (same < pa.count && same < pb.count && pa.parts[same] == pb.parts[same]) {
+        ++same;
+    }
+    if (same == pa.count || same == pb.count) {
+        return pa.count < pb.count; // one id is the other's prefix: the shorter sorts first
+    }
+    IdCursor x(pa, same);
+    IdCursor y(pb, same);
     for (;;) {
         const int cx = x.next();
         const int cy = y.next();
@@ -386,12 +398,13 @@ struct Flows {
 Flows flows_of(const CashFlows& unit, const CashFlows& hidden) {
     Flows out;
     out.months = std::max(unit.months.size(), hidden.months.size());
+    const std::array<double, k_item_count> none{};
     for (std::size_t k = 0; k < out.months; ++k) {
+        const auto& u = k < unit.months.size() ? unit.months[k] : none;
+        const auto& h = k < hidden.months.size() ? hidden.months[k] : none;
         for (std::size_t i = 0; i < k_item_count; ++i) {
-            const double u = k < unit.months.size() ? unit.months[k][i] : 0.0;
-            const double h = k < hidden.months.size() ? hidden.months[k][i] : 0.0;
-            if (u != 0.0 || h != 0.0) {
-                out.cells.push_back({k, i, u, h});
+            if (u[i] != 0.0 || h[i] != 0.0) {
+                out.cells.push_back({k, i, u[i], h[i]});
             }
         }
     }
