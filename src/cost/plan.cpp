@@ -83,6 +83,37 @@ private:
 
 } // namespace
 
+UnitCosts unit_costs(const workload::Workload& w, double total) {
+    UnitCosts units;
+    const bool transformer = w.model.family == workload::Family::transformer;
+    const double runs = std::max(1, w.schedule.runs);
+    if (w.task == workload::Task::inference) {
+        const double requests = w.inference.requests_per_second * k_seconds_per_hour *
+                                w.inference.hours_per_day * (k_days_per_year / k_months_per_year) *
+                                w.horizon_months;
+        if (requests <= 0.0) {
+            return units;
+        }
+        if (transformer && w.inference.output_tokens > 0.0) {
+            units.per_million_tokens = total / (requests * w.inference.output_tokens / 1e6);
+        } else if (!transformer) {
+            units.per_thousand_images = total / (requests / 1000.0);
+        }
+        return units;
+    }
+    units.per_run = total / runs;
+    if (w.data.epochs > 0.0) {
+        units.per_epoch = *units.per_run / w.data.epochs;
+    }
+    if (transformer && w.data.tokens && *w.data.tokens > 0.0) {
+        units.per_million_tokens = total / (*w.data.tokens * runs / 1e6);
+    }
+    if (!transformer && w.data.samples && *w.data.samples > 0.0) {
+        units.per_thousand_images = total / (*w.data.samples * w.data.epochs * runs / 1000.0);
+    }
+    return units;
+}
+
 std::vector<std::string> texts(const std::vector<Note>& notes) {
     return {notes.begin(), notes.end()};
 }
@@ -246,37 +277,6 @@ double useful_gpu_hours(const Workload& w, const estimate::GpuEstimate& e) {
         return e.gpu_hours * w.horizon_months;
     }
     return e.gpu_hours * std::max(1, w.schedule.runs);
-}
-
-UnitCosts unit_costs(const Workload& w, double total) {
-    UnitCosts units;
-    const bool transformer = w.model.family == workload::Family::transformer;
-    const double runs = std::max(1, w.schedule.runs);
-    if (w.task == Task::inference) {
-        const double requests = w.inference.requests_per_second * k_seconds_per_hour *
-                                w.inference.hours_per_day * (k_days_per_year / k_months_per_year) *
-                                w.horizon_months;
-        if (requests <= 0.0) {
-            return units;
-        }
-        if (transformer && w.inference.output_tokens > 0.0) {
-            units.per_million_tokens = total / (requests * w.inference.output_tokens / 1e6);
-        } else if (!transformer) {
-            units.per_thousand_images = total / (requests / 1000.0);
-        }
-        return units;
-    }
-    units.per_run = total / runs;
-    if (w.data.epochs > 0.0) {
-        units.per_epoch = *units.per_run / w.data.epochs;
-    }
-    if (transformer && w.data.tokens && *w.data.tokens > 0.0) {
-        units.per_million_tokens = total / (*w.data.tokens * runs / 1e6);
-    }
-    if (!transformer && w.data.samples && *w.data.samples > 0.0) {
-        units.per_thousand_images = total / (*w.data.samples * w.data.epochs * runs / 1000.0);
-    }
-    return units;
 }
 
 struct Region {
@@ -541,7 +541,6 @@ void Planner::finish(Option& option, const Flows& flows, double price, const Dis
     option.npv = finance::npv(m_plan.monthly_rate, option.amounts);
     option.total = std::accumulate(option.amounts.begin(), option.amounts.end(), 0.0);
     option.per_gpu_hour = option.gpu_hours > 0.0 ? option.total / option.gpu_hours : 0.0;
-    option.units = unit_costs(m_workload, option.total);
 }
 
 void Planner::judge(Option& option, const estimate::GpuEstimate& e, const catalog::Gpu& gpu,

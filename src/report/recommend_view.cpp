@@ -87,7 +87,9 @@ ordered_json items_json(const std::array<double, cost::k_item_count>& items) {
     return out;
 }
 
-ordered_json option_json(const cost::Option& o, std::optional<std::size_t> rank) {
+ordered_json option_json(const cost::Option& o, std::optional<std::size_t> rank,
+                         const workload::Workload& workload) {
+    const cost::UnitCosts units = cost::unit_costs(workload, o.total);
     ordered_json out;
     if (rank) {
         out["rank"] = *rank;
@@ -114,11 +116,10 @@ ordered_json option_json(const cost::Option& o, std::optional<std::size_t> rank)
     cost["per_gpu_hour"] = round_to(o.per_gpu_hour, 4);
     cost["max_monthly"] = round_money(max_monthly(o.amounts));
     cost["breakdown"] = breakdown_json(o.item_totals);
-    cost["per_unit"] =
-        ordered_json{{"run", optional_money(o.units.per_run)},
-                     {"epoch", optional_money(o.units.per_epoch)},
-                     {"million_tokens", optional_money(o.units.per_million_tokens)},
-                     {"thousand_images", optional_money(o.units.per_thousand_images)}};
+    cost["per_unit"] = ordered_json{{"run", optional_money(units.per_run)},
+                                    {"epoch", optional_money(units.per_epoch)},
+                                    {"million_tokens", optional_money(units.per_million_tokens)},
+                                    {"thousand_images", optional_money(units.per_thousand_images)}};
     cost["price_currency"] = o.price_currency;
     cost["fx_rate"] = o.fx_rate;
     out["cost"] = cost;
@@ -249,7 +250,7 @@ std::string recommend_json(const RecommendReport& r) {
                                  : decision_json(unruled_decision(plan), "");
     ordered_json options = ordered_json::array();
     for (std::size_t i = 0; i < shown(r); ++i) {
-        ordered_json option = option_json(plan.options[r.ranked[i]], i + 1);
+        ordered_json option = option_json(plan.options[r.ranked[i]], i + 1, r.workload);
         const std::optional<Date>& as_of = r.plan.options.at(r.ranked[i]).prices_as_of;
         option["prices_as_of"] = as_of ? ordered_json(as_of->to_string()) : ordered_json(nullptr);
         options.push_back(std::move(option));
@@ -373,7 +374,8 @@ std::string recommend_text(const RecommendReport& r, bool markdown, bool wide) {
         if (markdown) {
             out += "\n";
         }
-        const std::string units = unit_costs_text(best.units, plan.currency);
+        const std::string units =
+            unit_costs_text(cost::unit_costs(r.workload, best.total), plan.currency);
         if (!units.empty()) {
             out += bullet + units + "\n";
         }

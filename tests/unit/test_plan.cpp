@@ -81,8 +81,9 @@ TEST_CASE("on-demand adds storage and egress and discounts at the monthly rate",
     CHECK(od.gpu_count == 8);
     CHECK(od.nodes == 1);
     CHECK(od.per_gpu_hour == Approx(3205.86 / 800));
-    CHECK(od.units.per_run == Approx(3205.86));
-    CHECK(od.units.per_million_tokens == Approx(3205.86 / 1000));
+    const UnitCosts units = cost::unit_costs(training(), od.total);
+    CHECK(units.per_run == Approx(3205.86));
+    CHECK(units.per_million_tokens == Approx(3205.86 / 1000));
     CHECK_FALSE(od.rejection.has_value());
 }
 

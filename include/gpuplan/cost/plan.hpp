@@ -76,6 +76,9 @@ struct UnitCosts {
     bool operator==(const UnitCosts&) const = default;
 };
 
+// The unit costs of `total` for the work of `workload`.
+[[nodiscard]] UnitCosts unit_costs(const workload::Workload& workload, double total);
+
 // Monte Carlo quantiles of a spot option.
 struct SpotQuantiles {
     int samples = 0;
@@ -146,8 +149,7 @@ struct Option {
     CashFlows cash_flows; // the itemised months; only with Settings::itemise (tco)
     double npv = 0.0;
     double total = 0.0;
-    double per_gpu_hour = 0.0; // total / useful GPU-hours
-    UnitCosts units;
+    double per_gpu_hour = 0.0;                    // total / useful GPU-hours
     std::optional<double> break_even_utilisation; // self-built vs cheapest on-demand
     std::optional<SpotQuantiles> simulation;
     std::optional<std::size_t> rule_preference; // rank of its GPU among the rules' preferred
