@@ -24,7 +24,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
             std::abort();
         }
     }
-    const gpuplan::catalog::Catalog& catalog = gpuplan::embedded::bundle().catalog;
+    const gpuplan::catalog::Catalog& catalog = gpuplan::embedded::catalog();
     const std::vector<gpuplan::feeds::FeedFile> files{
         {"aws_vms.csv", text, gpuplan::Date{2026, 11, 29}}};
     try {

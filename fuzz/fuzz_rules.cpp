@@ -13,7 +13,7 @@
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
     const gpuplan::catalog::TextFile file{"fuzz.yaml",
                                           std::string(reinterpret_cast<const char*>(data), size)};
-    const gpuplan::catalog::Catalog& catalog = gpuplan::embedded::bundle().catalog;
+    const gpuplan::catalog::Catalog& catalog = gpuplan::embedded::catalog();
     if (gpuplan::decide::validate_tree(file, &catalog).empty()) {
         try {
             (void)gpuplan::decide::read_tree(file, &catalog);

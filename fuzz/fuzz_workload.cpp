@@ -56,7 +56,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     }
     try {
         for (const auto& estimate :
-             gpuplan::estimate::estimate_all(*workload, gpuplan::embedded::bundle().catalog)) {
+             gpuplan::estimate::estimate_all(*workload, gpuplan::embedded::catalog())) {
             check(estimate);
         }
     } catch (const gpuplan::UsageError&) {

@@ -11,7 +11,7 @@ namespace {
 // Bumped whenever a serialised type changes shape; the bundle is rebuilt with the binary, so a
 // mismatch means a stale build directory.
 constexpr std::uint32_t k_bundle_magic = 0x47505531; // "GPU1"
-constexpr std::uint32_t k_bundle_format = 5;
+constexpr std::uint32_t k_bundle_format = 6;
 
 using NamedBytes = std::vector<std::pair<std::string, std::string>>;
 
@@ -45,13 +45,14 @@ std::string write_bundle(const Catalog& catalog, const NamedBytes& files,
     detail::BinaryWriter writer;
     writer(k_bundle_magic);
     writer(k_bundle_format);
-    writer(catalog);
+    // The files first and the catalog last, so that the files are found without decoding it.
     write_named(writer, files);
     write_named(writer, compiled);
+    writer(catalog);
     return writer.take();
 }
 
-BundleView read_bundle(std::string_view bytes) {
+BundleIndex index_bundle(std::string_view bytes) {
     detail::BinaryReader reader(bytes, "embedded catalog bundle");
     std::uint32_t magic = 0;
     std::uint32_t format = 0;
@@ -60,11 +61,26 @@ BundleView read_bundle(std::string_view bytes) {
     if (magic != k_bundle_magic || format != k_bundle_format) {
         throw RuntimeError("embedded catalog bundle has an unknown format; rebuild gpuplan");
     }
-    BundleView out;
-    reader(out.catalog);
+    BundleIndex out;
     out.files = read_named(reader);
     out.compiled = read_named(reader);
+    out.catalog = reader.rest();
     return out;
+}
+
+Catalog read_bundle_catalog(std::string_view encoded) {
+    detail::BinaryReader reader(encoded, "embedded catalog bundle");
+    Catalog catalog;
+    reader(catalog);
+    if (!reader.at_end()) {
+        reader.corrupt();
+    }
+    return catalog;
+}
+
+BundleView read_bundle(std::string_view bytes) {
+    BundleIndex index = index_bundle(bytes);
+    return {read_bundle_catalog(index.catalog), std::move(index.files), std::move(index.compiled)};
 }
 
 } // namespace gpuplan::catalog

@@ -41,7 +41,7 @@ Exit run_catalog_validate(const CommonOptions& common, const CatalogValidateOpti
         // Re-validate the shipped files from their embedded text with the same readers a user's
         // files go through.
         std::vector<std::pair<std::string, std::string>> files;
-        for (const catalog::EmbeddedFile& file : embedded::bundle().files) {
+        for (const catalog::EmbeddedFile& file : embedded::index().files) {
             files.emplace_back(std::string(file.name), std::string(file.text));
         }
         file_count = files.size();
@@ -60,15 +60,14 @@ Exit run_catalog_validate(const CommonOptions& common, const CatalogValidateOpti
             CommonOptions paths = common;
             paths.catalogs = options.paths;
             try {
-                (void)apply_catalog_paths(common.no_default_catalog ? catalog::Catalog{}
-                                                                    : embedded::bundle().catalog,
-                                          paths);
+                (void)apply_catalog_paths(
+                    common.no_default_catalog ? catalog::Catalog{} : embedded::catalog(), paths);
             } catch (const InputError& e) {
                 problems = e.diagnostics();
             }
         } else if (!common.no_default_catalog) {
             try {
-                (void)catalog::overlay_catalog(embedded::bundle().catalog, files);
+                (void)catalog::overlay_catalog(embedded::catalog(), files);
             } catch (const InputError& e) {
                 problems = e.diagnostics();
             }

@@ -141,7 +141,7 @@ std::optional<Date> as_of_option(const CommonOptions& options) {
 feeds::FeedRead read_feeds(const std::vector<feeds::FeedFile>& files,
                            const feeds::FeedOptions& options, const catalog::Catalog& base) {
     feeds::FeedRead read =
-        feeds::read_skypilot(files, options, base.gpus, embedded::bundle().catalog.gpus);
+        feeds::read_skypilot(files, options, base.gpus, embedded::catalog().gpus);
     for (const auto& [provider, names] : read.summary.unknown_accelerators) {
         for (const auto& [name, rows] : names) {
             spdlog::warn("{}: {} row{} with accelerator '{}' left out: no catalog GPU model has "
@@ -165,7 +165,7 @@ catalog::Catalog load_catalog(const CommonOptions& options) {
         throw UsageError("--no-default-catalog needs at least one --catalog PATH");
     }
     return apply_catalog_paths(
-        options.no_default_catalog ? catalog::Catalog{} : embedded::bundle().catalog, options);
+        options.no_default_catalog ? catalog::Catalog{} : embedded::decode_catalog(), options);
 }
 
 catalog::Catalog apply_catalog_paths(catalog::Catalog catalog, const CommonOptions& options) {
@@ -199,7 +199,7 @@ catalog::Catalog apply_catalog_paths(catalog::Catalog catalog, const CommonOptio
         }
         const PhaseTimer timer("merge");
         catalog = catalog::overlay_feed(std::move(catalog), std::move(read.overlay),
-                                        embedded::bundle().catalog.sources);
+                                        embedded::catalog().sources);
     }
     flush_yaml();
     return catalog;

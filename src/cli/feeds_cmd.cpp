@@ -101,7 +101,7 @@ catalog::Catalog read_side(const CommonOptions& common, const std::string& path)
     side.no_default_catalog = true;
     catalog::Catalog base;
     if (!common.no_default_catalog) {
-        base = embedded::bundle().catalog;
+        base = embedded::decode_catalog();
         base.providers.clear();
         base.files.clear();
         base.digest.clear();
@@ -133,7 +133,7 @@ Exit run_catalog_import(const CommonOptions& common, const CatalogImportOptions&
                            "warnings above); nothing written");
     }
     const catalog::Catalog merged =
-        catalog::overlay_feed(base, read.overlay, embedded::bundle().catalog.sources);
+        catalog::overlay_feed(base, read.overlay, embedded::catalog().sources);
     const std::vector<catalog::Provider> providers = providers_to_write(merged, read);
     std::string origin;
     for (const feeds::FeedFile& file : files) {

@@ -18,7 +18,7 @@ constexpr std::string_view k_preset_suffix = ".yaml";
 
 std::vector<std::string> preset_names() {
     std::vector<std::string> names;
-    for (const catalog::EmbeddedFile& file : embedded::bundle().files) {
+    for (const catalog::EmbeddedFile& file : embedded::index().files) {
         const std::string_view name = file.name;
         if (name.size() > k_preset_prefix.size() + k_preset_suffix.size() &&
             name.substr(0, k_preset_prefix.size()) == k_preset_prefix &&

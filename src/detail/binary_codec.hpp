@@ -99,6 +99,12 @@ public:
         return out;
     }
     [[nodiscard]] bool at_end() const { return m_pos == m_in.size(); }
+    // The bytes not read yet; reading ends.
+    std::string_view rest() {
+        const std::string_view out = m_in.substr(m_pos);
+        m_pos = m_in.size();
+        return out;
+    }
     [[noreturn]] void truncated() const {
         throw RuntimeError(std::string(m_what) + " is truncated");
     }

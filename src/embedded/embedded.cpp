@@ -7,11 +7,20 @@ extern const char gpuplan_embedded_bundle_end[];
 
 namespace gpuplan::embedded {
 
-const catalog::BundleView& bundle() {
-    static const catalog::BundleView decoded = catalog::read_bundle(std::string_view(
+const catalog::BundleIndex& index() {
+    static const catalog::BundleIndex indexed = catalog::index_bundle(std::string_view(
         gpuplan_embedded_bundle_begin,
         static_cast<std::size_t>(gpuplan_embedded_bundle_end - gpuplan_embedded_bundle_begin)));
+    return indexed;
+}
+
+const catalog::Catalog& catalog() {
+    static const catalog::Catalog decoded = decode_catalog();
     return decoded;
+}
+
+catalog::Catalog decode_catalog() {
+    return catalog::read_bundle_catalog(index().catalog);
 }
 
 namespace {
@@ -29,11 +38,11 @@ std::optional<std::string_view> find(const std::vector<catalog::EmbeddedFile>& e
 } // namespace
 
 std::optional<std::string_view> file(std::string_view name) {
-    return find(bundle().files, name);
+    return find(index().files, name);
 }
 
 std::optional<std::string_view> compiled(std::string_view name) {
-    return find(bundle().compiled, name);
+    return find(index().compiled, name);
 }
 
 } // namespace gpuplan::embedded

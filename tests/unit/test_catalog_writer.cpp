@@ -20,7 +20,7 @@ std::string sample(const std::string& name) {
 
 // The embedded catalog without providers: GPU models, fx and sources to read providers against.
 Catalog gpu_base() {
-    Catalog base = embedded::bundle().catalog;
+    Catalog base = embedded::catalog();
     base.providers.clear();
     return base;
 }

@@ -501,13 +501,12 @@ TEST_CASE("the embedded parsed tree resolves to what read_tree reads from the sh
     const ParsedTree parsed = read_tree_bundle(*bytes);
     CHECK(parsed == parse_tree(file));
     CHECK(parsed.diagnostics.empty());
-    CHECK(resolve_tree(parsed, &embedded::bundle().catalog) == shipped_tree());
+    CHECK(resolve_tree(parsed, &embedded::catalog()) == shipped_tree());
 
     // A smaller active catalog (`--no-default-catalog --catalog feed.csv`), and none at all.
-    catalog::Catalog smaller = embedded::bundle().catalog;
+    catalog::Catalog smaller = embedded::catalog();
     smaller.gpus.resize(3);
-    const std::vector<const catalog::Catalog*> catalogs{&embedded::bundle().catalog, &smaller,
-                                                        nullptr};
+    const std::vector<const catalog::Catalog*> catalogs{&embedded::catalog(), &smaller, nullptr};
     for (const catalog::Catalog* catalog : catalogs) {
         for (UnknownGpus unknown : {UnknownGpus::allow, UnknownGpus::error}) {
             CHECK(loaded([&] { return resolve_tree(parsed, catalog, unknown); }) ==

@@ -318,9 +318,9 @@ TEST_CASE("the default node shape is the catalog's largest instance of the GPU",
 
 TEST_CASE("every shipped preset estimates on every catalog GPU with finite numbers",
           "[estimate][presets]") {
-    const catalog::Catalog& catalog = embedded::bundle().catalog;
+    const catalog::Catalog& catalog = embedded::catalog();
     int count = 0;
-    for (const catalog::EmbeddedFile& file : embedded::bundle().files) {
+    for (const catalog::EmbeddedFile& file : embedded::index().files) {
         if (file.name.rfind("presets/", 0) != 0) {
             continue;
         }

@@ -25,7 +25,7 @@ FeedRead read(std::vector<FeedFile> files, FeedOptions options = {}) {
     if (!options.as_of) {
         options.as_of = k_as_of;
     }
-    return read_skypilot(files, options, embedded::bundle().catalog.gpus, {});
+    return read_skypilot(files, options, embedded::catalog().gpus, {});
 }
 
 std::vector<std::string> problems(std::vector<FeedFile> files, FeedOptions options = {}) {
@@ -131,7 +131,7 @@ TEST_CASE("the sample feeds import to exactly the prices of the shipped catalog"
         read({sample("aws_gpu_vms.csv"), sample("azure_gpu_vms.csv"), sample("gcp_gpu_vms.csv"),
               sample("lambda_gpu_vms.csv"), sample("nebius_gpu_vms.csv"),
               sample("oci_gpu_vms_partial.csv"), sample("gcp_n1_hosts.csv")});
-    const catalog::Catalog& shipped = embedded::bundle().catalog;
+    const catalog::Catalog& shipped = embedded::catalog();
     REQUIRE(feed.overlay.providers.size() == 6);
     for (const catalog::Provider& provider : feed.overlay.providers) {
         const catalog::Provider* reference = catalog::find_provider(shipped, provider.name);
@@ -256,14 +256,14 @@ TEST_CASE("a feed's as_of is --as-of, else the file's modification date", "[feed
     FeedOptions no_date;
     const FeedRead dated =
         read_skypilot(std::vector<FeedFile>{{"aws.csv", text, Date{2026, 11, 1}}}, no_date,
-                      embedded::bundle().catalog.gpus, {});
+                      embedded::catalog().gpus, {});
     CHECK(dated.overlay.providers.front().as_of == Date{2026, 11, 1});
     CHECK(dated.summary.dates.front().second.second == AsOfOrigin::file_date);
     FeedOptions given;
     given.as_of = Date{2026, 7, 9};
     const FeedRead flagged =
         read_skypilot(std::vector<FeedFile>{{"aws.csv", text, Date{2026, 11, 1}}}, given,
-                      embedded::bundle().catalog.gpus, {});
+                      embedded::catalog().gpus, {});
     CHECK(flagged.overlay.providers.front().as_of == Date{2026, 7, 9});
     CHECK(flagged.summary.dates.front().second.second == AsOfOrigin::option);
 }
@@ -274,7 +274,7 @@ TEST_CASE("GPU models missing from the base catalog come from the fallback and t
     FeedOptions options;
     options.as_of = k_as_of;
     const FeedRead feed = read_skypilot(std::vector<FeedFile>{{"aws.csv", text, std::nullopt}},
-                                        options, {}, embedded::bundle().catalog.gpus);
+                                        options, {}, embedded::catalog().gpus);
     REQUIRE(feed.overlay.gpus.size() == 1);
     CHECK(feed.overlay.gpus.front().name == "A10G");
 }

@@ -70,7 +70,7 @@ TEST_CASE("plan files with ranks beyond int range are refused, not converted", "
 TEST_CASE("CSV feeds with vCPU counts beyond int range are refused, not converted", "[fuzz][csv]") {
     const auto inputs = regressions("csv");
     REQUIRE_FALSE(inputs.empty());
-    const auto& gpus = gpuplan::embedded::bundle().catalog.gpus;
+    const auto& gpus = gpuplan::embedded::catalog().gpus;
     for (const fs::path& input : inputs) {
         INFO(input.filename().string());
         const std::vector<gpuplan::feeds::FeedFile> files{

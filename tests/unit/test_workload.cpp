@@ -222,7 +222,7 @@ TEST_CASE("a workload from flags says precisely what is missing", "[workload]") 
 
 TEST_CASE("every shipped preset reads, is complete and matches its file name", "[workload]") {
     std::vector<std::pair<std::string, std::string>> files;
-    for (const catalog::EmbeddedFile& file : embedded::bundle().files) {
+    for (const catalog::EmbeddedFile& file : embedded::index().files) {
         files.emplace_back(std::string(file.name), std::string(file.text));
     }
     CHECK(shipped::validate_shipped(files).empty());

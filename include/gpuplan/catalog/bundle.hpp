@@ -35,4 +35,14 @@ write_bundle(const Catalog& catalog, const std::vector<std::pair<std::string, st
 // when the bytes are not a bundle of this build's format.
 [[nodiscard]] BundleView read_bundle(std::string_view bytes);
 
+// A bundle's files and compiled forms with its catalog still encoded: finding a shipped file
+// costs no catalog decoding.
+struct BundleIndex {
+    std::vector<EmbeddedFile> files;
+    std::vector<EmbeddedFile> compiled;
+    std::string_view catalog; // the encoded catalog, for read_bundle_catalog
+};
+[[nodiscard]] BundleIndex index_bundle(std::string_view bytes);
+[[nodiscard]] Catalog read_bundle_catalog(std::string_view encoded);
+
 } // namespace gpuplan::catalog
