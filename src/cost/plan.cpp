@@ -1,5 +1,6 @@
 #include "gpuplan/cost/plan.hpp"
 
+#include "detail/memory.hpp"
 #include "gpuplan/finance/finance.hpp"
 #include "gpuplan/units.hpp"
 
@@ -977,8 +978,11 @@ Plan Planner::run() {
         }
     }
     // Room for every option up front: growing a vector of thousands of options re-faults pages.
+    // Filling megabytes of options page by page is a large share of the stage's time in a
+    // virtual machine, hence the huge pages (bench/README.md).
     m_plan.options.reserve(catalog::offer_count(m_catalog) * m_plan.purchase_options.size() +
                            (m_catalog.self_built ? 2 * m_catalog.self_built->builds.size() : 0));
+    detail::advise_huge_pages(m_plan.options.data(), m_plan.options.capacity() * sizeof(Option));
     std::size_t fractional = 0;
     for (const catalog::Provider& provider : m_catalog.providers) {
         if (!w.constraints.providers.empty() && !contains(w.constraints.providers, provider.name)) {
