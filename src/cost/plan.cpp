@@ -296,15 +296,32 @@ struct Region {
 std::vector<Region> regions_of(const catalog::Provider& provider,
                                const catalog::Instance& instance) {
     std::vector<Region> regions;
-    std::unordered_map<std::string_view, std::size_t> index; // region name -> position
+    // Region name -> position; built once an instance has more regions than a scan is worth.
+    constexpr std::size_t k_scan_limit = 16;
+    std::unordered_map<std::string_view, std::size_t> index;
+    auto position = [&](std::string_view name) {
+        if (regions.size() <= k_scan_limit) {
+            for (std::size_t j = 0; j < regions.size(); ++j) {
+                if (regions[j].name == name) {
+                    return j;
+                }
+            }
+            return regions.size();
+        }
+        if (index.empty()) {
+            for (std::size_t j = 0; j < regions.size(); ++j) {
+                index.emplace(regions[j].name, j);
+            }
+        }
+        return index.try_emplace(name, regions.size()).first->second;
+    };
     for (std::size_t i = 0; i < instance.prices.size(); ++i) {
         const catalog::PriceRow& row = instance.prices[i];
-        // Rows of a region are often adjacent: try the last region before the index.
+        // Rows of a region are often adjacent: try the last region first.
         std::size_t at = regions.size() - 1;
         if (regions.empty() || regions.back().name != row.region) {
-            const auto [found, added] = index.try_emplace(row.region, regions.size());
-            at = found->second;
-            if (added) {
+            at = position(row.region);
+            if (at == regions.size()) {
                 Region region;
                 region.name = row.region;
                 region.as_of = row.as_of.value_or(provider.as_of);
@@ -353,12 +370,13 @@ std::optional<Date> reserved_as_of(const catalog::Instance& instance, const Regi
     return std::nullopt;
 }
 
-// Commitment prices for a term in a region: the instance's explicit prices, else the provider's
+// Commitment prices for a term in a region, into `choices` (a buffer reused across regions): the
+// instance's explicit prices, else the provider's
 // discounts applied to the on-demand price.
-std::vector<CommitmentChoice> commitments_for(const catalog::Provider& provider,
-                                              const catalog::Instance& instance,
-                                              const Region& region, catalog::Term term) {
-    std::vector<CommitmentChoice> choices;
+void commitments_for(const catalog::Provider& provider, const catalog::Instance& instance,
+                     const Region& region, catalog::Term term,
+                     std::vector<CommitmentChoice>& choices) {
+    choices.clear();
     const int months = catalog::term_months(term);
     for (const catalog::ReservedPrice& price : instance.reserved) {
         if (price.term == term && (price.region.empty() || price.region == region.name)) {
@@ -367,7 +385,7 @@ std::vector<CommitmentChoice> commitments_for(const catalog::Provider& provider,
         }
     }
     if (!choices.empty() || !region.on_demand) {
-        return choices;
+        return;
     }
     for (const catalog::ReservedDiscount& discount : provider.reserved_discounts) {
         if (discount.term == term) {
@@ -380,7 +398,6 @@ std::vector<CommitmentChoice> commitments_for(const catalog::Provider& provider,
                                discount.is_default});
         }
     }
-    return choices;
 }
 
 // The cash flows of an offer at a price of 1 with its hidden costs (storage, egress), as the
@@ -731,6 +748,7 @@ void Planner::add_cloud(const catalog::Provider& provider, const catalog::Instan
         finish(option, unit, price, discount_used);
         judge(option, e, gpu, rate.has_value());
     };
+    std::vector<CommitmentChoice> choices;
     for (const Region& region : regions_of(provider, instance)) {
         if (!m_workload.constraints.regions.empty() &&
             !contains(m_workload.constraints.regions, region.name)) {
@@ -757,7 +775,7 @@ void Planner::add_cloud(const catalog::Provider& provider, const catalog::Instan
             if (!allowed(purchase, kind)) {
                 continue;
             }
-            const auto choices = commitments_for(provider, instance, region, term);
+            commitments_for(provider, instance, region, term, choices);
             if (choices.empty()) {
                 continue;
             }
