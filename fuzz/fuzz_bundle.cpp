@@ -7,6 +7,7 @@
 #include "gpuplan/catalog/bundle.hpp"
 #include "gpuplan/decide/tree_bundle.hpp"
 #include "gpuplan/error.hpp"
+#include "gpuplan/workload/workload_bundle.hpp"
 
 #include <cstddef>
 #include <cstdint>
@@ -40,6 +41,18 @@ void check_tree(std::string_view bytes, const gpuplan::catalog::Catalog& catalog
     }
 }
 
+// A compiled workload preset decodes, or is refused, and re-encodes to the same value.
+void check_workload(std::string_view bytes) {
+    try {
+        const gpuplan::workload::Workload w = gpuplan::workload::read_workload_bundle(bytes);
+        if (gpuplan::workload::read_workload_bundle(gpuplan::workload::write_workload_bundle(w)) !=
+            w) {
+            std::abort();
+        }
+    } catch (const gpuplan::RuntimeError&) {
+    }
+}
+
 } // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
@@ -55,6 +68,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         }
         for (const auto& entry : view.compiled) {
             check_tree(entry.text, view.catalog);
+            check_workload(entry.text);
         }
     } catch (const gpuplan::RuntimeError&) {
     }

@@ -8,6 +8,8 @@
 #include "gpuplan/catalog/loader.hpp"
 #include "gpuplan/decide/tree_bundle.hpp"
 #include "gpuplan/shipped.hpp"
+#include "gpuplan/workload/reader.hpp"
+#include "gpuplan/workload/workload_bundle.hpp"
 
 #include <cstdio>
 #include <filesystem>
@@ -64,6 +66,10 @@ int main(int argc, char** argv) {
                 compiled.emplace_back(name,
                                       gpuplan::decide::write_tree_bundle(
                                           gpuplan::decide::parse_tree({"catalog/" + name, text})));
+            } else if (gpuplan::shipped::kind_of(name) == gpuplan::shipped::FileKind::preset) {
+                compiled.emplace_back(
+                    name, gpuplan::workload::write_workload_bundle(
+                              gpuplan::workload::read_workload({"catalog/" + name, text})));
             }
         }
         const std::string bytes = gpuplan::catalog::write_bundle(catalog, files, compiled);

@@ -3,6 +3,7 @@
 #include "detail/strings.hpp"
 #include "gpuplan/embedded.hpp"
 #include "gpuplan/error.hpp"
+#include "gpuplan/workload/workload_bundle.hpp"
 
 #include <algorithm>
 #include <fmt/format.h>
@@ -43,6 +44,10 @@ workload::Workload read_preset(const std::string& name) {
             fmt::format("--preset: unknown preset '{}'{}; available: {}", name,
                         hint.empty() ? "" : fmt::format(" (did you mean '{}'?)", hint),
                         names.empty() ? std::string("none") : detail::join(names, ", ")));
+    }
+    // The build compiled every shipped preset; the YAML is the fallback of a bundle without.
+    if (const auto compiled = embedded::compiled(file)) {
+        return workload::read_workload_bundle(*compiled);
     }
     return workload::read_workload({"catalog/" + file, std::string(*text)});
 }

@@ -2,6 +2,7 @@
 #include "gpuplan/error.hpp"
 #include "gpuplan/shipped.hpp"
 #include "gpuplan/workload/reader.hpp"
+#include "gpuplan/workload/workload_bundle.hpp"
 
 #include <catch2/catch.hpp>
 
@@ -240,4 +241,46 @@ TEST_CASE("a bad preset fails the shipped-file validation", "[workload]") {
     CHECK(out == std::vector<std::string>{
                      "catalog/presets/bad.yaml:3:21: error: /model/layer: unknown key 'layer'; "
                      "did you mean 'layers'?"});
+}
+
+TEST_CASE("every shipped preset is compiled into the bundle and decodes to what its YAML reads",
+          "[workload]") {
+    std::size_t presets = 0;
+    for (const catalog::EmbeddedFile& file : embedded::index().files) {
+        if (shipped::kind_of(file.name) != shipped::FileKind::preset) {
+            continue;
+        }
+        ++presets;
+        INFO(file.name);
+        const auto compiled = embedded::compiled(file.name);
+        REQUIRE(compiled.has_value());
+        const Workload from_yaml =
+            read_workload({"catalog/" + std::string(file.name), std::string(file.text)});
+        CHECK(read_workload_bundle(*compiled) == from_yaml);
+        CHECK(write_workload_bundle(from_yaml) == *compiled);
+    }
+    CHECK(presets >= 10);
+}
+
+TEST_CASE("a compiled workload that is cut short or corrupt is refused", "[workload]") {
+    Workload w;
+    w.name = "x";
+    w.constraints.budget = Money{1000.0, "CNY"};
+    w.constraints.purchase = {PurchaseOption::spot};
+    w.sources = {{"t", "u"}};
+    const std::string bytes = write_workload_bundle(w);
+    CHECK(read_workload_bundle(bytes) == w);
+    for (std::size_t size = 0; size < bytes.size(); ++size) {
+        CHECK_THROWS_AS(read_workload_bundle(bytes.substr(0, size)), RuntimeError);
+    }
+    CHECK_THROWS_AS(read_workload_bundle(bytes + "x"), RuntimeError);
+    // Every single-byte corruption decodes to some workload or is refused, never undefined.
+    for (std::size_t at = 0; at < bytes.size(); ++at) {
+        std::string corrupt = bytes;
+        corrupt[at] = static_cast<char>(corrupt[at] ^ 0x5a);
+        try {
+            (void)read_workload_bundle(corrupt);
+        } catch (const RuntimeError&) {
+        }
+    }
 }

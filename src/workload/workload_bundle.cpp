@@ -1,0 +1,111 @@
+#include "gpuplan/workload/workload_bundle.hpp"
+
+#include "detail/binary_codec.hpp"
+#include "gpuplan/error.hpp"
+
+#include <algorithm>
+#include <type_traits>
+
+namespace gpuplan {
+
+template <class A> void members(A& a, Money& v) {
+    a(v.amount), a(v.currency);
+}
+
+} // namespace gpuplan
+
+namespace gpuplan::workload {
+
+// Each serialised type lists its members once, for detail::BinaryWriter and BinaryReader.
+
+template <class A> void members(A& a, Model& v) {
+    a(v.family), a(v.params), a(v.active_params), a(v.layers), a(v.hidden), a(v.heads),
+        a(v.kv_heads), a(v.seq_len), a(v.flops_per_sample), a(v.reference);
+}
+template <class A> void members(A& a, Data& v) {
+    a(v.tokens), a(v.samples), a(v.epochs), a(v.dataset_gb);
+}
+template <class A> void members(A& a, Training& v) {
+    a(v.precision), a(v.optimizer), a(v.method), a(v.sharding), a(v.micro_batch),
+        a(v.activation_checkpointing), a(v.mfu);
+}
+template <class A> void members(A& a, Inference& v) {
+    a(v.precision), a(v.requests_per_second), a(v.input_tokens), a(v.output_tokens), a(v.batch),
+        a(v.latency_ms), a(v.hours_per_day);
+}
+template <class A> void members(A& a, Schedule& v) {
+    a(v.runs), a(v.every_months);
+}
+template <class A> void members(A& a, Constraints& v) {
+    a(v.deadline_hours), a(v.budget), a(v.providers), a(v.regions), a(v.gpu_models), a(v.gpu_count),
+        a(v.max_gpus), a(v.interruptible), a(v.purchase);
+}
+template <class A> void members(A& a, Finance& v) {
+    a(v.discount_rate), a(v.currency);
+}
+template <class A> void members(A& a, Reference& v) {
+    a(v.title), a(v.url);
+}
+template <class A> void members(A& a, Workload& v) {
+    a(v.name), a(v.description), a(v.task), a(v.model), a(v.data), a(v.training), a(v.inference),
+        a(v.schedule), a(v.horizon_months), a(v.constraints), a(v.finance), a(v.sources);
+}
+
+namespace {
+
+// Bumped whenever a serialised type changes shape (the bundle is rebuilt with the binary).
+constexpr std::uint32_t k_workload_magic = 0x574b4c44; // "WKLD"
+constexpr std::uint32_t k_workload_format = 1;
+
+// Enums are stored as their bytes: a value no enumerator has is corrupt.
+template <class E> bool within(E value, E last) {
+    using U = std::underlying_type_t<E>;
+    const U raw = static_cast<U>(value);
+    if constexpr (std::is_signed_v<U>) {
+        if (raw < 0) {
+            return false;
+        }
+    }
+    return raw <= static_cast<U>(last);
+}
+
+bool valid(const Workload& w) {
+    return within(w.task, Task::inference) && within(w.model.family, Family::custom) &&
+           within(w.training.precision, Precision::int4) &&
+           within(w.training.optimizer, Optimizer::adafactor) &&
+           within(w.training.method, Method::qlora) &&
+           within(w.training.sharding, Sharding::zero3) &&
+           within(w.inference.precision, Precision::int4) &&
+           std::all_of(
+               w.constraints.purchase.begin(), w.constraints.purchase.end(),
+               [](PurchaseOption option) { return within(option, PurchaseOption::self_built); });
+}
+
+} // namespace
+
+std::string write_workload_bundle(const Workload& workload) {
+    detail::BinaryWriter writer;
+    writer(k_workload_magic);
+    writer(k_workload_format);
+    writer(workload);
+    return writer.take();
+}
+
+Workload read_workload_bundle(std::string_view bytes) {
+    detail::BinaryReader reader(bytes, "embedded workload preset");
+    std::uint32_t magic = 0;
+    std::uint32_t format = 0;
+    reader(magic);
+    reader(format);
+    if (magic != k_workload_magic || format != k_workload_format) {
+        throw RuntimeError("embedded workload preset has an unknown format; rebuild gpuplan");
+    }
+    Workload workload;
+    reader(workload);
+    if (!reader.at_end() || !valid(workload)) {
+        reader.corrupt();
+    }
+    return workload;
+}
+
+} // namespace gpuplan::workload
