@@ -8,6 +8,7 @@
 
 #include "gpuplan/error.hpp"
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <cstring>
@@ -132,8 +133,10 @@ private:
             value = std::string(view(size));
         } else if constexpr (is_vector<T>::value) {
             const std::uint64_t size = read_size();
-            // Grow with what is actually read, so that a corrupt size cannot allocate ahead.
+            // Room up front saves the copies and freed blocks of growing; capped, so that a
+            // corrupt size cannot allocate far ahead of what is actually read.
             value.clear();
+            value.reserve(static_cast<std::size_t>(std::min<std::uint64_t>(size, k_max_reserve)));
             for (std::uint64_t i = 0; i < size; ++i) {
                 typename T::value_type element{};
                 read(element);
@@ -192,6 +195,8 @@ private:
         }
         (void)((index == I ? (read(value.template emplace<I>()), true) : false) || ...);
     }
+
+    static constexpr std::uint64_t k_max_reserve = 4096; // elements reserved ahead of reading
 
     std::string_view m_in;
     std::string_view m_what;
