@@ -1,6 +1,5 @@
 #include "gpuplan/cost/plan.hpp"
 
-#include "detail/memory.hpp"
 #include "gpuplan/finance/finance.hpp"
 #include "gpuplan/units.hpp"
 
@@ -995,12 +994,10 @@ Plan Planner::run() {
             m_plan.candidate_gpus.push_back(gpu.name);
         }
     }
-    // Room for every option up front: growing a vector of thousands of options re-faults pages.
-    // Filling megabytes of options page by page is a large share of the stage's time in a
-    // virtual machine, hence the huge pages (bench/README.md).
+    // Room for every option up front: growing a vector of thousands of options re-faults pages
+    // (and the buffer is a large one, see Options).
     m_plan.options.reserve(catalog::offer_count(m_catalog) * m_plan.purchase_options.size() +
                            (m_catalog.self_built ? 2 * m_catalog.self_built->builds.size() : 0));
-    detail::advise_huge_pages(m_plan.options.data(), m_plan.options.capacity() * sizeof(Option));
     std::size_t fractional = 0;
     for (const catalog::Provider& provider : m_catalog.providers) {
         if (!w.constraints.providers.empty() && !contains(w.constraints.providers, provider.name)) {

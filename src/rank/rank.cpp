@@ -39,7 +39,7 @@ bool tie_break(const cost::Option& a, const cost::Option& b) {
 
 } // namespace
 
-std::vector<std::size_t> rank(const std::vector<cost::Option>& options, Objective objective) {
+std::vector<std::size_t> rank(std::span<const cost::Option> options, Objective objective) {
     std::vector<std::size_t> order;
     double best_npv = std::numeric_limits<double>::infinity();
     double best_wall = std::numeric_limits<double>::infinity();
@@ -81,7 +81,7 @@ std::vector<std::size_t> rank(const std::vector<cost::Option>& options, Objectiv
     return order;
 }
 
-std::vector<std::size_t> rejected(const std::vector<cost::Option>& options) {
+std::vector<std::size_t> rejected(std::span<const cost::Option> options) {
     std::vector<std::size_t> order;
     for (std::size_t i = 0; i < options.size(); ++i) {
         if (options[i].rejection) {

@@ -4,7 +4,7 @@
 
 namespace gpuplan::report {
 
-std::optional<std::pair<Date, Date>> prices_used_range(const std::vector<cost::Option>& options) {
+std::optional<std::pair<Date, Date>> prices_used_range(std::span<const cost::Option> options) {
     std::optional<std::pair<Date, Date>> range;
     for (const cost::Option& option : options) {
         const std::optional<Date>& date = option.prices_as_of;

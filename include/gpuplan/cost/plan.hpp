@@ -7,6 +7,7 @@
 #include "gpuplan/catalog/catalog.hpp"
 #include "gpuplan/cost/cash_flows.hpp"
 #include "gpuplan/estimate/estimate.hpp"
+#include "gpuplan/large_buffer.hpp"
 #include "gpuplan/purchase.hpp"
 #include "gpuplan/workload/workload.hpp"
 
@@ -166,6 +167,9 @@ struct Option {
 // Whether a's id sorts before b's, without building either.
 [[nodiscard]] bool id_less(const Option& a, const Option& b);
 
+// The options of a plan: often megabytes, filled once, so in a large buffer.
+using Options = std::vector<Option, LargeBufferAllocator<Option>>;
+
 // Everything the engine assumed, for the report.
 struct FxUse {
     std::string from;
@@ -180,8 +184,8 @@ struct Plan {
     double discount_rate = 0.0;
     double monthly_rate = 0.0;
     double horizon_months = 0.0;
-    std::vector<Option> options; // feasible and rejected, in enumeration order
-    std::vector<FxUse> fx;       // rates used, by currency
+    Options options;       // feasible and rejected, in enumeration order
+    std::vector<FxUse> fx; // rates used, by currency
     std::vector<std::string> candidate_gpus;
     std::vector<PurchaseOption> purchase_options;
     std::size_t estimates = 0; // distinct estimator calls

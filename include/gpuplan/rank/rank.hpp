@@ -5,6 +5,7 @@
 #include "gpuplan/cost/plan.hpp"
 
 #include <optional>
+#include <span>
 #include <string_view>
 #include <vector>
 
@@ -20,10 +21,10 @@ enum class Objective { cost, time, balanced };
 // Indices into `options` of the options without a rejection, best first. Ties on the objective
 // fall back to the decision tree's GPU preference (a favoured model first), then NPV, then wall
 // hours, then GPU count, then id (unique), so the order is total.
-[[nodiscard]] std::vector<std::size_t> rank(const std::vector<cost::Option>& options,
+[[nodiscard]] std::vector<std::size_t> rank(std::span<const cost::Option> options,
                                             Objective objective);
 
 // Indices of the rejected options, cheapest NPV first, then id.
-[[nodiscard]] std::vector<std::size_t> rejected(const std::vector<cost::Option>& options);
+[[nodiscard]] std::vector<std::size_t> rejected(std::span<const cost::Option> options);
 
 } // namespace gpuplan::rank

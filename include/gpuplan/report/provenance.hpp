@@ -5,6 +5,7 @@
 #include "gpuplan/cost/plan.hpp"
 
 #include <optional>
+#include <span>
 #include <utility>
 #include <vector>
 
@@ -14,7 +15,7 @@ namespace gpuplan::report {
 // the price row of each cloud option's region, its reserved price for commitments when dated, the
 // build of each self-built option). nullopt when no option has a date.
 [[nodiscard]] std::optional<std::pair<Date, Date>>
-prices_used_range(const std::vector<cost::Option>& options);
+prices_used_range(std::span<const cost::Option> options);
 
 // The largest net cash flow of any single month (0 for no flows): what `check --max-monthly`
 // limits.
