@@ -37,17 +37,37 @@ bool tie_break(const cost::Option& a, const cost::Option& b) {
     return cost::id_less(a, b);
 }
 
+// An option's sort key next to its index: sorting these compact pairs reads an option only on a
+// tie, instead of two scattered options per comparison.
+struct Keyed {
+    double key = 0.0;
+    std::size_t index = 0;
+};
+
+template <class Tie> std::vector<std::size_t> sorted(std::vector<Keyed>& keyed, const Tie& tie) {
+    std::sort(keyed.begin(), keyed.end(), [&](const Keyed& a, const Keyed& b) {
+        if (a.key != b.key) {
+            return a.key < b.key;
+        }
+        return tie(a.index, b.index);
+    });
+    std::vector<std::size_t> order;
+    order.reserve(keyed.size());
+    for (const Keyed& k : keyed) {
+        order.push_back(k.index);
+    }
+    return order;
+}
+
 } // namespace
 
 std::vector<std::size_t> rank(std::span<const cost::Option> options, Objective objective) {
-    std::vector<std::size_t> order;
     double best_npv = std::numeric_limits<double>::infinity();
     double best_wall = std::numeric_limits<double>::infinity();
-    for (std::size_t i = 0; i < options.size(); ++i) {
-        if (!options[i].rejection) {
-            order.push_back(i);
-            best_npv = std::min(best_npv, options[i].npv);
-            best_wall = std::min(best_wall, options[i].wall_hours);
+    for (const cost::Option& option : options) {
+        if (!option.rejection) {
+            best_npv = std::min(best_npv, option.npv);
+            best_wall = std::min(best_wall, option.wall_hours);
         }
     }
     // Ratios need positive references; a free or instant option would make every ratio infinite.
@@ -64,12 +84,13 @@ std::vector<std::size_t> rank(std::span<const cost::Option> options, Objective o
         }
         return o.npv;
     };
-    std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
-        const double ka = key(options[a]);
-        const double kb = key(options[b]);
-        if (ka != kb) {
-            return ka < kb;
+    std::vector<Keyed> keyed;
+    for (std::size_t i = 0; i < options.size(); ++i) {
+        if (!options[i].rejection) {
+            keyed.push_back({key(options[i]), i});
         }
+    }
+    return sorted(keyed, [&](std::size_t a, std::size_t b) {
         // The decision tree's preferences order ties: a favoured GPU first, in rule order.
         const auto& pa = options[a].rule_preference;
         const auto& pb = options[b].rule_preference;
@@ -78,23 +99,17 @@ std::vector<std::size_t> rank(std::span<const cost::Option> options, Objective o
         }
         return tie_break(options[a], options[b]);
     });
-    return order;
 }
 
 std::vector<std::size_t> rejected(std::span<const cost::Option> options) {
-    std::vector<std::size_t> order;
+    std::vector<Keyed> keyed;
     for (std::size_t i = 0; i < options.size(); ++i) {
         if (options[i].rejection) {
-            order.push_back(i);
+            keyed.push_back({options[i].npv, i});
         }
     }
-    std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
-        if (options[a].npv != options[b].npv) {
-            return options[a].npv < options[b].npv;
-        }
-        return cost::id_less(options[a], options[b]);
-    });
-    return order;
+    return sorted(
+        keyed, [&](std::size_t a, std::size_t b) { return cost::id_less(options[a], options[b]); });
 }
 
 } // namespace gpuplan::rank
