@@ -428,6 +428,16 @@ Flows flows_of(const CashFlows& unit, const CashFlows& hidden) {
     return out;
 }
 
+// The note stored under `key`, made by `make` the first time.
+template <class Key, class Make>
+const Note& memo(std::map<Key, Note>& notes, const Key& key, const Make& make) {
+    auto it = notes.find(key);
+    if (it == notes.end()) {
+        it = notes.emplace(key, make()).first;
+    }
+    return it->second;
+}
+
 class Planner {
 public:
     Planner(const Workload& w, const catalog::Catalog& c, const Settings& s, const Estimator& e)
@@ -466,6 +476,12 @@ private:
         "commitment price is the provider's default discount (market survey), not a published "
         "price for this instance"};
     std::optional<double> m_budget_rate; // output currency per unit of the budget's currency
+    // Notes by what their words say: the same figures make one shared note for every instance
+    // type (formatting them per instance is a large share of the stage).
+    std::map<std::tuple<double, std::string, int, double, double, double, double, double>, Note>
+        m_spot_notes;
+    std::map<std::pair<double, double>, Note> m_billing_notes;
+    std::map<std::tuple<int, int, catalog::Payment, double, double>, Note> m_commitment_notes;
     std::map<std::string, double> m_cheapest_on_demand_per_gpu_hour; // GPU -> output currency
 };
 
@@ -686,8 +702,9 @@ void Planner::add_cloud(const catalog::Provider& provider, const catalog::Instan
         }
         return it->second;
     };
-    const auto [risk, risk_source] = spot_risk(m_settings, provider, instance);
-    SpotRisk spot = risk;
+    const auto risk = spot_risk(m_settings, provider, instance);
+    SpotRisk spot = risk.first;
+    const std::string& risk_source = risk.second;
     SpotOverhead overhead;
     Option spot_proto = proto;
     spot_proto.purchase = PurchaseOption::spot;
@@ -702,12 +719,20 @@ void Planner::add_cloud(const catalog::Provider& provider, const catalog::Instan
         overhead = spot_overhead(proto.nodes, spot);
         spot_proto.wall_hours = e.wall_hours * overhead.wall_factor;
     }
-    spot_proto.notes.push_back(fmt::format(
-        "spot: {:.6g} interruptions/node-hour ({}) x {} node{}; checkpoint {:.1f} GB in {:.1f} "
-        "min every {:.2f} h; restart {:.0f} min; wall x{:.4f}",
-        spot.interruption_rate_per_node_hour, risk_source, proto.nodes, proto.nodes == 1 ? "" : "s",
-        e.checkpoint_gb, spot.checkpoint_hours * 60.0, overhead.checkpoint_interval_hours,
-        spot.restart_hours * 60.0, overhead.wall_factor));
+    spot_proto.notes.push_back(memo(
+        m_spot_notes,
+        std::tuple{spot.interruption_rate_per_node_hour, risk_source, proto.nodes, e.checkpoint_gb,
+                   spot.checkpoint_hours, overhead.checkpoint_interval_hours, spot.restart_hours,
+                   overhead.wall_factor},
+        [&] {
+            return fmt::format("spot: {:.6g} interruptions/node-hour ({}) x {} node{}; checkpoint "
+                               "{:.1f} GB in {:.1f} min every {:.2f} h; restart {:.0f} min; wall "
+                               "x{:.4f}",
+                               spot.interruption_rate_per_node_hour, risk_source, proto.nodes,
+                               proto.nodes == 1 ? "" : "s", e.checkpoint_gb,
+                               spot.checkpoint_hours * 60.0, overhead.checkpoint_interval_hours,
+                               spot.restart_hours * 60.0, overhead.wall_factor);
+        }));
 
     std::optional<SpotSimulation> simulation;
     Usage stretched = usage;
@@ -725,9 +750,11 @@ void Planner::add_cloud(const catalog::Provider& provider, const catalog::Instan
     Option on_demand_proto = proto;
     on_demand_proto.purchase = PurchaseOption::on_demand;
     if (billing.granularity_seconds > 1.0 || billing.minimum_seconds > 0.0) {
-        on_demand_proto.notes.push_back(fmt::format("billed per {:g} s, minimum {:g} s",
-                                                    billing.granularity_seconds,
-                                                    billing.minimum_seconds));
+        on_demand_proto.notes.push_back(memo(
+            m_billing_notes, std::pair{billing.granularity_seconds, billing.minimum_seconds}, [&] {
+                return fmt::format("billed per {:g} s, minimum {:g} s", billing.granularity_seconds,
+                                   billing.minimum_seconds);
+            }));
     }
     spot_proto.finishes = !spot_endless;
     std::optional<Discount> discount;
@@ -738,9 +765,6 @@ void Planner::add_cloud(const catalog::Provider& provider, const catalog::Instan
                                                 found->second * 100.0)};
     }
     const Discount* const discount_used = discount ? &*discount : nullptr;
-    // The take-or-pay note of a commitment, by (term, upfront share, payment): the same words
-    // in every region.
-    std::map<std::tuple<int, double, catalog::Payment>, Note> commitment_notes;
 
     // Options are built in place in the plan from a prototype, then priced and judged.
     auto emit = [&](Option& option, const Flows& unit, double price) {
@@ -797,24 +821,19 @@ void Planner::add_cloud(const catalog::Provider& provider, const catalog::Instan
             const UnitCommitment& unit = reserved_unit(best->commitment);
             const CommitmentUse& use = unit.use;
             if (use.committed_node_hours > 0.0) {
-                const auto key = std::tuple{best->commitment.term_months,
-                                            best->commitment.upfront_fraction, best->payment};
-                auto note = commitment_notes.find(key);
-                if (note == commitment_notes.end()) {
-                    note = commitment_notes
-                               .emplace(key, fmt::format("{} term{} of {} months, {}, take-or-pay: "
-                                                         "{:.0f} of {:.0f} committed "
-                                                         "instance-hours unused ({:.0f}%)",
-                                                         use.terms, use.terms == 1 ? "" : "s",
-                                                         best->commitment.term_months,
-                                                         catalog::to_string(best->payment),
-                                                         use.unused_node_hours(),
-                                                         use.committed_node_hours,
-                                                         100.0 * use.unused_node_hours() /
-                                                             use.committed_node_hours))
-                               .first;
-                }
-                option.notes.push_back(note->second);
+                option.notes.push_back(
+                    memo(m_commitment_notes,
+                         std::tuple{use.terms, best->commitment.term_months, best->payment,
+                                    use.unused_node_hours(), use.committed_node_hours},
+                         [&] {
+                             return fmt::format(
+                                 "{} term{} of {} months, {}, take-or-pay: {:.0f} of "
+                                 "{:.0f} committed instance-hours unused ({:.0f}%)",
+                                 use.terms, use.terms == 1 ? "" : "s", best->commitment.term_months,
+                                 catalog::to_string(best->payment), use.unused_node_hours(),
+                                 use.committed_node_hours,
+                                 100.0 * use.unused_node_hours() / use.committed_node_hours);
+                         }));
             }
             if (best->is_default) {
                 option.notes.push_back(m_default_discount_note);
