@@ -2,6 +2,8 @@
 
 #include "detail/strings.hpp"
 
+#include <array>
+#include <bit>
 #include <cstring>
 #include <fmt/format.h>
 
@@ -15,9 +17,50 @@ bool is_line_end(char c) {
     return c == '\n' || c == '\r';
 }
 
+// The bytes that end an unquoted field's text: a separator, a line end, or a stray quote.
+constexpr std::array<bool, 256> k_stops = [] {
+    std::array<bool, 256> stops{};
+    for (const char c : {',', '\n', '\r', '"'}) {
+        stops.at(static_cast<unsigned char>(c)) = true;
+    }
+    return stops;
+}();
+
 // Bytes of the line end at `pos`: 2 for CRLF, else 1.
 std::size_t line_end_length(std::string_view text, std::size_t pos) {
     return text[pos] == '\r' && pos + 1 < text.size() && text[pos + 1] == '\n' ? 2U : 1U;
+}
+
+// The first byte at or after `pos` that ends an unquoted field, or text.size(). Every stop is
+// below '-' (0x2D), so eight bytes at a time are first tested for any byte below that.
+std::size_t find_stop(std::string_view text, std::size_t pos) {
+    const std::size_t size = text.size();
+    const char* data = text.data();
+    if constexpr (std::endian::native == std::endian::little) {
+        constexpr std::uint64_t k_ones = 0x0101010101010101ULL;
+        constexpr std::uint64_t k_high_bits = 0x8080808080808080ULL;
+        constexpr std::uint64_t k_below = k_ones * 0x2DU;
+        while (pos + sizeof(std::uint64_t) <= size) {
+            std::uint64_t word = 0;
+            std::memcpy(&word, data + pos, sizeof word);
+            // The lowest marked byte is exactly the first byte below 0x2D (higher marks may
+            // be borrows).
+            const std::uint64_t low = (word - k_below) & ~word & k_high_bits;
+            if (low == 0) {
+                pos += sizeof word;
+                continue;
+            }
+            pos += static_cast<std::size_t>(std::countr_zero(low)) / 8;
+            if (k_stops[static_cast<unsigned char>(data[pos])]) {
+                return pos;
+            }
+            ++pos; // a space or other low byte inside the field
+        }
+    }
+    while (pos < size && !k_stops[static_cast<unsigned char>(data[pos])]) {
+        ++pos;
+    }
+    return pos;
 }
 
 } // namespace
@@ -71,12 +114,11 @@ void CsvReader::skip_line() {
 bool CsvReader::next(CsvRecord& record) {
     const std::size_t size = m_text.size();
     const char* data = m_text.data();
-    std::vector<Span>& spans = m_spans;
     for (;;) {
         record.fields.clear();
         record.places.clear();
         m_scratch.clear();
-        spans.clear();
+        m_escaped.clear();
         // Empty lines separate nothing in a feed; skip them.
         while (m_pos < size && is_line_end(data[m_pos])) {
             m_pos += line_end_length(m_text, m_pos);
@@ -87,56 +129,18 @@ bool CsvReader::next(CsvRecord& record) {
         }
         record.line = m_line;
         bool bad = false;
-        bool end_of_record = false;
-        while (!end_of_record) {
+        for (;;) {
             const CsvPlace place{m_line, static_cast<std::uint32_t>(m_pos - m_line_start + 1)};
-            if (spans.size() >= m_limits.max_fields) {
+            if (record.fields.size() >= m_limits.max_fields) {
                 fail(place.line, place.column,
                      fmt::format("more than {} fields in one record", m_limits.max_fields));
                 bad = true;
                 break;
             }
-            Span span;
+            std::string_view field;
             if (m_pos < size && data[m_pos] == '"') {
-                ++m_pos;
-                std::size_t segment = m_pos;
-                const std::size_t scratch_start = m_scratch.size();
-                bool escaped = false;
-                bool closed = false;
-                while (m_pos < size) {
-                    const void* found = std::memchr(data + m_pos, '"', size - m_pos);
-                    const std::size_t quote =
-                        found == nullptr
-                            ? size
-                            : static_cast<std::size_t>(static_cast<const char*>(found) - data);
-                    // Keep line numbers right across line breaks inside the quotes.
-                    for (std::size_t i = m_pos; i < quote; ++i) {
-                        if (data[i] == '\n') {
-                            advance_line(i + 1);
-                        }
-                    }
-                    if (quote == size) {
-                        m_pos = size;
-                        break;
-                    }
-                    if (quote + 1 < size && data[quote + 1] == '"') {
-                        m_scratch.append(data + segment, quote + 1 - segment);
-                        escaped = true;
-                        m_pos = quote + 2;
-                        segment = m_pos;
-                        continue;
-                    }
-                    if (escaped) {
-                        m_scratch.append(data + segment, quote - segment);
-                    }
-                    span = escaped ? Span{scratch_start, m_scratch.size() - scratch_start, true}
-                                   : Span{segment, quote - segment, false};
-                    m_pos = quote + 1;
-                    closed = true;
-                    break;
-                }
-                if (!closed) {
-                    fail(place.line, place.column, "unterminated quoted field");
+                field = read_quoted(place, record.fields.size());
+                if (field.data() == nullptr) {
                     return false; // the rest of the file is inside the quotes
                 }
                 if (m_pos < size && data[m_pos] != ',' && !is_line_end(data[m_pos])) {
@@ -148,58 +152,97 @@ bool CsvReader::next(CsvRecord& record) {
                 }
             } else {
                 const std::size_t start = m_pos;
-                while (m_pos < size && data[m_pos] != ',' && !is_line_end(data[m_pos])) {
-                    if (data[m_pos] == '"') {
-                        fail(m_line, static_cast<std::uint32_t>(m_pos - m_line_start + 1),
-                             "quote in an unquoted field (quote the whole field and double "
-                             "the quote)");
-                        bad = true;
-                        break;
-                    }
-                    ++m_pos;
-                }
-                if (bad) {
+                const std::size_t pos = find_stop(m_text, start);
+                m_pos = pos;
+                if (pos < size && data[pos] == '"') {
+                    fail(m_line, static_cast<std::uint32_t>(pos - m_line_start + 1),
+                         "quote in an unquoted field (quote the whole field and double the "
+                         "quote)");
+                    bad = true;
                     break;
                 }
-                span = Span{start, m_pos - start, false};
+                field = std::string_view(data + start, pos - start);
             }
-            if (span.length > m_limits.max_field_bytes) {
+            if (field.size() > m_limits.max_field_bytes) {
                 fail(place.line, place.column,
-                     fmt::format("field of {} bytes, more than the limit of {} bytes", span.length,
+                     fmt::format("field of {} bytes, more than the limit of {} bytes", field.size(),
                                  m_limits.max_field_bytes));
                 bad = true;
                 break;
             }
-            spans.push_back(span);
+            record.fields.push_back(field);
             record.places.push_back(place);
             if (m_pos >= size) {
-                end_of_record = true;
-            } else if (data[m_pos] == ',') {
+                break;
+            }
+            if (data[m_pos] == ',') {
                 ++m_pos;
                 if (m_pos >= size) { // a trailing comma ends the file with one more empty field
-                    spans.push_back(Span{m_pos, 0, false});
+                    record.fields.push_back(m_text.substr(m_pos, 0));
                     record.places.push_back(
                         {m_line, static_cast<std::uint32_t>(m_pos - m_line_start + 1)});
-                    end_of_record = true;
+                    break;
                 }
-            } else {
-                m_pos += line_end_length(m_text, m_pos);
-                advance_line(m_pos);
-                end_of_record = true;
+                continue;
             }
+            m_pos += line_end_length(m_text, m_pos);
+            advance_line(m_pos);
+            break;
         }
         if (bad) {
             skip_line();
             continue;
         }
-        record.fields.reserve(spans.size());
-        for (const Span& span : spans) {
-            record.fields.push_back(
-                span.in_scratch ? std::string_view(m_scratch).substr(span.offset, span.length)
-                                : m_text.substr(span.offset, span.length));
+        // The scratch buffer may have moved while it grew: view the unquoted fields only now.
+        for (const Escaped& escaped : m_escaped) {
+            record.fields[escaped.field] =
+                std::string_view(m_scratch).substr(escaped.offset, escaped.length);
         }
         return true;
     }
+}
+
+std::string_view CsvReader::read_quoted(CsvPlace place, std::size_t index) {
+    const std::size_t size = m_text.size();
+    const char* data = m_text.data();
+    ++m_pos;
+    std::size_t segment = m_pos;
+    const std::size_t scratch_start = m_scratch.size();
+    bool escaped = false;
+    while (m_pos < size) {
+        const void* found = std::memchr(data + m_pos, '"', size - m_pos);
+        const std::size_t quote =
+            found == nullptr ? size
+                             : static_cast<std::size_t>(static_cast<const char*>(found) - data);
+        // Keep line numbers right across line breaks inside the quotes.
+        for (const void* newline = std::memchr(data + m_pos, '\n', quote - m_pos);
+             newline != nullptr;) {
+            const std::size_t next =
+                static_cast<std::size_t>(static_cast<const char*>(newline) - data) + 1;
+            advance_line(next);
+            newline = std::memchr(data + next, '\n', quote - next);
+        }
+        if (quote == size) {
+            m_pos = size;
+            break;
+        }
+        if (quote + 1 < size && data[quote + 1] == '"') {
+            m_scratch.append(data + segment, quote + 1 - segment);
+            escaped = true;
+            m_pos = quote + 2;
+            segment = m_pos;
+            continue;
+        }
+        if (escaped) {
+            m_scratch.append(data + segment, quote - segment);
+            m_escaped.push_back({index, scratch_start, m_scratch.size() - scratch_start});
+        }
+        m_pos = quote + 1;
+        return escaped ? std::string_view(m_scratch).substr(scratch_start)
+                       : std::string_view(data + segment, quote - segment);
+    }
+    fail(place.line, place.column, "unterminated quoted field");
+    return {};
 }
 
 } // namespace gpuplan::feeds
