@@ -2,6 +2,7 @@
 
 #include "detail/strings.hpp"
 #include "feeds/csv.hpp"
+#include "feeds/string_table.hpp"
 
 #include <algorithm>
 #include <array>
@@ -9,8 +10,9 @@
 #include <cmath>
 #include <fmt/format.h>
 #include <fmt/ranges.h>
-#include <numeric>
+#include <limits>
 #include <set>
+#include <tuple>
 
 namespace gpuplan::feeds {
 
@@ -112,6 +114,8 @@ template <class Text> struct BasicRow {
     std::optional<double> memory_gib;
     Text price_text; // kept as text so that split prices add exactly
     Text spot_text;
+    std::optional<double> price;
+    std::optional<double> spot;
     Text region;
     Text zone;
     std::size_t file = 0;
@@ -130,6 +134,8 @@ Row owned(const RowView& view) {
                view.memory_gib,
                std::string(view.price_text),
                std::string(view.spot_text),
+               view.price,
+               view.spot,
                std::string(view.region),
                std::string(view.zone),
                view.file,
@@ -222,6 +228,54 @@ std::optional<DecimalParts> split_decimal(std::string_view text) {
         return std::nullopt;
     }
     return parts;
+}
+
+// The value of `text` when it is digits with an optional fraction (`12`, `0.47615`) and at most
+// 2^53 as an integer without its point: then the integer divided by a power of ten up to 10^22 is
+// one correctly rounded operation on exact values, the same double std::from_chars gives.
+// nullopt for anything else, which parse_number reads.
+std::optional<double> parse_plain_decimal(std::string_view text) {
+    constexpr std::array<double, 23> k_powers{1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
+                                              1e8,  1e9,  1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
+                                              1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
+    constexpr std::size_t k_max_digits = 19; // fits std::uint64_t
+    constexpr std::uint64_t k_max_exact = std::uint64_t{1} << 53U;
+    std::uint64_t mantissa = 0;
+    std::size_t digits = 0;
+    std::size_t fraction = 0;
+    std::size_t i = 0;
+    for (; i < text.size() && text[i] >= '0' && text[i] <= '9'; ++i) {
+        mantissa = mantissa * 10 + static_cast<unsigned>(text[i] - '0');
+        ++digits;
+    }
+    if (digits == 0 || digits > k_max_digits) {
+        return std::nullopt;
+    }
+    if (i < text.size()) {
+        if (text[i] != '.' || i + 1 == text.size()) {
+            return std::nullopt;
+        }
+        for (++i; i < text.size() && text[i] >= '0' && text[i] <= '9'; ++i) {
+            mantissa = mantissa * 10 + static_cast<unsigned>(text[i] - '0');
+            ++digits;
+            ++fraction;
+        }
+        if (i < text.size() || digits > k_max_digits || fraction >= k_powers.size()) {
+            return std::nullopt;
+        }
+    }
+    if (mantissa > k_max_exact) {
+        return std::nullopt;
+    }
+    return static_cast<double>(mantissa) / k_powers.at(fraction);
+}
+
+// A cell's number: the plain decimal fast path, else parse_number.
+std::optional<double> parse_cell_number(std::string_view cell) {
+    if (auto value = parse_plain_decimal(cell)) {
+        return value;
+    }
+    return parse_number(cell);
 }
 
 bool is_plain_decimal(std::string_view text) {
@@ -324,13 +378,41 @@ public:
     }
 
 private:
+    // The GPU an accelerator name maps to (nullptr when none) and the row counts of that name.
+    struct Resolved {
+        const Gpu* gpu = nullptr;
+        AcceleratorRows* counts = nullptr;
+    };
+
+    // A price row as read, its place names numbered in m_places; finish() sorts them by place
+    // and writes the instance's PriceRows once, in their final order. Kept small (48 bytes):
+    // an absent price is NaN, which no accepted price is.
+    struct PendingPrice {
+        std::uint32_t region = 0;
+        std::uint32_t zone = 0;
+        std::uint32_t file = 0;
+        std::uint32_t line = 0;
+        Date as_of;
+        double on_demand = k_no_price;
+        double spot = k_no_price;
+    };
+    static constexpr double k_no_price = std::numeric_limits<double>::quiet_NaN();
+    static double pack(std::optional<double> price) { return price.value_or(k_no_price); }
+    static std::optional<double> unpack(double price) {
+        return std::isnan(price) ? std::nullopt : std::optional<double>(price);
+    }
+
     struct InstanceBuild {
         Instance instance;
         std::string provider;
         std::uint32_t first_line = 0;
         std::size_t first_file = 0;
-        std::vector<std::pair<Date, std::uint32_t>> row_dates; // per price row: as_of, line
-        std::vector<std::size_t> row_files;
+        // The accelerator name of the complete offer that made it, and what it resolved to: the
+        // next rows of the instance naming the same accelerator need no lookup.
+        std::string accelerator;
+        Resolved resolved;
+        std::vector<PendingPrice> rows;
+        std::vector<std::size_t> files; // files of its price rows, consecutive repeats dropped
     };
 
     Diagnostic at(std::size_t file, std::uint32_t line, std::uint32_t column, std::string path,
@@ -400,7 +482,12 @@ private:
         m_file_dates.resize(m_files.size());
         m_file_dates[index] = as_of;
         const std::size_t width = header.size();
+        const bool file_provider_ok = is_provider_id(file_provider);
+        // Rows of one provider come in runs: lower-case and check its name once per run.
         std::string row_provider;
+        std::string provider_cell;
+        bool row_provider_ok = false;
+        bool provider_read = false;
         while (reader.next(record)) {
             if (record.fields.size() != width) {
                 m_sink.add(at(index, record.line, 1, "",
@@ -420,7 +507,7 @@ private:
                 if (cell.empty()) {
                     return std::nullopt;
                 }
-                auto value = parse_number(cell);
+                auto value = parse_cell_number(cell);
                 if (!value || *value < 0.0 || (integral && std::floor(*value) != *value)) {
                     m_sink.add(reader.diagnostic(
                         record.places[columns.at(c)], std::string(k_column_names.at(c)),
@@ -430,26 +517,39 @@ private:
                 }
                 return value;
             };
-            auto price_text = [&](Column c) {
+            // A price as text (empty when absent or bad) and its value.
+            auto price = [&](Column c) -> std::pair<std::string_view, std::optional<double>> {
                 const std::string_view cell = text(c);
-                if (!cell.empty()) {
-                    auto value = parse_number(cell);
-                    if (!value || *value < 0.0 || !is_plain_decimal(cell)) {
-                        m_sink.add(reader.diagnostic(
-                            record.places[columns.at(c)], std::string(k_column_names.at(c)),
-                            fmt::format("expected a non-negative price, got \"{}\"", cell)));
-                        return std::string_view();
-                    }
+                if (cell.empty()) {
+                    return {};
                 }
-                return cell;
+                if (auto value = parse_plain_decimal(cell)) {
+                    return {cell, value};
+                }
+                auto value = parse_number(cell);
+                if (!value || *value < 0.0 || !is_plain_decimal(cell)) {
+                    m_sink.add(reader.diagnostic(
+                        record.places[columns.at(c)], std::string(k_column_names.at(c)),
+                        fmt::format("expected a non-negative price, got \"{}\"", cell)));
+                    return {};
+                }
+                return {cell, value};
             };
+            bool provider_ok = file_provider_ok;
             if (columns[col_provider] != k_absent && m_options.provider.empty()) {
-                row_provider = detail::to_lower(text(col_provider));
+                const std::string_view cell = text(col_provider);
+                if (!provider_read || cell != provider_cell) {
+                    provider_cell.assign(cell);
+                    row_provider = detail::to_lower(cell);
+                    row_provider_ok = is_provider_id(row_provider);
+                    provider_read = true;
+                }
                 row.provider = row_provider;
+                provider_ok = row_provider_ok;
             } else {
                 row.provider = file_provider;
             }
-            if (!is_provider_id(row.provider)) {
+            if (!provider_ok) {
                 m_sink.add(reader.diagnostic(
                     record.places[columns[col_provider]], "Provider",
                     fmt::format("expected a lower-case provider id such as aws, got \"{}\"",
@@ -470,8 +570,8 @@ private:
                 continue;
             }
             row.memory_gib = number(col_memory, false);
-            row.price_text = price_text(col_price);
-            row.spot_text = price_text(col_spot);
+            std::tie(row.price_text, row.price) = price(col_price);
+            std::tie(row.spot_text, row.spot) = price(col_spot);
             row.region = text(col_region);
             row.zone = text(col_zone);
             if (row.region.empty()) {
@@ -528,12 +628,6 @@ private:
         return nullptr;
     }
 
-    // The GPU an accelerator name maps to (nullptr when none) and the row counts of that name.
-    struct Resolved {
-        const Gpu* gpu = nullptr;
-        AcceleratorRows* counts = nullptr;
-    };
-
     Resolved resolve_cached(std::string_view provider, std::string_view accelerator) {
         const std::string_view key = join_key(m_key, provider, accelerator);
         auto it = m_resolved.find(key);
@@ -552,17 +646,24 @@ private:
         return m_resolved.emplace(std::string(key), resolved).first->second;
     }
 
-    InstanceBuild& instance_for(std::string_view provider, std::string_view type, std::size_t file,
-                                std::uint32_t line, const Gpu& gpu, double count, double vcpus,
-                                double memory_gib) {
-        auto it = m_instances.find(join_key(m_key, provider, type));
-        if (it != m_instances.end()) {
-            const Instance& first = it->second.instance;
+    // The instance being built for `type` of `provider`; nullptr when there is none yet.
+    InstanceBuild* find_instance(std::string_view provider, std::string_view type) {
+        const auto id = m_instance_ids.find(join_key(m_key, provider, type));
+        return id ? m_builds[*id] : nullptr;
+    }
+
+    // `existing` (find_instance) after checking that its specs agree with this row's, or a new
+    // instance with them.
+    InstanceBuild& instance_for(InstanceBuild* existing, std::string_view provider,
+                                std::string_view type, std::size_t file, std::uint32_t line,
+                                const Gpu& gpu, double count, double vcpus, double memory_gib) {
+        if (existing != nullptr) {
+            const Instance& first = existing->instance;
             auto differs = [&](std::string_view what, std::string shown, std::string before) {
                 m_sink.add(at(file, line, 1, "",
                               fmt::format("instance type '{}' has {} {} here but {} on {}:{}", type,
-                                          what, shown, before, m_files[it->second.first_file].name,
-                                          it->second.first_line)));
+                                          what, shown, before, m_files[existing->first_file].name,
+                                          existing->first_line)));
             };
             if (first.gpu != gpu.name) {
                 differs("GPU", gpu.name, first.gpu);
@@ -574,9 +675,12 @@ private:
                 differs("MemoryGiB", fmt::format("{}", memory_gib),
                         fmt::format("{}", first.memory_gib));
             }
-            return it->second;
+            return *existing;
         }
-        InstanceBuild build;
+        const std::string_view key = join_key(m_key, provider, type);
+        InstanceBuild& build = m_instances.emplace(std::string(key), InstanceBuild{}).first->second;
+        m_instance_ids.intern(key); // numbered as m_builds
+        m_builds.push_back(&build);
         build.provider = std::string(provider);
         build.first_line = line;
         build.first_file = file;
@@ -585,7 +689,7 @@ private:
         build.instance.gpu_count = count;
         build.instance.vcpus = static_cast<int>(vcpus);
         build.instance.memory_gib = memory_gib;
-        return m_instances.emplace(std::string(m_key), std::move(build)).first->second;
+        return build;
     }
 
     double corrected_count(std::string_view provider, std::string_view type, double count) {
@@ -604,40 +708,51 @@ private:
         return count;
     }
 
+    // The number of a region or zone name in m_places. Rows come in runs of one place, so the
+    // previous row's is tried first.
+    std::uint32_t place_id(std::string_view name, std::optional<std::uint32_t>& previous) {
+        if (!previous || m_places.name(*previous) != name) {
+            previous = m_places.intern(name);
+        }
+        return *previous;
+    }
+
     void add_price(InstanceBuild& build, std::size_t file, std::uint32_t line,
-                   std::string_view region, std::string_view zone, std::string_view price,
-                   std::string_view spot, Date as_of, AcceleratorRows& counts) {
-        if (price.empty() && spot.empty()) {
+                   std::string_view region, std::string_view zone, std::optional<double> on_demand,
+                   std::optional<double> spot, Date as_of, AcceleratorRows& counts) {
+        if (!on_demand && !spot) {
             ++counts.dropped;
             return;
         }
-        PriceRow row;
-        row.region = std::string(region);
-        row.zone = std::string(zone);
-        if (!price.empty()) {
-            row.on_demand = parse_number(price);
+        build.rows.push_back(PendingPrice{
+            place_id(region, m_previous_region), place_id(zone, m_previous_zone),
+            static_cast<std::uint32_t>(file), line, as_of, pack(on_demand), pack(spot)});
+        if (build.files.empty() || build.files.back() != file) {
+            build.files.push_back(file);
         }
-        if (!spot.empty()) {
-            row.spot = parse_number(spot);
-        }
-        row.as_of = as_of;
-        build.instance.prices.push_back(std::move(row));
-        build.row_dates.emplace_back(as_of, line);
-        build.row_files.push_back(file);
         ++counts.price_rows;
     }
 
     void add_complete_offer(const RowView& row) {
-        const Resolved resolved = resolve_cached(row.provider, row.accelerator);
+        InstanceBuild* existing = find_instance(row.provider, row.instance);
+        // A known instance naming its accelerator again resolves as its first row did.
+        const Resolved resolved = existing != nullptr && existing->accelerator == row.accelerator
+                                      ? existing->resolved
+                                      : resolve_cached(row.provider, row.accelerator);
         if (resolved.gpu == nullptr) {
             m_unknown[std::string(row.provider)][std::string(row.accelerator)] += 1;
             return;
         }
         ++resolved.counts->csv_rows;
         const double count = corrected_count(row.provider, row.instance, *row.count);
-        InstanceBuild& build = instance_for(row.provider, row.instance, row.file, row.line,
-                                            *resolved.gpu, count, *row.vcpus, *row.memory_gib);
-        add_price(build, row.file, row.line, row.region, row.zone, row.price_text, row.spot_text,
+        InstanceBuild& build =
+            instance_for(existing, row.provider, row.instance, row.file, row.line, *resolved.gpu,
+                         count, *row.vcpus, *row.memory_gib);
+        if (existing == nullptr) {
+            build.accelerator = std::string(row.accelerator);
+            build.resolved = resolved;
+        }
+        add_price(build, row.file, row.line, row.region, row.zone, row.price, row.spot,
                   m_file_dates[row.file], *resolved.counts);
     }
 
@@ -724,9 +839,9 @@ private:
                 continue;
             }
             used[key].insert(place);
-            InstanceBuild& build =
-                instance_for(host.provider, host.instance, host.file, host.line, *gpu,
-                             carried->second, *host.vcpus, *host.memory_gib);
+            InstanceBuild& build = instance_for(
+                find_instance(host.provider, host.instance), host.provider, host.instance,
+                host.file, host.line, *gpu, carried->second, *host.vcpus, *host.memory_gib);
             add_split_price(build, *part, host, counts);
         }
         for (const auto& [provider_host, hosts] : n1) {
@@ -752,9 +867,9 @@ private:
                         continue;
                     }
                     used[key].insert(place);
-                    InstanceBuild& build =
-                        instance_for(provider, type, part->file, part->line, *gpu, count,
-                                     *host->second->vcpus, *host->second->memory_gib);
+                    InstanceBuild& build = instance_for(
+                        find_instance(provider, type), provider, type, part->file, part->line, *gpu,
+                        count, *host->second->vcpus, *host->second->memory_gib);
                     add_split_price(build, *part, *host->second, counts);
                 }
             }
@@ -774,8 +889,12 @@ private:
 
     void add_split_price(InstanceBuild& build, const Row& part, const Row& host,
                          AcceleratorRows& counts) {
-        auto sum = [](const std::string& a, const std::string& b) {
-            return a.empty() || b.empty() ? std::string() : add_decimal_text(a, b).value_or("");
+        auto sum = [](const std::string& a, const std::string& b) -> std::optional<double> {
+            if (a.empty() || b.empty()) {
+                return std::nullopt;
+            }
+            const std::optional<std::string> total = add_decimal_text(a, b);
+            return total ? parse_number(*total) : std::nullopt;
         };
         const Date as_of = std::min(m_file_dates[part.file], m_file_dates[host.file]);
         add_price(build, host.file, host.line, host.region.empty() ? part.region : host.region,
@@ -787,7 +906,6 @@ private:
     FeedRead finish() {
         FeedRead out;
         std::map<std::string, Provider> providers;
-        std::vector<std::string_view> order;
         auto gpu_rank = [&](const std::string& name) {
             for (std::size_t i = 0; i < m_known.size(); ++i) {
                 if (m_known[i].name == name) {
@@ -801,40 +919,43 @@ private:
             }
             return m_known.size() + m_fallback.size();
         };
+        const std::vector<std::uint32_t> place_rank = m_places.sorted_ranks();
+        std::vector<std::pair<std::uint64_t, std::uint32_t>> order; // (place, row), reused
         for (auto& [key, build] : m_instances) {
             Instance& instance = build.instance;
-            // Unique (region, zone) per instance: sort, then compare neighbours.
-            std::vector<std::size_t> index(instance.prices.size());
-            std::iota(index.begin(), index.end(), std::size_t{0});
-            auto place = [&](std::size_t i) {
-                return std::tie(instance.prices[i].region, instance.prices[i].zone);
-            };
-            std::stable_sort(index.begin(), index.end(),
-                             [&](std::size_t a, std::size_t b) { return place(a) < place(b); });
-            std::vector<bool> duplicate(index.size(), false);
-            for (std::size_t k = 1; k < index.size(); ++k) {
-                duplicate[k] = place(index[k]) == place(index[k - 1]);
+            const std::vector<PendingPrice>& rows = build.rows;
+            // Unique (region, zone) per instance: sort by place (rows of one place in the order
+            // read), then compare neighbours.
+            order.clear();
+            for (std::size_t i = 0; i < rows.size(); ++i) {
+                const std::uint64_t place =
+                    (std::uint64_t{place_rank[rows[i].region]} << 32U) | place_rank[rows[i].zone];
+                order.emplace_back(place, static_cast<std::uint32_t>(i));
             }
-            std::vector<PriceRow> sorted;
-            sorted.reserve(index.size());
-            for (std::size_t k = 0; k < index.size(); ++k) {
-                if (duplicate[k]) {
-                    const std::size_t i = index[k];
-                    const std::size_t j = index[k - 1];
-                    m_sink.add(at(build.row_files[i], build.row_dates[i].second, 1, "",
+            std::sort(order.begin(), order.end());
+            instance.prices.reserve(rows.size());
+            for (std::size_t k = 0; k < order.size(); ++k) {
+                const PendingPrice& row = rows[order[k].second];
+                const std::string& region = m_places.name(row.region);
+                const std::string& zone = m_places.name(row.zone);
+                if (k > 0 && order[k].first == order[k - 1].first) {
+                    const PendingPrice& first = rows[order[k - 1].second];
+                    m_sink.add(at(row.file, row.line, 1, "",
                                   fmt::format("duplicate price row for instance type '{}' in "
                                               "region '{}'{} (first on {}:{})",
-                                              instance.type, instance.prices[i].region,
-                                              instance.prices[i].zone.empty()
-                                                  ? ""
-                                                  : " zone '" + instance.prices[i].zone + "'",
-                                              m_files[build.row_files[j]].name,
-                                              build.row_dates[j].second)));
+                                              instance.type, region,
+                                              zone.empty() ? "" : " zone '" + zone + "'",
+                                              m_files[first.file].name, first.line)));
                     continue;
                 }
-                sorted.push_back(std::move(instance.prices[index[k]]));
+                PriceRow& price = instance.prices.emplace_back();
+                price.region = region;
+                price.zone = zone;
+                price.on_demand = unpack(row.on_demand);
+                price.spot = unpack(row.spot);
+                price.as_of = row.as_of;
             }
-            instance.prices = std::move(sorted);
+            build.rows = {};
             Provider& provider = providers[build.provider];
             provider.instances.push_back(std::move(instance));
         }
@@ -897,7 +1018,7 @@ private:
         std::set<std::size_t> files;
         for (const auto& [key, build] : m_instances) {
             if (build.provider == provider) {
-                files.insert(build.row_files.begin(), build.row_files.end());
+                files.insert(build.files.begin(), build.files.end());
             }
         }
         return files;
@@ -928,6 +1049,11 @@ private:
     // Keyed by provider NUL instance type / accelerator name (join_key), looked up without
     // allocating.
     std::map<std::string, InstanceBuild, std::less<>> m_instances;
+    StringTable m_instance_ids;           // m_instances' keys, numbered as m_builds
+    std::vector<InstanceBuild*> m_builds; // into m_instances, whose nodes stay put
+    StringTable m_places;                 // region and zone names of price rows
+    std::optional<std::uint32_t> m_previous_region;
+    std::optional<std::uint32_t> m_previous_zone;
     std::map<std::string, Resolved, std::less<>> m_resolved;
     std::map<std::string, AcceleratorRows, std::less<>> m_stats;
     std::string m_key;
