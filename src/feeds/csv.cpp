@@ -4,8 +4,12 @@
 
 #include <array>
 #include <bit>
+#include <cstdint>
 #include <cstring>
 #include <fmt/format.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 namespace gpuplan::feeds {
 
@@ -31,36 +35,30 @@ std::size_t line_end_length(std::string_view text, std::size_t pos) {
     return text[pos] == '\r' && pos + 1 < text.size() && text[pos + 1] == '\n' ? 2U : 1U;
 }
 
-// The first byte at or after `pos` that ends an unquoted field, or text.size(). Every stop is
-// below '-' (0x2D), so eight bytes at a time are first tested for any byte below that.
-std::size_t find_stop(std::string_view text, std::size_t pos) {
-    const std::size_t size = text.size();
-    const char* data = text.data();
-    if constexpr (std::endian::native == std::endian::little) {
-        constexpr std::uint64_t k_ones = 0x0101010101010101ULL;
-        constexpr std::uint64_t k_high_bits = 0x8080808080808080ULL;
-        constexpr std::uint64_t k_below = k_ones * 0x2DU;
-        while (pos + sizeof(std::uint64_t) <= size) {
-            std::uint64_t word = 0;
-            std::memcpy(&word, data + pos, sizeof word);
-            // The lowest marked byte is exactly the first byte below 0x2D (higher marks may
-            // be borrows).
-            const std::uint64_t low = (word - k_below) & ~word & k_high_bits;
-            if (low == 0) {
-                pos += sizeof word;
-                continue;
-            }
-            pos += static_cast<std::size_t>(std::countr_zero(low)) / 8;
-            if (k_stops[static_cast<unsigned char>(data[pos])]) {
-                return pos;
-            }
-            ++pos; // a space or other low byte inside the field
-        }
+// One bit per byte of `block` (64 bytes, or fewer at the end of the text): set where the byte
+// ends an unquoted field.
+std::uint64_t stop_bits(std::string_view block) {
+    std::uint64_t bits = 0;
+    std::size_t i = 0;
+#ifdef __SSE2__
+    const __m128i comma = _mm_set1_epi8(',');
+    const __m128i newline = _mm_set1_epi8('\n');
+    const __m128i carriage_return = _mm_set1_epi8('\r');
+    const __m128i quote = _mm_set1_epi8('"');
+    constexpr std::size_t k_lane = sizeof(__m128i);
+    for (; i + k_lane <= block.size(); i += k_lane) {
+        const __m128i bytes = _mm_loadu_si128(reinterpret_cast<const __m128i*>(block.data() + i));
+        const __m128i stops = _mm_or_si128(
+            _mm_or_si128(_mm_cmpeq_epi8(bytes, comma), _mm_cmpeq_epi8(bytes, newline)),
+            _mm_or_si128(_mm_cmpeq_epi8(bytes, carriage_return), _mm_cmpeq_epi8(bytes, quote)));
+        bits |= static_cast<std::uint64_t>(static_cast<std::uint32_t>(_mm_movemask_epi8(stops)))
+                << i;
     }
-    while (pos < size && !k_stops[static_cast<unsigned char>(data[pos])]) {
-        ++pos;
+#endif
+    for (; i < block.size(); ++i) {
+        bits |= static_cast<std::uint64_t>(k_stops[static_cast<unsigned char>(block[i])]) << i;
     }
-    return pos;
+    return bits;
 }
 
 } // namespace
@@ -152,7 +150,7 @@ bool CsvReader::next(CsvRecord& record) {
                 }
             } else {
                 const std::size_t start = m_pos;
-                const std::size_t pos = find_stop(m_text, start);
+                const std::size_t pos = find_stop(start);
                 m_pos = pos;
                 if (pos < size && data[pos] == '"') {
                     fail(m_line, static_cast<std::uint32_t>(pos - m_line_start + 1),
@@ -200,6 +198,24 @@ bool CsvReader::next(CsvRecord& record) {
         }
         return true;
     }
+}
+
+std::size_t CsvReader::find_stop(std::size_t pos) {
+    constexpr std::size_t k_block = 64;
+    const std::size_t size = m_text.size();
+    while (pos < size) {
+        const std::size_t block = pos & ~(k_block - 1);
+        if (block != m_block) {
+            m_block = block;
+            m_block_stops = stop_bits(m_text.substr(block, k_block));
+        }
+        const std::uint64_t ahead = m_block_stops >> (pos - block);
+        if (ahead != 0) {
+            return pos + static_cast<std::size_t>(std::countr_zero(ahead));
+        }
+        pos = block + k_block;
+    }
+    return size;
 }
 
 std::string_view CsvReader::read_quoted(CsvPlace place, std::size_t index) {

@@ -56,6 +56,9 @@ private:
         std::size_t length = 0;
     };
 
+    // The first byte at or after `pos` that ends an unquoted field (a separator, a line end or a
+    // quote), or the text's size.
+    std::size_t find_stop(std::size_t pos);
     // Reads the quoted field starting at m_pos, field number `index` of the record. A view with
     // no data (not even an empty one) when the quote never ends, which is reported.
     std::string_view read_quoted(CsvPlace place, std::size_t index);
@@ -70,7 +73,11 @@ private:
     std::size_t m_pos = 0;
     std::uint32_t m_line = 1;
     std::size_t m_line_start = 0; // offset of the current line's first byte
-    std::string m_scratch;        // unquoted fields that contained doubled quotes
+    // The 64-byte block of the text last looked at by find_stop, and a bit for each of its bytes
+    // that ends an unquoted field: fields are found without a branch per byte.
+    std::size_t m_block = static_cast<std::size_t>(-1);
+    std::uint64_t m_block_stops = 0;
+    std::string m_scratch; // unquoted fields that contained doubled quotes
     std::vector<Escaped> m_escaped;
 };
 

@@ -8,9 +8,11 @@
 #include <array>
 #include <charconv>
 #include <cmath>
+#include <cstring>
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 #include <limits>
+#include <numeric>
 #include <set>
 #include <tuple>
 
@@ -234,10 +236,10 @@ std::optional<DecimalParts> split_decimal(std::string_view text) {
 // 2^53 as an integer without its point: then the integer divided by a power of ten up to 10^22 is
 // one correctly rounded operation on exact values, the same double std::from_chars gives.
 // nullopt for anything else, which parse_number reads.
-std::optional<double> parse_plain_decimal(std::string_view text) {
-    constexpr std::array<double, 23> k_powers{1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
-                                              1e8,  1e9,  1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
-                                              1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
+inline std::optional<double> parse_plain_decimal(std::string_view text) {
+    static constexpr std::array<double, 23> k_powers{1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
+                                                     1e8,  1e9,  1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
+                                                     1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
     constexpr std::size_t k_max_digits = 19; // fits std::uint64_t
     constexpr std::uint64_t k_max_exact = std::uint64_t{1} << 53U;
     std::uint64_t mantissa = 0;
@@ -270,12 +272,16 @@ std::optional<double> parse_plain_decimal(std::string_view text) {
     return static_cast<double>(mantissa) / k_powers.at(fraction);
 }
 
-// A cell's number: the plain decimal fast path, else parse_number.
-std::optional<double> parse_cell_number(std::string_view cell) {
-    if (auto value = parse_plain_decimal(cell)) {
-        return value;
+// Lines in `text`, counting a last line without a line end.
+std::size_t line_count(std::string_view text) {
+    std::size_t lines = 1;
+    for (const char* at = text.data();
+         const void* newline =
+             std::memchr(at, '\n', static_cast<std::size_t>(text.data() + text.size() - at));) {
+        ++lines;
+        at = static_cast<const char*>(newline) + 1;
     }
-    return parse_number(cell);
+    return lines;
 }
 
 bool is_plain_decimal(std::string_view text) {
@@ -384,15 +390,17 @@ private:
         AcceleratorRows* counts = nullptr;
     };
 
-    // A price row as read, its place names numbered in m_places; finish() sorts them by place
-    // and writes the instance's PriceRows once, in their final order. Kept small (48 bytes):
-    // an absent price is NaN, which no accepted price is.
+    // A price row as read, with its instance (m_builds), place names (m_places) and date
+    // (m_row_dates) numbered; finish() orders them and writes each instance's PriceRows once, in
+    // their final order. Kept small (40 bytes): an absent price is NaN, which no accepted price
+    // is.
     struct PendingPrice {
+        std::uint32_t instance = 0;
         std::uint32_t region = 0;
         std::uint32_t zone = 0;
         std::uint32_t file = 0;
         std::uint32_t line = 0;
-        Date as_of;
+        std::uint32_t as_of = 0;
         double on_demand = k_no_price;
         double spot = k_no_price;
     };
@@ -411,7 +419,8 @@ private:
         // next rows of the instance naming the same accelerator need no lookup.
         std::string accelerator;
         Resolved resolved;
-        std::vector<PendingPrice> rows;
+        std::uint32_t id = 0;           // its number in m_builds and in PendingPrice::instance
+        const Gpu* gpu = nullptr;       // the model instance.gpu names
         std::vector<std::size_t> files; // files of its price rows, consecutive repeats dropped
     };
 
@@ -481,6 +490,8 @@ private:
             std::make_pair(as_of, m_options.as_of ? AsOfOrigin::option : AsOfOrigin::file_date));
         m_file_dates.resize(m_files.size());
         m_file_dates[index] = as_of;
+        // About one price row per line: reserve once rather than grow and copy.
+        m_pending.reserve(m_pending.size() + line_count(file.text));
         const std::size_t width = header.size();
         const bool file_provider_ok = is_provider_id(file_provider);
         // Rows of one provider come in runs: lower-case and check its name once per run.
@@ -488,6 +499,10 @@ private:
         std::string provider_cell;
         bool row_provider_ok = false;
         bool provider_read = false;
+        // Reused from row to row (each row sets every field before it is used), so that no
+        // row starts by clearing them.
+        RowView row;
+        std::array<std::string_view, k_column_count> cells;
         while (reader.next(record)) {
             if (record.fields.size() != width) {
                 m_sink.add(at(index, record.line, 1, "",
@@ -495,45 +510,49 @@ private:
                                           record.fields.size())));
                 continue;
             }
-            RowView row;
             row.file = index;
             row.line = record.line;
-            auto text = [&](Column c) -> std::string_view {
-                return columns.at(c) == k_absent ? std::string_view{}
-                                                 : trim(record.fields[columns.at(c)]);
+            for (std::size_t c = 0; c < k_column_count; ++c) {
+                cells[c] =
+                    columns[c] == k_absent ? std::string_view() : trim(record.fields[columns[c]]);
+            }
+            auto text = [&](Column c) { return cells[c]; };
+            auto bad_cell = [&](Column c, std::string_view expected, std::string_view cell) {
+                m_sink.add(reader.diagnostic(
+                    record.places[columns.at(c)], std::string(k_column_names.at(c)),
+                    fmt::format("expected a non-negative {}, got \"{}\"", expected, cell)));
             };
-            auto number = [&](Column c, bool integral) -> std::optional<double> {
+            auto number = [&](Column c, bool integral, std::optional<double>& value) {
                 const std::string_view cell = text(c);
+                value.reset();
                 if (cell.empty()) {
-                    return std::nullopt;
+                    return;
                 }
-                auto value = parse_cell_number(cell);
+                value = parse_plain_decimal(cell);
+                if (!value) {
+                    value = parse_number(cell);
+                }
                 if (!value || *value < 0.0 || (integral && std::floor(*value) != *value)) {
-                    m_sink.add(reader.diagnostic(
-                        record.places[columns.at(c)], std::string(k_column_names.at(c)),
-                        fmt::format("expected a non-negative {}, got \"{}\"",
-                                    integral ? "whole number" : "number", cell)));
-                    return std::nullopt;
+                    bad_cell(c, integral ? "whole number" : "number", cell);
+                    value.reset();
                 }
-                return value;
             };
             // A price as text (empty when absent or bad) and its value.
-            auto price = [&](Column c) -> std::pair<std::string_view, std::optional<double>> {
-                const std::string_view cell = text(c);
+            auto price = [&](Column c, std::string_view& cell, std::optional<double>& value) {
+                cell = text(c);
+                value.reset();
                 if (cell.empty()) {
-                    return {};
+                    return;
                 }
-                if (auto value = parse_plain_decimal(cell)) {
-                    return {cell, value};
+                value = parse_plain_decimal(cell);
+                if (!value) {
+                    value = parse_number(cell);
+                    if (!value || *value < 0.0 || !is_plain_decimal(cell)) {
+                        bad_cell(c, "price", cell);
+                        cell = {};
+                        value.reset();
+                    }
                 }
-                auto value = parse_number(cell);
-                if (!value || *value < 0.0 || !is_plain_decimal(cell)) {
-                    m_sink.add(reader.diagnostic(
-                        record.places[columns.at(c)], std::string(k_column_names.at(c)),
-                        fmt::format("expected a non-negative price, got \"{}\"", cell)));
-                    return {};
-                }
-                return {cell, value};
             };
             bool provider_ok = file_provider_ok;
             if (columns[col_provider] != k_absent && m_options.provider.empty()) {
@@ -558,8 +577,8 @@ private:
             }
             row.instance = text(col_instance);
             row.accelerator = text(col_accelerator);
-            row.count = number(col_count, false);
-            row.vcpus = number(col_vcpus, true);
+            number(col_count, false, row.count);
+            number(col_vcpus, true, row.vcpus);
             // Stored as an int: a count outside int range would be undefined to convert.
             constexpr double k_max_vcpus = 100'000.0;
             if (row.vcpus && !(*row.vcpus >= 0.0 && *row.vcpus <= k_max_vcpus)) {
@@ -569,9 +588,9 @@ private:
                                 *row.vcpus)));
                 continue;
             }
-            row.memory_gib = number(col_memory, false);
-            std::tie(row.price_text, row.price) = price(col_price);
-            std::tie(row.spot_text, row.spot) = price(col_spot);
+            number(col_memory, false, row.memory_gib);
+            price(col_price, row.price_text, row.price);
+            price(col_spot, row.spot_text, row.spot);
             row.region = text(col_region);
             row.zone = text(col_zone);
             if (row.region.empty()) {
@@ -648,8 +667,17 @@ private:
 
     // The instance being built for `type` of `provider`; nullptr when there is none yet.
     InstanceBuild* find_instance(std::string_view provider, std::string_view type) {
-        const auto id = m_instance_ids.find(join_key(m_key, provider, type));
-        return id ? m_builds[*id] : nullptr;
+        // Feeds often list the rows of one instance type together.
+        if (m_previous_build != nullptr && m_previous_build->instance.type == type &&
+            m_previous_build->provider == provider) {
+            return m_previous_build;
+        }
+        const auto id = m_instance_ids.find(provider, type);
+        if (!id) {
+            return nullptr;
+        }
+        m_previous_build = m_builds[*id];
+        return m_previous_build;
     }
 
     // `existing` (find_instance) after checking that its specs agree with this row's, or a new
@@ -665,7 +693,7 @@ private:
                                           what, shown, before, m_files[existing->first_file].name,
                                           existing->first_line)));
             };
-            if (first.gpu != gpu.name) {
+            if (existing->gpu != &gpu && first.gpu != gpu.name) {
                 differs("GPU", gpu.name, first.gpu);
             } else if (first.gpu_count != count) {
                 differs("GPU count", fmt::format("{}", count), fmt::format("{}", first.gpu_count));
@@ -677,15 +705,18 @@ private:
             }
             return *existing;
         }
-        const std::string_view key = join_key(m_key, provider, type);
-        InstanceBuild& build = m_instances.emplace(std::string(key), InstanceBuild{}).first->second;
-        m_instance_ids.intern(key); // numbered as m_builds
+        InstanceBuild& build =
+            m_instances.emplace(std::string(join_key(m_key, provider, type)), InstanceBuild{})
+                .first->second;
+        m_instance_ids.intern(provider, type); // numbered as m_builds
+        build.id = static_cast<std::uint32_t>(m_builds.size());
         m_builds.push_back(&build);
         build.provider = std::string(provider);
         build.first_line = line;
         build.first_file = file;
         build.instance.type = std::string(type);
         build.instance.gpu = gpu.name;
+        build.gpu = &gpu;
         build.instance.gpu_count = count;
         build.instance.vcpus = static_cast<int>(vcpus);
         build.instance.memory_gib = memory_gib;
@@ -724,9 +755,13 @@ private:
             ++counts.dropped;
             return;
         }
-        build.rows.push_back(PendingPrice{
-            place_id(region, m_previous_region), place_id(zone, m_previous_zone),
-            static_cast<std::uint32_t>(file), line, as_of, pack(on_demand), pack(spot)});
+        if (m_row_dates.empty() || m_row_dates.back() != as_of) {
+            m_row_dates.push_back(as_of);
+        }
+        m_pending.push_back(PendingPrice{
+            build.id, place_id(region, m_previous_region), place_id(zone, m_previous_zone),
+            static_cast<std::uint32_t>(file), line,
+            static_cast<std::uint32_t>(m_row_dates.size() - 1), pack(on_demand), pack(spot)});
         if (build.files.empty() || build.files.back() != file) {
             build.files.push_back(file);
         }
@@ -919,65 +954,84 @@ private:
             }
             return m_known.size() + m_fallback.size();
         };
+        // Rows by instance, then region, then zone, in the order read among equals: stable
+        // counting sorts from the last key to the first.
         const std::vector<std::uint32_t> place_rank = m_places.sorted_ranks();
-        std::vector<std::pair<std::uint64_t, std::uint32_t>> order; // (place, row), reused
-        for (auto& [key, build] : m_instances) {
-            Instance& instance = build.instance;
-            const std::vector<PendingPrice>& rows = build.rows;
-            // Unique (region, zone) per instance: sort by place (rows of one place in the order
-            // read), then compare neighbours.
-            order.clear();
-            for (std::size_t i = 0; i < rows.size(); ++i) {
-                const std::uint64_t place =
-                    (std::uint64_t{place_rank[rows[i].region]} << 32U) | place_rank[rows[i].zone];
-                order.emplace_back(place, static_cast<std::uint32_t>(i));
+        std::vector<std::uint32_t> order(m_pending.size());
+        std::iota(order.begin(), order.end(), std::uint32_t{0});
+        std::vector<std::uint32_t> sorted(order.size());
+        auto sort_by = [&](std::size_t keys, auto key) {
+            std::vector<std::uint32_t> start(keys + 1, 0);
+            for (const std::uint32_t row : order) {
+                ++start[key(m_pending[row]) + 1];
             }
-            std::sort(order.begin(), order.end());
+            std::partial_sum(start.begin(), start.end(), start.begin());
+            for (const std::uint32_t row : order) {
+                sorted[start[key(m_pending[row])]++] = row;
+            }
+            order.swap(sorted);
+        };
+        sort_by(place_rank.size(), [&](const PendingPrice& row) { return place_rank[row.zone]; });
+        sort_by(place_rank.size(), [&](const PendingPrice& row) { return place_rank[row.region]; });
+        sort_by(m_builds.size(), [](const PendingPrice& row) { return row.instance; });
+        sorted = {};
+        std::vector<std::size_t> first_row(m_builds.size() + 1, 0); // of each instance in order
+        for (const PendingPrice& row : m_pending) {
+            ++first_row[row.instance + 1];
+        }
+        std::partial_sum(first_row.begin(), first_row.end(), first_row.begin());
+        // A provider's as_of is its oldest price row's; rows of that date leave theirs out.
+        std::map<std::string, Date, std::less<>> oldest;
+        for (const auto& [key, build] : m_instances) {
+            Date& date = oldest.try_emplace(build.provider, Date{9999, 12, 31}).first->second;
+            for (std::size_t k = first_row[build.id]; k < first_row[build.id + 1]; ++k) {
+                date = std::min(date, m_row_dates[m_pending[order[k]].as_of]);
+            }
+        }
+        for (auto& [key, build] : m_instances) {
+            const Date provider_as_of = oldest.at(build.provider);
+            Instance& instance = build.instance;
+            const std::span<const std::uint32_t> rows(
+                order.data() + first_row[build.id], first_row[build.id + 1] - first_row[build.id]);
+            // Unique (region, zone) per instance: compare neighbours.
             instance.prices.reserve(rows.size());
-            for (std::size_t k = 0; k < order.size(); ++k) {
-                const PendingPrice& row = rows[order[k].second];
+            for (std::size_t k = 0; k < rows.size(); ++k) {
+                const PendingPrice& row = m_pending[rows[k]];
                 const std::string& region = m_places.name(row.region);
                 const std::string& zone = m_places.name(row.zone);
-                if (k > 0 && order[k].first == order[k - 1].first) {
-                    const PendingPrice& first = rows[order[k - 1].second];
-                    m_sink.add(at(row.file, row.line, 1, "",
-                                  fmt::format("duplicate price row for instance type '{}' in "
-                                              "region '{}'{} (first on {}:{})",
-                                              instance.type, region,
-                                              zone.empty() ? "" : " zone '" + zone + "'",
-                                              m_files[first.file].name, first.line)));
-                    continue;
+                if (k > 0) {
+                    const PendingPrice& before = m_pending[rows[k - 1]];
+                    if (before.region == row.region && before.zone == row.zone) {
+                        m_sink.add(at(row.file, row.line, 1, "",
+                                      fmt::format("duplicate price row for instance type '{}' in "
+                                                  "region '{}'{} (first on {}:{})",
+                                                  instance.type, region,
+                                                  zone.empty() ? "" : " zone '" + zone + "'",
+                                                  m_files[before.file].name, before.line)));
+                        continue;
+                    }
                 }
-                PriceRow& price = instance.prices.emplace_back();
-                price.region = region;
-                price.zone = zone;
-                price.on_demand = unpack(row.on_demand);
-                price.spot = unpack(row.spot);
-                price.as_of = row.as_of;
+                const Date& as_of = m_row_dates[row.as_of];
+                instance.prices.push_back(
+                    PriceRow{region,
+                             zone,
+                             unpack(row.on_demand),
+                             unpack(row.spot),
+                             std::nullopt,
+                             {},
+                             as_of == provider_as_of ? std::nullopt : std::optional<Date>(as_of)});
             }
-            build.rows = {};
             Provider& provider = providers[build.provider];
             provider.instances.push_back(std::move(instance));
         }
+        m_pending = {};
         m_sink.throw_if_any();
         for (auto& [name, provider] : providers) {
             provider.name = name;
             provider.display_name = display_name(name);
             provider.currency = std::string(k_currency);
-            Date oldest{9999, 12, 31};
-            for (const Instance& instance : provider.instances) {
-                for (const PriceRow& row : instance.prices) {
-                    oldest = std::min(oldest, *row.as_of);
-                }
-            }
-            provider.as_of = provider.instances.empty() ? Date{} : oldest;
-            for (Instance& instance : provider.instances) {
-                for (PriceRow& row : instance.prices) {
-                    if (row.as_of == provider.as_of) {
-                        row.as_of.reset();
-                    }
-                }
-            }
+            // Its price rows of this date were written without one (see above).
+            provider.as_of = provider.instances.empty() ? Date{} : oldest.at(name);
             std::sort(provider.instances.begin(), provider.instances.end(),
                       [&](const Instance& a, const Instance& b) {
                           return std::make_tuple(gpu_rank(a.gpu), a.gpu_count, a.vcpus,
@@ -1051,9 +1105,12 @@ private:
     std::map<std::string, InstanceBuild, std::less<>> m_instances;
     StringTable m_instance_ids;           // m_instances' keys, numbered as m_builds
     std::vector<InstanceBuild*> m_builds; // into m_instances, whose nodes stay put
-    StringTable m_places;                 // region and zone names of price rows
+    InstanceBuild* m_previous_build = nullptr;
+    StringTable m_places; // region and zone names of price rows
     std::optional<std::uint32_t> m_previous_region;
     std::optional<std::uint32_t> m_previous_zone;
+    std::vector<PendingPrice> m_pending; // every price row read, in file order
+    std::vector<Date> m_row_dates;       // as_of of pending rows, by number
     std::map<std::string, Resolved, std::less<>> m_resolved;
     std::map<std::string, AcceleratorRows, std::less<>> m_stats;
     std::string m_key;

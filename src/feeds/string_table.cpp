@@ -9,13 +9,13 @@ namespace gpuplan::feeds {
 namespace {
 
 constexpr std::size_t k_initial_slots = 64;
+constexpr std::uint64_t k_multiplier = 0x9E3779B97F4A7C15ULL;
+constexpr unsigned k_shift = 29;
 
 // A word-at-a-time multiplicative hash: the table is internal and never iterated into output,
 // so any well-mixed hash will do.
-std::uint64_t hash_of(std::string_view text) {
-    constexpr std::uint64_t k_multiplier = 0x9E3779B97F4A7C15ULL;
-    constexpr unsigned k_shift = 29;
-    std::uint64_t hash = text.size() * k_multiplier;
+std::uint64_t hash_bytes(std::string_view text, std::uint64_t hash) {
+    hash ^= text.size() * k_multiplier;
     const char* bytes = text.data();
     std::size_t left = text.size();
     while (left >= sizeof(std::uint64_t)) {
@@ -34,35 +34,67 @@ std::uint64_t hash_of(std::string_view text) {
     return hash ^ (hash >> k_shift);
 }
 
+// Byte-wise equality of short strings, without a call to memcmp.
+bool same_bytes(const char* a, std::string_view b) {
+    for (std::size_t i = 0; i < b.size(); ++i) {
+        if (a[i] != b[i]) {
+            return false;
+        }
+    }
+    return true;
+}
+
 } // namespace
 
-std::size_t StringTable::slot_of(std::string_view text, std::uint64_t hash) const {
+std::uint64_t StringTable::hash_of(const Key& key) {
+    const std::uint64_t hash = hash_bytes(key.first, 0);
+    return key.joined ? hash_bytes(key.second, hash) : hash;
+}
+
+bool StringTable::matches(const std::string& name, const Key& key) {
+    if (!key.joined) {
+        return name.size() == key.first.size() && same_bytes(name.data(), key.first);
+    }
+    const std::size_t split = key.first.size();
+    return name.size() == split + 1 + key.second.size() && name[split] == '\0' &&
+           same_bytes(name.data(), key.first) && same_bytes(name.data() + split + 1, key.second);
+}
+
+std::size_t StringTable::slot_of(const Key& key, std::uint64_t hash) const {
     const std::size_t mask = m_slots.size() - 1;
     for (std::size_t slot = hash & mask;; slot = (slot + 1) & mask) {
         const std::uint32_t entry = m_slots[slot];
-        if (entry == 0 || (m_hashes[entry - 1] == hash && m_names[entry - 1] == text)) {
+        if (entry == 0 || (m_hashes[entry - 1] == hash && matches(m_names[entry - 1], key))) {
             return slot;
         }
     }
 }
 
-std::optional<std::uint32_t> StringTable::find(std::string_view text) const {
+std::optional<std::uint32_t> StringTable::find(std::string_view first, std::string_view second,
+                                               bool joined) const {
     if (m_slots.empty()) {
         return std::nullopt;
     }
-    const std::uint32_t entry = m_slots[slot_of(text, hash_of(text))];
+    const Key key{first, second, joined};
+    const std::uint32_t entry = m_slots[slot_of(key, hash_of(key))];
     return entry == 0 ? std::nullopt : std::optional<std::uint32_t>(entry - 1);
 }
 
-std::uint32_t StringTable::intern(std::string_view text) {
+std::uint32_t StringTable::intern(std::string_view first, std::string_view second, bool joined) {
     // At most half full, so that probes stay short.
     if (2 * (m_names.size() + 1) > m_slots.size()) {
         grow();
     }
-    const std::uint64_t hash = hash_of(text);
-    const std::size_t slot = slot_of(text, hash);
+    const Key key{first, second, joined};
+    const std::uint64_t hash = hash_of(key);
+    const std::size_t slot = slot_of(key, hash);
     if (m_slots[slot] == 0) {
-        m_names.emplace_back(text);
+        std::string name(first);
+        if (joined) {
+            name.push_back('\0');
+            name.append(second);
+        }
+        m_names.push_back(std::move(name));
         m_hashes.push_back(hash);
         m_slots[slot] = static_cast<std::uint32_t>(m_names.size());
     }
