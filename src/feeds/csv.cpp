@@ -109,6 +109,27 @@ void CsvReader::skip_line() {
     }
 }
 
+void CsvReader::load_block(std::size_t block) {
+    m_block = block;
+    m_block_stops = stop_bits(m_text.substr(block, k_block_bytes));
+}
+
+inline std::size_t CsvReader::find_stop(std::size_t pos) {
+    const std::size_t size = m_text.size();
+    while (pos < size) {
+        const std::size_t block = pos & ~(k_block_bytes - 1);
+        if (block != m_block) {
+            load_block(block);
+        }
+        const std::uint64_t ahead = m_block_stops >> (pos - block);
+        if (ahead != 0) {
+            return pos + static_cast<std::size_t>(std::countr_zero(ahead));
+        }
+        pos = block + k_block_bytes;
+    }
+    return size;
+}
+
 bool CsvReader::next(CsvRecord& record) {
     const std::size_t size = m_text.size();
     const char* data = m_text.data();
@@ -198,24 +219,6 @@ bool CsvReader::next(CsvRecord& record) {
         }
         return true;
     }
-}
-
-std::size_t CsvReader::find_stop(std::size_t pos) {
-    constexpr std::size_t k_block = 64;
-    const std::size_t size = m_text.size();
-    while (pos < size) {
-        const std::size_t block = pos & ~(k_block - 1);
-        if (block != m_block) {
-            m_block = block;
-            m_block_stops = stop_bits(m_text.substr(block, k_block));
-        }
-        const std::uint64_t ahead = m_block_stops >> (pos - block);
-        if (ahead != 0) {
-            return pos + static_cast<std::size_t>(std::countr_zero(ahead));
-        }
-        pos = block + k_block;
-    }
-    return size;
 }
 
 std::string_view CsvReader::read_quoted(CsvPlace place, std::size_t index) {

@@ -59,6 +59,8 @@ private:
     // The first byte at or after `pos` that ends an unquoted field (a separator, a line end or a
     // quote), or the text's size.
     std::size_t find_stop(std::size_t pos);
+    // Marks the stops of the k_block_bytes bytes from `block` in m_block_stops.
+    void load_block(std::size_t block);
     // Reads the quoted field starting at m_pos, field number `index` of the record. A view with
     // no data (not even an empty one) when the quote never ends, which is reported.
     std::string_view read_quoted(CsvPlace place, std::size_t index);
@@ -75,6 +77,7 @@ private:
     std::size_t m_line_start = 0; // offset of the current line's first byte
     // The 64-byte block of the text last looked at by find_stop, and a bit for each of its bytes
     // that ends an unquoted field: fields are found without a branch per byte.
+    static constexpr std::size_t k_block_bytes = 64;
     std::size_t m_block = static_cast<std::size_t>(-1);
     std::uint64_t m_block_stops = 0;
     std::string m_scratch; // unquoted fields that contained doubled quotes

@@ -2,7 +2,7 @@
 
 #include "detail/strings.hpp"
 #include "feeds/csv.hpp"
-#include "feeds/string_table.hpp"
+#include "feeds/key_table.hpp"
 
 #include <algorithm>
 #include <array>
@@ -390,19 +390,21 @@ private:
         AcceleratorRows* counts = nullptr;
     };
 
-    // A price row as read, with its instance (m_builds), place names (m_places) and date
-    // (m_row_dates) numbered; finish() orders them and writes each instance's PriceRows once, in
-    // their final order. Kept small (40 bytes): an absent price is NaN, which no accepted price
-    // is.
+    // A price row as read, with its instance (m_builds), (region, zone) place (m_places) and
+    // file and date (m_origins) numbered; finish() orders them and writes each instance's
+    // PriceRows once, in their final order. Kept small (32 bytes): an absent price is NaN,
+    // which no accepted price is.
     struct PendingPrice {
         std::uint32_t instance = 0;
-        std::uint32_t region = 0;
-        std::uint32_t zone = 0;
-        std::uint32_t file = 0;
+        std::uint32_t place = 0;
+        std::uint32_t origin = 0;
         std::uint32_t line = 0;
-        std::uint32_t as_of = 0;
         double on_demand = k_no_price;
         double spot = k_no_price;
+    };
+    struct Origin {
+        std::size_t file = 0;
+        Date as_of;
     };
     static constexpr double k_no_price = std::numeric_limits<double>::quiet_NaN();
     static double pack(std::optional<double> price) { return price.value_or(k_no_price); }
@@ -739,13 +741,14 @@ private:
         return count;
     }
 
-    // The number of a region or zone name in m_places. Rows come in runs of one place, so the
+    // The number of a (region, zone) place in m_places. Rows come in runs of one place, so the
     // previous row's is tried first.
-    std::uint32_t place_id(std::string_view name, std::optional<std::uint32_t>& previous) {
-        if (!previous || m_places.name(*previous) != name) {
-            previous = m_places.intern(name);
+    std::uint32_t place_id(std::string_view region, std::string_view zone) {
+        if (!m_previous_place || m_places.first(*m_previous_place) != region ||
+            m_places.second(*m_previous_place) != zone) {
+            m_previous_place = m_places.intern(region, zone);
         }
-        return *previous;
+        return *m_previous_place;
     }
 
     void add_price(InstanceBuild& build, std::size_t file, std::uint32_t line,
@@ -755,13 +758,12 @@ private:
             ++counts.dropped;
             return;
         }
-        if (m_row_dates.empty() || m_row_dates.back() != as_of) {
-            m_row_dates.push_back(as_of);
+        if (m_origins.empty() || m_origins.back().file != file || m_origins.back().as_of != as_of) {
+            m_origins.push_back({file, as_of});
         }
-        m_pending.push_back(PendingPrice{
-            build.id, place_id(region, m_previous_region), place_id(zone, m_previous_zone),
-            static_cast<std::uint32_t>(file), line,
-            static_cast<std::uint32_t>(m_row_dates.size() - 1), pack(on_demand), pack(spot)});
+        m_pending.push_back(PendingPrice{build.id, place_id(region, zone),
+                                         static_cast<std::uint32_t>(m_origins.size() - 1), line,
+                                         pack(on_demand), pack(spot)});
         if (build.files.empty() || build.files.back() != file) {
             build.files.push_back(file);
         }
@@ -954,9 +956,20 @@ private:
             }
             return m_known.size() + m_fallback.size();
         };
-        // Rows by instance, then region, then zone, in the order read among equals: stable
-        // counting sorts from the last key to the first.
-        const std::vector<std::uint32_t> place_rank = m_places.sorted_ranks();
+        // Rows by instance, then by region and zone, in the order read among equals: two stable
+        // counting sorts, by place and then by instance.
+        std::vector<std::uint32_t> place_rank(m_places.size());
+        {
+            std::vector<std::uint32_t> places(m_places.size());
+            std::iota(places.begin(), places.end(), std::uint32_t{0});
+            std::sort(places.begin(), places.end(), [&](std::uint32_t a, std::uint32_t b) {
+                return std::tie(m_places.first(a), m_places.second(a)) <
+                       std::tie(m_places.first(b), m_places.second(b));
+            });
+            for (std::size_t rank = 0; rank < places.size(); ++rank) {
+                place_rank[places[rank]] = static_cast<std::uint32_t>(rank);
+            }
+        }
         std::vector<std::uint32_t> order(m_pending.size());
         std::iota(order.begin(), order.end(), std::uint32_t{0});
         std::vector<std::uint32_t> sorted(order.size());
@@ -971,8 +984,7 @@ private:
             }
             order.swap(sorted);
         };
-        sort_by(place_rank.size(), [&](const PendingPrice& row) { return place_rank[row.zone]; });
-        sort_by(place_rank.size(), [&](const PendingPrice& row) { return place_rank[row.region]; });
+        sort_by(place_rank.size(), [&](const PendingPrice& row) { return place_rank[row.place]; });
         sort_by(m_builds.size(), [](const PendingPrice& row) { return row.instance; });
         sorted = {};
         std::vector<std::size_t> first_row(m_builds.size() + 1, 0); // of each instance in order
@@ -985,7 +997,7 @@ private:
         for (const auto& [key, build] : m_instances) {
             Date& date = oldest.try_emplace(build.provider, Date{9999, 12, 31}).first->second;
             for (std::size_t k = first_row[build.id]; k < first_row[build.id + 1]; ++k) {
-                date = std::min(date, m_row_dates[m_pending[order[k]].as_of]);
+                date = std::min(date, m_origins[m_pending[order[k]].origin].as_of);
             }
         }
         for (auto& [key, build] : m_instances) {
@@ -997,29 +1009,25 @@ private:
             instance.prices.reserve(rows.size());
             for (std::size_t k = 0; k < rows.size(); ++k) {
                 const PendingPrice& row = m_pending[rows[k]];
-                const std::string& region = m_places.name(row.region);
-                const std::string& zone = m_places.name(row.zone);
-                if (k > 0) {
+                const std::string& region = m_places.first(row.place);
+                const std::string& zone = m_places.second(row.place);
+                const Origin& origin = m_origins[row.origin];
+                if (k > 0 && m_pending[rows[k - 1]].place == row.place) {
                     const PendingPrice& before = m_pending[rows[k - 1]];
-                    if (before.region == row.region && before.zone == row.zone) {
-                        m_sink.add(at(row.file, row.line, 1, "",
-                                      fmt::format("duplicate price row for instance type '{}' in "
-                                                  "region '{}'{} (first on {}:{})",
-                                                  instance.type, region,
-                                                  zone.empty() ? "" : " zone '" + zone + "'",
-                                                  m_files[before.file].name, before.line)));
-                        continue;
-                    }
+                    m_sink.add(
+                        at(origin.file, row.line, 1, "",
+                           fmt::format("duplicate price row for instance type '{}' in "
+                                       "region '{}'{} (first on {}:{})",
+                                       instance.type, region,
+                                       zone.empty() ? "" : " zone '" + zone + "'",
+                                       m_files[m_origins[before.origin].file].name, before.line)));
+                    continue;
                 }
-                const Date& as_of = m_row_dates[row.as_of];
-                instance.prices.push_back(
-                    PriceRow{region,
-                             zone,
-                             unpack(row.on_demand),
-                             unpack(row.spot),
-                             std::nullopt,
-                             {},
-                             as_of == provider_as_of ? std::nullopt : std::optional<Date>(as_of)});
+                instance.prices.emplace_back(region, zone, unpack(row.on_demand), unpack(row.spot),
+                                             std::nullopt, std::vector<std::string>{},
+                                             origin.as_of == provider_as_of
+                                                 ? std::nullopt
+                                                 : std::optional<Date>(origin.as_of));
             }
             Provider& provider = providers[build.provider];
             provider.instances.push_back(std::move(instance));
@@ -1103,14 +1111,13 @@ private:
     // Keyed by provider NUL instance type / accelerator name (join_key), looked up without
     // allocating.
     std::map<std::string, InstanceBuild, std::less<>> m_instances;
-    StringTable m_instance_ids;           // m_instances' keys, numbered as m_builds
+    KeyTable m_instance_ids;              // (provider, type) of m_instances, numbered as m_builds
     std::vector<InstanceBuild*> m_builds; // into m_instances, whose nodes stay put
     InstanceBuild* m_previous_build = nullptr;
-    StringTable m_places; // region and zone names of price rows
-    std::optional<std::uint32_t> m_previous_region;
-    std::optional<std::uint32_t> m_previous_zone;
+    KeyTable m_places; // (region, zone) of price rows
+    std::optional<std::uint32_t> m_previous_place;
     std::vector<PendingPrice> m_pending; // every price row read, in file order
-    std::vector<Date> m_row_dates;       // as_of of pending rows, by number
+    std::vector<Origin> m_origins;       // file and as_of of pending rows, by number
     std::map<std::string, Resolved, std::less<>> m_resolved;
     std::map<std::string, AcceleratorRows, std::less<>> m_stats;
     std::string m_key;
