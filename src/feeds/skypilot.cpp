@@ -233,42 +233,37 @@ std::optional<DecimalParts> split_decimal(std::string_view text) {
 }
 
 // The value of `text` when it is digits with an optional fraction (`12`, `0.47615`) and at most
-// 2^53 as an integer without its point: then the integer divided by a power of ten up to 10^22 is
-// one correctly rounded operation on exact values, the same double std::from_chars gives.
-// nullopt for anything else, which parse_number reads.
+// 2^53 as an integer without its point: then the integer divided by a power of ten (at most
+// 10^18) is one correctly rounded operation on exact values, the same double std::from_chars
+// gives. nullopt for anything else, which parse_number reads.
 inline std::optional<double> parse_plain_decimal(std::string_view text) {
-    static constexpr std::array<double, 23> k_powers{1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
-                                                     1e8,  1e9,  1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
-                                                     1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
-    constexpr std::size_t k_max_digits = 19; // fits std::uint64_t
+    static constexpr std::array<double, 19> k_powers{1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,
+                                                     1e7,  1e8,  1e9,  1e10, 1e11, 1e12, 1e13,
+                                                     1e14, 1e15, 1e16, 1e17, 1e18};
+    constexpr std::size_t k_max_digits = 19; // below 2^64
     constexpr std::uint64_t k_max_exact = std::uint64_t{1} << 53U;
+    const std::size_t size = text.size();
+    if (size == 0 || size > k_max_digits + 1) {
+        return std::nullopt;
+    }
     std::uint64_t mantissa = 0;
-    std::size_t digits = 0;
-    std::size_t fraction = 0;
-    std::size_t i = 0;
-    for (; i < text.size() && text[i] >= '0' && text[i] <= '9'; ++i) {
-        mantissa = mantissa * 10 + static_cast<unsigned>(text[i] - '0');
-        ++digits;
-    }
-    if (digits == 0 || digits > k_max_digits) {
-        return std::nullopt;
-    }
-    if (i < text.size()) {
-        if (text[i] != '.' || i + 1 == text.size()) {
-            return std::nullopt;
-        }
-        for (++i; i < text.size() && text[i] >= '0' && text[i] <= '9'; ++i) {
-            mantissa = mantissa * 10 + static_cast<unsigned>(text[i] - '0');
-            ++digits;
-            ++fraction;
-        }
-        if (i < text.size() || digits > k_max_digits || fraction >= k_powers.size()) {
+    std::size_t point = size; // none
+    for (std::size_t i = 0; i < size; ++i) {
+        const unsigned digit = static_cast<unsigned char>(text[i]) - unsigned{'0'};
+        if (digit <= 9) {
+            mantissa = mantissa * 10 + digit;
+        } else if (text[i] == '.' && point == size) {
+            point = i;
+        } else {
             return std::nullopt;
         }
     }
-    if (mantissa > k_max_exact) {
+    // Digits on both sides of a point, at most 19 in all.
+    if (point == 0 || point + 1 == size || (point == size && size > k_max_digits) ||
+        mantissa > k_max_exact) {
         return std::nullopt;
     }
+    const std::size_t fraction = point == size ? 0 : size - 1 - point;
     return static_cast<double>(mantissa) / k_powers.at(fraction);
 }
 
