@@ -1018,11 +1018,17 @@ private:
                                        m_files[m_origins[before.origin].file].name, before.line)));
                     continue;
                 }
-                instance.prices.emplace_back(region, zone, unpack(row.on_demand), unpack(row.spot),
-                                             std::nullopt, std::vector<std::string>{},
-                                             origin.as_of == provider_as_of
-                                                 ? std::nullopt
-                                                 : std::optional<Date>(origin.as_of));
+                // Braces, not emplace_back: clang 14 (the fuzz build) cannot initialise an
+                // aggregate from parentheses.
+                instance.prices.push_back(PriceRow{region,
+                                                   zone,
+                                                   unpack(row.on_demand),
+                                                   unpack(row.spot),
+                                                   std::nullopt,
+                                                   {},
+                                                   origin.as_of == provider_as_of
+                                                       ? std::nullopt
+                                                       : std::optional<Date>(origin.as_of)});
             }
             Provider& provider = providers[build.provider];
             provider.instances.push_back(std::move(instance));
