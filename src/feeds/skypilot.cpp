@@ -104,6 +104,10 @@ constexpr std::array<std::string_view, k_column_count> k_column_names{
     "InstanceType", "AcceleratorName", "AcceleratorCount", "vCPUs",   "MemoryGiB", "Price",
     "SpotPrice",    "Region",          "AvailabilityZone", "Provider"};
 constexpr std::size_t k_required_columns = col_zone;
+
+// What a number cell holds, for its checks and messages.
+enum class Quantity { number, whole, price };
+constexpr std::array<std::string_view, 3> k_quantity_names{"number", "whole number", "price"};
 constexpr std::size_t k_absent = static_cast<std::size_t>(-1);
 
 // One CSV row, parsed.
@@ -514,41 +518,28 @@ private:
                     columns[c] == k_absent ? std::string_view() : trim(record.fields[columns[c]]);
             }
             auto text = [&](Column c) { return cells[c]; };
-            auto bad_cell = [&](Column c, std::string_view expected, std::string_view cell) {
-                m_sink.add(reader.diagnostic(
-                    record.places[columns.at(c)], std::string(k_column_names.at(c)),
-                    fmt::format("expected a non-negative {}, got \"{}\"", expected, cell)));
-            };
-            auto number = [&](Column c, bool integral, std::optional<double>& value) {
+            // Reads the number in column `c` into `value`: nullopt when the cell is empty, or
+            // bad (reported). Prices are plain decimals, so that split prices add exactly.
+            auto number = [&](Column c, Quantity quantity, std::optional<double>& value) {
                 const std::string_view cell = text(c);
                 value.reset();
                 if (cell.empty()) {
                     return;
                 }
                 value = parse_plain_decimal(cell);
-                if (!value) {
+                const bool plain = value.has_value();
+                if (!plain) {
                     value = parse_number(cell);
                 }
-                if (!value || *value < 0.0 || (integral && std::floor(*value) != *value)) {
-                    bad_cell(c, integral ? "whole number" : "number", cell);
+                if (!value || *value < 0.0 ||
+                    (quantity == Quantity::whole && std::floor(*value) != *value) ||
+                    (quantity == Quantity::price && !plain && !is_plain_decimal(cell))) {
+                    m_sink.add(reader.diagnostic(
+                        record.places[columns.at(c)], std::string(k_column_names.at(c)),
+                        fmt::format("expected a non-negative {}, got \"{}\"",
+                                    k_quantity_names.at(static_cast<std::size_t>(quantity)),
+                                    cell)));
                     value.reset();
-                }
-            };
-            // A price as text (empty when absent or bad) and its value.
-            auto price = [&](Column c, std::string_view& cell, std::optional<double>& value) {
-                cell = text(c);
-                value.reset();
-                if (cell.empty()) {
-                    return;
-                }
-                value = parse_plain_decimal(cell);
-                if (!value) {
-                    value = parse_number(cell);
-                    if (!value || *value < 0.0 || !is_plain_decimal(cell)) {
-                        bad_cell(c, "price", cell);
-                        cell = {};
-                        value.reset();
-                    }
                 }
             };
             bool provider_ok = file_provider_ok;
@@ -574,8 +565,8 @@ private:
             }
             row.instance = text(col_instance);
             row.accelerator = text(col_accelerator);
-            number(col_count, false, row.count);
-            number(col_vcpus, true, row.vcpus);
+            number(col_count, Quantity::number, row.count);
+            number(col_vcpus, Quantity::whole, row.vcpus);
             // Stored as an int: a count outside int range would be undefined to convert.
             constexpr double k_max_vcpus = 100'000.0;
             if (row.vcpus && !(*row.vcpus >= 0.0 && *row.vcpus <= k_max_vcpus)) {
@@ -585,9 +576,11 @@ private:
                                 *row.vcpus)));
                 continue;
             }
-            number(col_memory, false, row.memory_gib);
-            price(col_price, row.price_text, row.price);
-            price(col_spot, row.spot_text, row.spot);
+            number(col_memory, Quantity::number, row.memory_gib);
+            number(col_price, Quantity::price, row.price);
+            number(col_spot, Quantity::price, row.spot);
+            row.price_text = row.price ? text(col_price) : std::string_view();
+            row.spot_text = row.spot ? text(col_spot) : std::string_view();
             row.region = text(col_region);
             row.zone = text(col_zone);
             if (row.region.empty()) {
