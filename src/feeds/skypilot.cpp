@@ -104,11 +104,11 @@ constexpr std::array<std::string_view, k_column_count> k_column_names{
     "InstanceType", "AcceleratorName", "AcceleratorCount", "vCPUs",   "MemoryGiB", "Price",
     "SpotPrice",    "Region",          "AvailabilityZone", "Provider"};
 constexpr std::size_t k_required_columns = col_zone;
+constexpr std::size_t k_absent = static_cast<std::size_t>(-1);
 
 // What a number cell holds, for its checks and messages.
 enum class Quantity { number, whole, price };
 constexpr std::array<std::string_view, 3> k_quantity_names{"number", "whole number", "price"};
-constexpr std::size_t k_absent = static_cast<std::size_t>(-1);
 
 // One CSV row, parsed.
 template <class Text> struct BasicRow {
