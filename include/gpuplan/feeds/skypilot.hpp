@@ -27,6 +27,7 @@ public:
     FeedText(std::shared_ptr<const void> owner, std::string_view bytes)
         : m_owner(std::move(owner)), m_bytes(bytes) {}
 
+    // The bytes, valid as long as this FeedText or a copy of it lives.
     [[nodiscard]] std::string_view view() const { return m_bytes; }
     operator std::string_view() const { return m_bytes; }
 
