@@ -8,7 +8,6 @@
 #include <array>
 #include <charconv>
 #include <cmath>
-#include <cstring>
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 #include <limits>
@@ -274,11 +273,9 @@ inline std::optional<double> parse_plain_decimal(std::string_view text) {
 // Lines in `text`, counting a last line without a line end.
 std::size_t line_count(std::string_view text) {
     std::size_t lines = 1;
-    for (const char* at = text.data();
-         const void* newline =
-             std::memchr(at, '\n', static_cast<std::size_t>(text.data() + text.size() - at));) {
+    for (std::size_t at = text.find('\n'); at != std::string_view::npos;
+         at = text.find('\n', at + 1)) {
         ++lines;
-        at = static_cast<const char*>(newline) + 1;
     }
     return lines;
 }
