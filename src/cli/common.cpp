@@ -8,13 +8,16 @@
 #include <chrono>
 #include <cstring>
 #include <ctime>
+#include <fcntl.h>
 #include <filesystem>
 #include <fmt/format.h>
 #include <fstream>
 #include <iostream>
+#include <memory>
 #include <nlohmann/json.hpp>
 #include <spdlog/spdlog.h>
 #include <sstream>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <vector>
@@ -108,11 +111,51 @@ bool is_feed_path(const std::string& path) {
     return extension.size() == 4 && (extension == ".csv" || extension == ".CSV");
 }
 
+namespace {
+
+// The regular file at `path` mapped read-only, when it can be: a feed is read once from start to
+// end, and reading it in place from the page cache saves copying (and zeroing memory for) tens of
+// megabytes. nullopt for anything else, which read_text_file reads and reports on.
+std::optional<feeds::FeedText> map_file(const std::string& path) {
+    std::error_code ec;
+    if (!fs::is_regular_file(path, ec)) {
+        return std::nullopt;
+    }
+    const std::uintmax_t size = fs::file_size(path, ec);
+    if (ec || size == 0 || size > k_max_input_bytes) {
+        return std::nullopt;
+    }
+    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) {
+        return std::nullopt;
+    }
+    int flags = MAP_PRIVATE;
+#ifdef MAP_POPULATE
+    flags |= MAP_POPULATE; // the whole file is read anyway: map it in one call, not page by page
+#endif
+    const auto bytes = static_cast<std::size_t>(size);
+    void* address = ::mmap(nullptr, bytes, PROT_READ, flags, fd, 0);
+    ::close(fd);
+    if (address == MAP_FAILED) {
+        return std::nullopt;
+    }
+    std::shared_ptr<void> owner(address, [bytes](void* mapped) { ::munmap(mapped, bytes); });
+    return feeds::FeedText(std::move(owner),
+                           std::string_view(static_cast<const char*>(address), bytes));
+}
+
+} // namespace
+
 std::vector<feeds::FeedFile> read_feed_files(const std::vector<std::string>& paths) {
     std::vector<feeds::FeedFile> files;
     for (const std::string& path : paths) {
-        catalog::TextFile text = read_text_file(path);
-        feeds::FeedFile file{std::move(text.name), std::move(text.text), std::nullopt};
+        feeds::FeedFile file{path, {}, std::nullopt};
+        if (auto mapped = map_file(path)) {
+            file.text = std::move(*mapped);
+        } else {
+            catalog::TextFile text = read_text_file(path);
+            file.text = std::move(text.text);
+        }
         struct stat info {};
         if (::stat(path.c_str(), &info) == 0) {
             std::tm utc{};

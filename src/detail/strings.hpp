@@ -20,8 +20,16 @@ namespace gpuplan::detail {
 // ASCII lower-case copy.
 [[nodiscard]] std::string to_lower(std::string_view text);
 
-// `text` without leading and trailing spaces and tabs.
-[[nodiscard]] std::string_view trim(std::string_view text);
+// `text` without leading and trailing spaces and tabs. Inline: feed readers trim every cell.
+[[nodiscard]] inline std::string_view trim(std::string_view text) {
+    while (!text.empty() && (text.front() == ' ' || text.front() == '\t')) {
+        text.remove_prefix(1);
+    }
+    while (!text.empty() && (text.back() == ' ' || text.back() == '\t')) {
+        text.remove_suffix(1);
+    }
+    return text;
+}
 
 // Case-insensitive ASCII equality.
 [[nodiscard]] bool iequals(std::string_view a, std::string_view b);

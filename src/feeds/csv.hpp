@@ -48,14 +48,22 @@ public:
     [[nodiscard]] const std::string& file() const { return m_file; }
 
 private:
-    // Where one field's bytes live until the record is complete: in the text or in the scratch
-    // buffer (which may grow, so views are made only at the end).
-    struct Span {
+    // A field unquoted into the scratch buffer (it had doubled quotes). The buffer may grow and
+    // move while a record is read, so the field's view is made once the record is complete.
+    struct Escaped {
+        std::size_t field = 0;
         std::size_t offset = 0;
         std::size_t length = 0;
-        bool in_scratch = false;
     };
 
+    // The first byte at or after `pos` that ends an unquoted field (a separator, a line end or a
+    // quote), or the text's size.
+    std::size_t find_stop(std::size_t pos);
+    // Marks the stops of the k_block_bytes bytes from `block` in m_block_stops.
+    void load_block(std::size_t block);
+    // Reads the quoted field starting at m_pos, field number `index` of the record. A view with
+    // no data (not even an empty one) when the quote never ends, which is reported.
+    std::string_view read_quoted(CsvPlace place, std::size_t index);
     void fail(std::uint32_t line, std::uint32_t column, std::string message);
     void skip_line();
     void advance_line(std::size_t line_start_after);
@@ -67,8 +75,13 @@ private:
     std::size_t m_pos = 0;
     std::uint32_t m_line = 1;
     std::size_t m_line_start = 0; // offset of the current line's first byte
-    std::string m_scratch;        // unquoted fields that contained doubled quotes
-    std::vector<Span> m_spans;
+    // The 64-byte block of the text last looked at by find_stop, and a bit for each of its bytes
+    // that ends an unquoted field: fields are found without a branch per byte.
+    static constexpr std::size_t k_block_bytes = 64;
+    std::size_t m_block = static_cast<std::size_t>(-1);
+    std::uint64_t m_block_stops = 0;
+    std::string m_scratch; // unquoted fields that contained doubled quotes
+    std::vector<Escaped> m_escaped;
 };
 
 } // namespace gpuplan::feeds

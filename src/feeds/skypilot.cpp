@@ -2,6 +2,7 @@
 
 #include "detail/strings.hpp"
 #include "feeds/csv.hpp"
+#include "feeds/key_table.hpp"
 
 #include <algorithm>
 #include <array>
@@ -9,8 +10,10 @@
 #include <cmath>
 #include <fmt/format.h>
 #include <fmt/ranges.h>
+#include <limits>
 #include <numeric>
 #include <set>
+#include <tuple>
 
 namespace gpuplan::feeds {
 
@@ -102,6 +105,10 @@ constexpr std::array<std::string_view, k_column_count> k_column_names{
 constexpr std::size_t k_required_columns = col_zone;
 constexpr std::size_t k_absent = static_cast<std::size_t>(-1);
 
+// What a number cell holds, for its checks and messages.
+enum class Quantity { number, whole, price };
+constexpr std::array<std::string_view, 3> k_quantity_names{"number", "whole number", "price"};
+
 // One CSV row, parsed.
 template <class Text> struct BasicRow {
     Text provider;
@@ -112,6 +119,8 @@ template <class Text> struct BasicRow {
     std::optional<double> memory_gib;
     Text price_text; // kept as text so that split prices add exactly
     Text spot_text;
+    std::optional<double> price;
+    std::optional<double> spot;
     Text region;
     Text zone;
     std::size_t file = 0;
@@ -130,6 +139,8 @@ Row owned(const RowView& view) {
                view.memory_gib,
                std::string(view.price_text),
                std::string(view.spot_text),
+               view.price,
+               view.spot,
                std::string(view.region),
                std::string(view.zone),
                view.file,
@@ -222,6 +233,51 @@ std::optional<DecimalParts> split_decimal(std::string_view text) {
         return std::nullopt;
     }
     return parts;
+}
+
+// The value of `text` when it is digits with an optional fraction (`12`, `0.47615`) and at most
+// 2^53 as an integer without its point: then the integer divided by a power of ten (at most
+// 10^18) is one correctly rounded operation on exact values, the same double std::from_chars
+// gives. nullopt for anything else, which parse_number reads.
+inline std::optional<double> parse_plain_decimal(std::string_view text) {
+    static constexpr std::array<double, 19> k_powers{1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,
+                                                     1e7,  1e8,  1e9,  1e10, 1e11, 1e12, 1e13,
+                                                     1e14, 1e15, 1e16, 1e17, 1e18};
+    constexpr std::size_t k_max_digits = 19; // below 2^64
+    constexpr std::uint64_t k_max_exact = std::uint64_t{1} << 53U;
+    const std::size_t size = text.size();
+    if (size == 0 || size > k_max_digits + 1) {
+        return std::nullopt;
+    }
+    std::uint64_t mantissa = 0;
+    std::size_t point = size; // none
+    for (std::size_t i = 0; i < size; ++i) {
+        const unsigned digit = static_cast<unsigned char>(text[i]) - unsigned{'0'};
+        if (digit <= 9) {
+            mantissa = mantissa * 10 + digit;
+        } else if (text[i] == '.' && point == size) {
+            point = i;
+        } else {
+            return std::nullopt;
+        }
+    }
+    // Digits on both sides of a point, at most 19 in all.
+    if (point == 0 || point + 1 == size || (point == size && size > k_max_digits) ||
+        mantissa > k_max_exact) {
+        return std::nullopt;
+    }
+    const std::size_t fraction = point == size ? 0 : size - 1 - point;
+    return static_cast<double>(mantissa) / k_powers.at(fraction);
+}
+
+// Lines in `text`, counting a last line without a line end.
+std::size_t line_count(std::string_view text) {
+    std::size_t lines = 1;
+    for (std::size_t at = text.find('\n'); at != std::string_view::npos;
+         at = text.find('\n', at + 1)) {
+        ++lines;
+    }
+    return lines;
 }
 
 bool is_plain_decimal(std::string_view text) {
@@ -324,13 +380,46 @@ public:
     }
 
 private:
+    // The GPU an accelerator name maps to (nullptr when none) and the row counts of that name.
+    struct Resolved {
+        const Gpu* gpu = nullptr;
+        AcceleratorRows* counts = nullptr;
+    };
+
+    // A price row as read, with its instance (m_builds), (region, zone) place (m_places) and
+    // file and date (m_origins) numbered; finish() orders them and writes each instance's
+    // PriceRows once, in their final order. Kept small (32 bytes): an absent price is NaN,
+    // which no accepted price is.
+    struct PendingPrice {
+        std::uint32_t instance = 0;
+        std::uint32_t place = 0;
+        std::uint32_t origin = 0;
+        std::uint32_t line = 0;
+        double on_demand = k_no_price;
+        double spot = k_no_price;
+    };
+    struct Origin {
+        std::size_t file = 0;
+        Date as_of;
+    };
+    static constexpr double k_no_price = std::numeric_limits<double>::quiet_NaN();
+    static double pack(std::optional<double> price) { return price.value_or(k_no_price); }
+    static std::optional<double> unpack(double price) {
+        return std::isnan(price) ? std::nullopt : std::optional<double>(price);
+    }
+
     struct InstanceBuild {
         Instance instance;
         std::string provider;
         std::uint32_t first_line = 0;
         std::size_t first_file = 0;
-        std::vector<std::pair<Date, std::uint32_t>> row_dates; // per price row: as_of, line
-        std::vector<std::size_t> row_files;
+        // The accelerator name of the complete offer that made it, and what it resolved to: the
+        // next rows of the instance naming the same accelerator need no lookup.
+        std::string accelerator;
+        Resolved resolved;
+        std::uint32_t id = 0;           // its number in m_builds and in PendingPrice::instance
+        const Gpu* gpu = nullptr;       // the model instance.gpu names
+        std::vector<std::size_t> files; // files of its price rows, consecutive repeats dropped
     };
 
     Diagnostic at(std::size_t file, std::uint32_t line, std::uint32_t column, std::string path,
@@ -399,8 +488,19 @@ private:
             std::make_pair(as_of, m_options.as_of ? AsOfOrigin::option : AsOfOrigin::file_date));
         m_file_dates.resize(m_files.size());
         m_file_dates[index] = as_of;
+        // About one price row per line: reserve once rather than grow and copy.
+        m_pending.reserve(m_pending.size() + line_count(file.text));
         const std::size_t width = header.size();
+        const bool file_provider_ok = is_provider_id(file_provider);
+        // Rows of one provider come in runs: lower-case and check its name once per run.
         std::string row_provider;
+        std::string provider_cell;
+        bool row_provider_ok = false;
+        bool provider_read = false;
+        // Reused from row to row (each row sets every field before it is used), so that no
+        // row starts by clearing them.
+        RowView row;
+        std::array<std::string_view, k_column_count> cells;
         while (reader.next(record)) {
             if (record.fields.size() != width) {
                 m_sink.add(at(index, record.line, 1, "",
@@ -408,48 +508,52 @@ private:
                                           record.fields.size())));
                 continue;
             }
-            RowView row;
             row.file = index;
             row.line = record.line;
-            auto text = [&](Column c) -> std::string_view {
-                return columns.at(c) == k_absent ? std::string_view{}
-                                                 : trim(record.fields[columns.at(c)]);
-            };
-            auto number = [&](Column c, bool integral) -> std::optional<double> {
+            for (std::size_t c = 0; c < k_column_count; ++c) {
+                cells[c] =
+                    columns[c] == k_absent ? std::string_view() : trim(record.fields[columns[c]]);
+            }
+            auto text = [&](Column c) { return cells[c]; };
+            // Reads the number in column `c` into `value`: nullopt when the cell is empty, or
+            // bad (reported). Prices are plain decimals, so that split prices add exactly.
+            auto number = [&](Column c, Quantity quantity, std::optional<double>& value) {
                 const std::string_view cell = text(c);
+                value.reset();
                 if (cell.empty()) {
-                    return std::nullopt;
+                    return;
                 }
-                auto value = parse_number(cell);
-                if (!value || *value < 0.0 || (integral && std::floor(*value) != *value)) {
+                value = parse_plain_decimal(cell);
+                const bool plain = value.has_value();
+                if (!plain) {
+                    value = parse_number(cell);
+                }
+                if (!value || *value < 0.0 ||
+                    (quantity == Quantity::whole && std::floor(*value) != *value) ||
+                    (quantity == Quantity::price && !plain && !is_plain_decimal(cell))) {
                     m_sink.add(reader.diagnostic(
                         record.places[columns.at(c)], std::string(k_column_names.at(c)),
                         fmt::format("expected a non-negative {}, got \"{}\"",
-                                    integral ? "whole number" : "number", cell)));
-                    return std::nullopt;
+                                    k_quantity_names.at(static_cast<std::size_t>(quantity)),
+                                    cell)));
+                    value.reset();
                 }
-                return value;
             };
-            auto price_text = [&](Column c) {
-                const std::string_view cell = text(c);
-                if (!cell.empty()) {
-                    auto value = parse_number(cell);
-                    if (!value || *value < 0.0 || !is_plain_decimal(cell)) {
-                        m_sink.add(reader.diagnostic(
-                            record.places[columns.at(c)], std::string(k_column_names.at(c)),
-                            fmt::format("expected a non-negative price, got \"{}\"", cell)));
-                        return std::string_view();
-                    }
-                }
-                return cell;
-            };
+            bool provider_ok = file_provider_ok;
             if (columns[col_provider] != k_absent && m_options.provider.empty()) {
-                row_provider = detail::to_lower(text(col_provider));
+                const std::string_view cell = text(col_provider);
+                if (!provider_read || cell != provider_cell) {
+                    provider_cell.assign(cell);
+                    row_provider = detail::to_lower(cell);
+                    row_provider_ok = is_provider_id(row_provider);
+                    provider_read = true;
+                }
                 row.provider = row_provider;
+                provider_ok = row_provider_ok;
             } else {
                 row.provider = file_provider;
             }
-            if (!is_provider_id(row.provider)) {
+            if (!provider_ok) {
                 m_sink.add(reader.diagnostic(
                     record.places[columns[col_provider]], "Provider",
                     fmt::format("expected a lower-case provider id such as aws, got \"{}\"",
@@ -458,8 +562,8 @@ private:
             }
             row.instance = text(col_instance);
             row.accelerator = text(col_accelerator);
-            row.count = number(col_count, false);
-            row.vcpus = number(col_vcpus, true);
+            number(col_count, Quantity::number, row.count);
+            number(col_vcpus, Quantity::whole, row.vcpus);
             // Stored as an int: a count outside int range would be undefined to convert.
             constexpr double k_max_vcpus = 100'000.0;
             if (row.vcpus && !(*row.vcpus >= 0.0 && *row.vcpus <= k_max_vcpus)) {
@@ -469,9 +573,11 @@ private:
                                 *row.vcpus)));
                 continue;
             }
-            row.memory_gib = number(col_memory, false);
-            row.price_text = price_text(col_price);
-            row.spot_text = price_text(col_spot);
+            number(col_memory, Quantity::number, row.memory_gib);
+            number(col_price, Quantity::price, row.price);
+            number(col_spot, Quantity::price, row.spot);
+            row.price_text = row.price ? text(col_price) : std::string_view();
+            row.spot_text = row.spot ? text(col_spot) : std::string_view();
             row.region = text(col_region);
             row.zone = text(col_zone);
             if (row.region.empty()) {
@@ -528,12 +634,6 @@ private:
         return nullptr;
     }
 
-    // The GPU an accelerator name maps to (nullptr when none) and the row counts of that name.
-    struct Resolved {
-        const Gpu* gpu = nullptr;
-        AcceleratorRows* counts = nullptr;
-    };
-
     Resolved resolve_cached(std::string_view provider, std::string_view accelerator) {
         const std::string_view key = join_key(m_key, provider, accelerator);
         auto it = m_resolved.find(key);
@@ -552,19 +652,35 @@ private:
         return m_resolved.emplace(std::string(key), resolved).first->second;
     }
 
-    InstanceBuild& instance_for(std::string_view provider, std::string_view type, std::size_t file,
-                                std::uint32_t line, const Gpu& gpu, double count, double vcpus,
-                                double memory_gib) {
-        auto it = m_instances.find(join_key(m_key, provider, type));
-        if (it != m_instances.end()) {
-            const Instance& first = it->second.instance;
+    // The instance being built for `type` of `provider`; nullptr when there is none yet.
+    InstanceBuild* find_instance(std::string_view provider, std::string_view type) {
+        // Feeds often list the rows of one instance type together.
+        if (m_previous_build != nullptr && m_previous_build->instance.type == type &&
+            m_previous_build->provider == provider) {
+            return m_previous_build;
+        }
+        const auto id = m_instance_ids.find(provider, type);
+        if (!id) {
+            return nullptr;
+        }
+        m_previous_build = m_builds[*id];
+        return m_previous_build;
+    }
+
+    // `existing` (find_instance) after checking that its specs agree with this row's, or a new
+    // instance with them.
+    InstanceBuild& instance_for(InstanceBuild* existing, std::string_view provider,
+                                std::string_view type, std::size_t file, std::uint32_t line,
+                                const Gpu& gpu, double count, double vcpus, double memory_gib) {
+        if (existing != nullptr) {
+            const Instance& first = existing->instance;
             auto differs = [&](std::string_view what, std::string shown, std::string before) {
                 m_sink.add(at(file, line, 1, "",
                               fmt::format("instance type '{}' has {} {} here but {} on {}:{}", type,
-                                          what, shown, before, m_files[it->second.first_file].name,
-                                          it->second.first_line)));
+                                          what, shown, before, m_files[existing->first_file].name,
+                                          existing->first_line)));
             };
-            if (first.gpu != gpu.name) {
+            if (existing->gpu != &gpu && first.gpu != gpu.name) {
                 differs("GPU", gpu.name, first.gpu);
             } else if (first.gpu_count != count) {
                 differs("GPU count", fmt::format("{}", count), fmt::format("{}", first.gpu_count));
@@ -574,18 +690,24 @@ private:
                 differs("MemoryGiB", fmt::format("{}", memory_gib),
                         fmt::format("{}", first.memory_gib));
             }
-            return it->second;
+            return *existing;
         }
-        InstanceBuild build;
+        InstanceBuild& build =
+            m_instances.emplace(std::string(join_key(m_key, provider, type)), InstanceBuild{})
+                .first->second;
+        m_instance_ids.intern(provider, type); // numbered as m_builds
+        build.id = static_cast<std::uint32_t>(m_builds.size());
+        m_builds.push_back(&build);
         build.provider = std::string(provider);
         build.first_line = line;
         build.first_file = file;
         build.instance.type = std::string(type);
         build.instance.gpu = gpu.name;
+        build.gpu = &gpu;
         build.instance.gpu_count = count;
         build.instance.vcpus = static_cast<int>(vcpus);
         build.instance.memory_gib = memory_gib;
-        return m_instances.emplace(std::string(m_key), std::move(build)).first->second;
+        return build;
     }
 
     double corrected_count(std::string_view provider, std::string_view type, double count) {
@@ -604,40 +726,55 @@ private:
         return count;
     }
 
+    // The number of a (region, zone) place in m_places. Rows come in runs of one place, so the
+    // previous row's is tried first.
+    std::uint32_t place_id(std::string_view region, std::string_view zone) {
+        if (!m_previous_place || m_places.first(*m_previous_place) != region ||
+            m_places.second(*m_previous_place) != zone) {
+            m_previous_place = m_places.intern(region, zone);
+        }
+        return *m_previous_place;
+    }
+
     void add_price(InstanceBuild& build, std::size_t file, std::uint32_t line,
-                   std::string_view region, std::string_view zone, std::string_view price,
-                   std::string_view spot, Date as_of, AcceleratorRows& counts) {
-        if (price.empty() && spot.empty()) {
+                   std::string_view region, std::string_view zone, std::optional<double> on_demand,
+                   std::optional<double> spot, Date as_of, AcceleratorRows& counts) {
+        if (!on_demand && !spot) {
             ++counts.dropped;
             return;
         }
-        PriceRow row;
-        row.region = std::string(region);
-        row.zone = std::string(zone);
-        if (!price.empty()) {
-            row.on_demand = parse_number(price);
+        if (m_origins.empty() || m_origins.back().file != file || m_origins.back().as_of != as_of) {
+            m_origins.push_back({file, as_of});
         }
-        if (!spot.empty()) {
-            row.spot = parse_number(spot);
+        m_pending.push_back(PendingPrice{build.id, place_id(region, zone),
+                                         static_cast<std::uint32_t>(m_origins.size() - 1), line,
+                                         pack(on_demand), pack(spot)});
+        if (build.files.empty() || build.files.back() != file) {
+            build.files.push_back(file);
         }
-        row.as_of = as_of;
-        build.instance.prices.push_back(std::move(row));
-        build.row_dates.emplace_back(as_of, line);
-        build.row_files.push_back(file);
         ++counts.price_rows;
     }
 
     void add_complete_offer(const RowView& row) {
-        const Resolved resolved = resolve_cached(row.provider, row.accelerator);
+        InstanceBuild* existing = find_instance(row.provider, row.instance);
+        // A known instance naming its accelerator again resolves as its first row did.
+        const Resolved resolved = existing != nullptr && existing->accelerator == row.accelerator
+                                      ? existing->resolved
+                                      : resolve_cached(row.provider, row.accelerator);
         if (resolved.gpu == nullptr) {
             m_unknown[std::string(row.provider)][std::string(row.accelerator)] += 1;
             return;
         }
         ++resolved.counts->csv_rows;
         const double count = corrected_count(row.provider, row.instance, *row.count);
-        InstanceBuild& build = instance_for(row.provider, row.instance, row.file, row.line,
-                                            *resolved.gpu, count, *row.vcpus, *row.memory_gib);
-        add_price(build, row.file, row.line, row.region, row.zone, row.price_text, row.spot_text,
+        InstanceBuild& build =
+            instance_for(existing, row.provider, row.instance, row.file, row.line, *resolved.gpu,
+                         count, *row.vcpus, *row.memory_gib);
+        if (existing == nullptr) {
+            build.accelerator = std::string(row.accelerator);
+            build.resolved = resolved;
+        }
+        add_price(build, row.file, row.line, row.region, row.zone, row.price, row.spot,
                   m_file_dates[row.file], *resolved.counts);
     }
 
@@ -724,9 +861,9 @@ private:
                 continue;
             }
             used[key].insert(place);
-            InstanceBuild& build =
-                instance_for(host.provider, host.instance, host.file, host.line, *gpu,
-                             carried->second, *host.vcpus, *host.memory_gib);
+            InstanceBuild& build = instance_for(
+                find_instance(host.provider, host.instance), host.provider, host.instance,
+                host.file, host.line, *gpu, carried->second, *host.vcpus, *host.memory_gib);
             add_split_price(build, *part, host, counts);
         }
         for (const auto& [provider_host, hosts] : n1) {
@@ -752,9 +889,9 @@ private:
                         continue;
                     }
                     used[key].insert(place);
-                    InstanceBuild& build =
-                        instance_for(provider, type, part->file, part->line, *gpu, count,
-                                     *host->second->vcpus, *host->second->memory_gib);
+                    InstanceBuild& build = instance_for(
+                        find_instance(provider, type), provider, type, part->file, part->line, *gpu,
+                        count, *host->second->vcpus, *host->second->memory_gib);
                     add_split_price(build, *part, *host->second, counts);
                 }
             }
@@ -774,8 +911,12 @@ private:
 
     void add_split_price(InstanceBuild& build, const Row& part, const Row& host,
                          AcceleratorRows& counts) {
-        auto sum = [](const std::string& a, const std::string& b) {
-            return a.empty() || b.empty() ? std::string() : add_decimal_text(a, b).value_or("");
+        auto sum = [](const std::string& a, const std::string& b) -> std::optional<double> {
+            if (a.empty() || b.empty()) {
+                return std::nullopt;
+            }
+            const std::optional<std::string> total = add_decimal_text(a, b);
+            return total ? parse_number(*total) : std::nullopt;
         };
         const Date as_of = std::min(m_file_dates[part.file], m_file_dates[host.file]);
         add_price(build, host.file, host.line, host.region.empty() ? part.region : host.region,
@@ -787,7 +928,6 @@ private:
     FeedRead finish() {
         FeedRead out;
         std::map<std::string, Provider> providers;
-        std::vector<std::string_view> order;
         auto gpu_rank = [&](const std::string& name) {
             for (std::size_t i = 0; i < m_known.size(); ++i) {
                 if (m_known[i].name == name) {
@@ -801,62 +941,96 @@ private:
             }
             return m_known.size() + m_fallback.size();
         };
-        for (auto& [key, build] : m_instances) {
-            Instance& instance = build.instance;
-            // Unique (region, zone) per instance: sort, then compare neighbours.
-            std::vector<std::size_t> index(instance.prices.size());
-            std::iota(index.begin(), index.end(), std::size_t{0});
-            auto place = [&](std::size_t i) {
-                return std::tie(instance.prices[i].region, instance.prices[i].zone);
-            };
-            std::stable_sort(index.begin(), index.end(),
-                             [&](std::size_t a, std::size_t b) { return place(a) < place(b); });
-            std::vector<bool> duplicate(index.size(), false);
-            for (std::size_t k = 1; k < index.size(); ++k) {
-                duplicate[k] = place(index[k]) == place(index[k - 1]);
+        // Rows by instance, then by region and zone, in the order read among equals: two stable
+        // counting sorts, by place and then by instance.
+        std::vector<std::uint32_t> place_rank(m_places.size());
+        {
+            std::vector<std::uint32_t> places(m_places.size());
+            std::iota(places.begin(), places.end(), std::uint32_t{0});
+            std::sort(places.begin(), places.end(), [&](std::uint32_t a, std::uint32_t b) {
+                return std::tie(m_places.first(a), m_places.second(a)) <
+                       std::tie(m_places.first(b), m_places.second(b));
+            });
+            for (std::size_t rank = 0; rank < places.size(); ++rank) {
+                place_rank[places[rank]] = static_cast<std::uint32_t>(rank);
             }
-            std::vector<PriceRow> sorted;
-            sorted.reserve(index.size());
-            for (std::size_t k = 0; k < index.size(); ++k) {
-                if (duplicate[k]) {
-                    const std::size_t i = index[k];
-                    const std::size_t j = index[k - 1];
-                    m_sink.add(at(build.row_files[i], build.row_dates[i].second, 1, "",
-                                  fmt::format("duplicate price row for instance type '{}' in "
-                                              "region '{}'{} (first on {}:{})",
-                                              instance.type, instance.prices[i].region,
-                                              instance.prices[i].zone.empty()
-                                                  ? ""
-                                                  : " zone '" + instance.prices[i].zone + "'",
-                                              m_files[build.row_files[j]].name,
-                                              build.row_dates[j].second)));
+        }
+        std::vector<std::uint32_t> order(m_pending.size());
+        std::iota(order.begin(), order.end(), std::uint32_t{0});
+        std::vector<std::uint32_t> sorted(order.size());
+        auto sort_by = [&](std::size_t keys, auto key) {
+            std::vector<std::uint32_t> start(keys + 1, 0);
+            for (const std::uint32_t row : order) {
+                ++start[key(m_pending[row]) + 1];
+            }
+            std::partial_sum(start.begin(), start.end(), start.begin());
+            for (const std::uint32_t row : order) {
+                sorted[start[key(m_pending[row])]++] = row;
+            }
+            order.swap(sorted);
+        };
+        sort_by(place_rank.size(), [&](const PendingPrice& row) { return place_rank[row.place]; });
+        sort_by(m_builds.size(), [](const PendingPrice& row) { return row.instance; });
+        sorted = {};
+        std::vector<std::size_t> first_row(m_builds.size() + 1, 0); // of each instance in order
+        for (const PendingPrice& row : m_pending) {
+            ++first_row[row.instance + 1];
+        }
+        std::partial_sum(first_row.begin(), first_row.end(), first_row.begin());
+        // A provider's as_of is its oldest price row's; rows of that date leave theirs out.
+        std::map<std::string, Date, std::less<>> oldest;
+        for (const auto& [key, build] : m_instances) {
+            Date& date = oldest.try_emplace(build.provider, Date{9999, 12, 31}).first->second;
+            for (std::size_t k = first_row[build.id]; k < first_row[build.id + 1]; ++k) {
+                date = std::min(date, m_origins[m_pending[order[k]].origin].as_of);
+            }
+        }
+        for (auto& [key, build] : m_instances) {
+            const Date provider_as_of = oldest.at(build.provider);
+            Instance& instance = build.instance;
+            const std::span<const std::uint32_t> rows(
+                order.data() + first_row[build.id], first_row[build.id + 1] - first_row[build.id]);
+            // Unique (region, zone) per instance: compare neighbours.
+            instance.prices.reserve(rows.size());
+            for (std::size_t k = 0; k < rows.size(); ++k) {
+                const PendingPrice& row = m_pending[rows[k]];
+                const std::string& region = m_places.first(row.place);
+                const std::string& zone = m_places.second(row.place);
+                const Origin& origin = m_origins[row.origin];
+                if (k > 0 && m_pending[rows[k - 1]].place == row.place) {
+                    const PendingPrice& before = m_pending[rows[k - 1]];
+                    m_sink.add(
+                        at(origin.file, row.line, 1, "",
+                           fmt::format("duplicate price row for instance type '{}' in "
+                                       "region '{}'{} (first on {}:{})",
+                                       instance.type, region,
+                                       zone.empty() ? "" : " zone '" + zone + "'",
+                                       m_files[m_origins[before.origin].file].name, before.line)));
                     continue;
                 }
-                sorted.push_back(std::move(instance.prices[index[k]]));
+                // Braces, not emplace_back: clang 14 (the fuzz build) cannot initialise an
+                // aggregate from parentheses.
+                instance.prices.push_back(PriceRow{region,
+                                                   zone,
+                                                   unpack(row.on_demand),
+                                                   unpack(row.spot),
+                                                   std::nullopt,
+                                                   {},
+                                                   origin.as_of == provider_as_of
+                                                       ? std::nullopt
+                                                       : std::optional<Date>(origin.as_of)});
             }
-            instance.prices = std::move(sorted);
             Provider& provider = providers[build.provider];
             provider.instances.push_back(std::move(instance));
         }
+        m_pending = {};
         m_sink.throw_if_any();
         for (auto& [name, provider] : providers) {
             provider.name = name;
             provider.display_name = display_name(name);
             provider.currency = std::string(k_currency);
-            Date oldest{9999, 12, 31};
-            for (const Instance& instance : provider.instances) {
-                for (const PriceRow& row : instance.prices) {
-                    oldest = std::min(oldest, *row.as_of);
-                }
-            }
-            provider.as_of = provider.instances.empty() ? Date{} : oldest;
-            for (Instance& instance : provider.instances) {
-                for (PriceRow& row : instance.prices) {
-                    if (row.as_of == provider.as_of) {
-                        row.as_of.reset();
-                    }
-                }
-            }
+            // Its price rows of this date were written without one (see above).
+            provider.as_of = provider.instances.empty() ? Date{} : oldest.at(name);
             std::sort(provider.instances.begin(), provider.instances.end(),
                       [&](const Instance& a, const Instance& b) {
                           return std::make_tuple(gpu_rank(a.gpu), a.gpu_count, a.vcpus,
@@ -897,7 +1071,7 @@ private:
         std::set<std::size_t> files;
         for (const auto& [key, build] : m_instances) {
             if (build.provider == provider) {
-                files.insert(build.row_files.begin(), build.row_files.end());
+                files.insert(build.files.begin(), build.files.end());
             }
         }
         return files;
@@ -928,6 +1102,13 @@ private:
     // Keyed by provider NUL instance type / accelerator name (join_key), looked up without
     // allocating.
     std::map<std::string, InstanceBuild, std::less<>> m_instances;
+    KeyTable m_instance_ids;              // (provider, type) of m_instances, numbered as m_builds
+    std::vector<InstanceBuild*> m_builds; // into m_instances, whose nodes stay put
+    InstanceBuild* m_previous_build = nullptr;
+    KeyTable m_places; // (region, zone) of price rows
+    std::optional<std::uint32_t> m_previous_place;
+    std::vector<PendingPrice> m_pending; // every price row read, in file order
+    std::vector<Origin> m_origins;       // file and as_of of pending rows, by number
     std::map<std::string, Resolved, std::less<>> m_resolved;
     std::map<std::string, AcceleratorRows, std::less<>> m_stats;
     std::string m_key;

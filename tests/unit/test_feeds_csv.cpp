@@ -108,3 +108,43 @@ TEST_CASE("size limits stop a hostile file without reading it", "[feeds][csv]") 
           std::vector<std::string>{
               "f.csv:1:1: error: field of 4 bytes, more than the limit of 3 bytes"});
 }
+
+TEST_CASE("fields of every length read the same across 64-byte blocks", "[feeds][csv]") {
+    // Fields of 0 to 150 bytes, unquoted and quoted (with separators, a line break and a
+    // doubled quote inside), so that field ends fall on every offset of the reader's blocks.
+    std::string text;
+    Records expected;
+    for (std::size_t length = 0; length <= 150; ++length) {
+        const std::string plain(length, 'x');
+        std::string quoted(length, 'q');
+        if (length >= 4) {
+            quoted[1] = ',';
+            quoted[2] = '\n';
+            quoted[3] = '"';
+        }
+        std::string escaped;
+        for (const char c : quoted) {
+            escaped += c == '"' ? "\"\"" : std::string(1, c);
+        }
+        text += plain + ",\"" + escaped + "\"," + plain + (length % 2 == 0 ? "\n" : "\r\n");
+        expected.push_back({plain, quoted, plain});
+    }
+    const Parsed parsed = parse(text);
+    CHECK(parsed.problems.empty());
+    CHECK(parsed.records == expected);
+    // Record k starts on line 1 + k, plus one line for each earlier quoted field of 4 bytes or
+    // more (they hold a line break), and its third field is one line further when its own does.
+    CHECK(parsed.places[10][0] == std::make_pair(1U + 10U + 6U, 1U));
+    CHECK(parsed.places[150][2].first == 1U + 150U + 146U + 1U);
+}
+
+TEST_CASE("invalid UTF-8 is reported at its line and byte column, after long ASCII runs",
+          "[feeds][csv]") {
+    const std::string ascii(100, 'a');
+    const Parsed parsed = parse(ascii + "\n" + ascii + "\nab\xC3(\n");
+    CHECK(parsed.records.empty());
+    CHECK(parsed.problems ==
+          std::vector<std::string>{
+              "f.csv:3:3: error: invalid UTF-8 (byte 0xC3); gpuplan reads UTF-8 text"});
+    CHECK(parse(ascii + "\xE2\x82\xAC," + ascii + "\n").problems.empty());
+}

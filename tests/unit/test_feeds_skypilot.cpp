@@ -287,3 +287,36 @@ TEST_CASE("decimal text adds exactly", "[feeds][skypilot]") {
     CHECK(add_decimal_text("1e3", "1") == std::nullopt);
     CHECK(add_decimal_text("", "1") == std::nullopt);
 }
+
+TEST_CASE("prices are the doubles parse_number reads from their text", "[feeds][skypilot]") {
+    // Short plain decimals take a shortcut (an exact integer divided by a power of ten); longer
+    // ones, and ones past 2^53 as integers, go through std::from_chars. Both give one value.
+    const std::vector<std::string> prices{"0.47615",
+                                          "1",
+                                          "12.5",
+                                          "0.1",
+                                          "0.3",
+                                          "3.14159265358979",
+                                          "000123.4500",
+                                          "9007199254740992",
+                                          "9007199254740993",
+                                          "900719925474099.3",
+                                          "12345678901234567.123",
+                                          "0.1234567890123456789012",
+                                          "1234567890123456789",
+                                          "98.7654321"};
+    std::string text = k_aws_header;
+    for (std::size_t i = 0; i < prices.size(); ++i) {
+        text += "g5.xlarge,A10G,1,4,16,," + prices[i] + "," + prices[i] + ",us-east-" +
+                std::to_string(i) + ",\n";
+    }
+    const FeedRead feed = read({{"aws.csv", text, std::nullopt}});
+    const catalog::Instance& g5 = instance(feed, "aws", "g5.xlarge");
+    REQUIRE(g5.prices.size() == prices.size());
+    for (const catalog::PriceRow& row : g5.prices) {
+        const std::size_t i = std::stoul(row.region.substr(std::string("us-east-").size()));
+        INFO(prices[i]);
+        CHECK(row.on_demand == parse_number(prices[i]));
+        CHECK(row.spot == parse_number(prices[i]));
+    }
+}

@@ -6,17 +6,43 @@
 #include "gpuplan/catalog/loader.hpp"
 
 #include <map>
+#include <memory>
 #include <optional>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace gpuplan::feeds {
 
+// A feed's bytes: a string, or memory kept readable by an owner (the CLI maps feed files into
+// memory rather than copying them). Copies share the bytes.
+class FeedText {
+public:
+    FeedText() = default;
+    // Owns `text`; implicit, so that FeedFile{name, text, date} takes a string.
+    FeedText(std::string text) : FeedText(std::make_shared<const std::string>(std::move(text))) {}
+    FeedText(const char* text) : FeedText(std::string(text)) {}
+    // Views `bytes`, which stay readable as long as `owner` (shared by copies) lives.
+    FeedText(std::shared_ptr<const void> owner, std::string_view bytes)
+        : m_owner(std::move(owner)), m_bytes(bytes) {}
+
+    // The bytes, valid as long as this FeedText or a copy of it lives.
+    [[nodiscard]] std::string_view view() const { return m_bytes; }
+    operator std::string_view() const { return m_bytes; }
+
+private:
+    explicit FeedText(const std::shared_ptr<const std::string>& text)
+        : m_owner(text), m_bytes(*text) {}
+
+    std::shared_ptr<const void> m_owner;
+    std::string_view m_bytes;
+};
+
 // One feed file as the CLI read it.
 struct FeedFile {
     std::string name; // the path as given, for diagnostics and provider inference
-    std::string text;
+    FeedText text;
     std::optional<Date> modified; // the file's modification date (UTC); nullopt if unknown
 };
 
