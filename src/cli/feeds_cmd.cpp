@@ -21,7 +21,10 @@ namespace {
 std::string import_summary(const feeds::FeedRead& read,
                            const std::vector<std::pair<std::string, std::string>>& written) {
     std::string out;
-    for (const auto& [provider, target] : written) {
+    for (const auto& entry_written : written) {
+        // Named, not a structured binding: lambdas cannot capture bindings before clang 16.
+        const std::string& provider = entry_written.first;
+        const std::string& target = entry_written.second;
         const auto& providers = read.overlay.providers;
         auto it = std::find_if(providers.begin(), providers.end(),
                                [&](const catalog::Provider& p) { return p.name == provider; });
@@ -48,7 +51,9 @@ std::string import_summary(const feeds::FeedRead& read,
             }
         }
     }
-    for (const auto& [provider, names] : read.summary.unknown_accelerators) {
+    for (const auto& unknown_names : read.summary.unknown_accelerators) {
+        const std::string& provider = unknown_names.first;
+        const auto& names = unknown_names.second;
         if (std::none_of(written.begin(), written.end(),
                          [&](const auto& w) { return w.first == provider; })) {
             for (const auto& [name, count] : names) {
