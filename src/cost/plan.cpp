@@ -461,6 +461,14 @@ private:
     };
     // Prices `option` from `flows` at `price`, less `discount`, in the output currency.
     void finish(Option& option, const Flows& flows, double price, const Discount* discount);
+    // A commitment at a price of 1 for `usage`: its flows, their present value and the hours it
+    // leaves unused. Instance types that the workload uses alike share it.
+    struct CommittedUsage {
+        CashFlows flows;
+        double npv = 0.0;
+        CommitmentUse use;
+    };
+    const CommittedUsage& committed(const Usage& usage, const Commitment& commitment);
     // Sets the option's feasibility flags and its first rejection; `has_rate`: its price
     // currency converts to the output currency.
     void judge(Option& option, const estimate::GpuEstimate& e, const catalog::Gpu& gpu,
@@ -476,6 +484,10 @@ private:
         "commitment price is the provider's default discount (market survey), not a published "
         "price for this instance"};
     std::optional<double> m_budget_rate; // output currency per unit of the budget's currency
+    // committed(): by nodes, busy hours per run, hours per day, runs, months between runs,
+    // session hours, term months and upfront share.
+    std::map<std::tuple<int, double, double, int, double, double, int, double>, CommittedUsage>
+        m_committed;
     // Notes by what their words say: the same figures make one shared note for every instance
     // type (formatting them per instance is a large share of the stage).
     std::map<std::tuple<double, std::string, int, double, double, double, double, double>, Note>
@@ -499,6 +511,29 @@ std::optional<double> Planner::fx(const std::string& currency) {
         m_plan.fx.push_back({currency, m_plan.currency, *rate, as_of.to_string()});
     }
     return rate;
+}
+
+const Planner::CommittedUsage& Planner::committed(const Usage& usage,
+                                                  const Commitment& commitment) {
+    const auto key = std::tuple{usage.nodes,
+                                usage.busy_hours_per_run,
+                                usage.hours_per_day,
+                                usage.runs,
+                                usage.every_months,
+                                usage.session_hours,
+                                commitment.term_months,
+                                commitment.upfront_fraction};
+    auto it = m_committed.find(key);
+    if (it == m_committed.end()) {
+        Commitment unit = commitment;
+        unit.effective_per_hour = 1.0;
+        CommittedUsage value;
+        value.flows = reserved_cash_flows(usage, unit);
+        value.npv = finance::npv(m_plan.monthly_rate, value.flows.amounts());
+        value.use = commitment_use(usage, unit);
+        it = m_committed.emplace(key, std::move(value)).first;
+    }
+    return it->second;
 }
 
 Option Planner::base_option(const catalog::Gpu& gpu, const estimate::GpuEstimate& e, int per_node) {
@@ -690,14 +725,10 @@ void Planner::add_cloud(const catalog::Provider& provider, const catalog::Instan
         const auto key = std::pair{c.term_months, c.upfront_fraction};
         auto it = unit_reserved.find(key);
         if (it == unit_reserved.end()) {
-            Commitment unit = c;
-            unit.effective_per_hour = 1.0;
-            CashFlows flows = endless ? CashFlows{} : reserved_cash_flows(usage, unit);
-            const double value = finance::npv(m_plan.monthly_rate, flows.amounts());
+            const CommittedUsage none;
+            const CommittedUsage& unit = endless ? none : committed(usage, c);
             it = unit_reserved
-                     .emplace(key, UnitCommitment{flows_of(flows, hidden), value,
-                                                  endless ? CommitmentUse{}
-                                                          : commitment_use(usage, unit)})
+                     .emplace(key, UnitCommitment{flows_of(unit.flows, hidden), unit.npv, unit.use})
                      .first;
         }
         return it->second;
