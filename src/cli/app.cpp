@@ -245,7 +245,7 @@ void add_cost_options(CLI::App* command, CostFlags& flags) {
     command->add_option("--seed", flags.seed, "Monte Carlo seed (default 1)")->type_name("N");
 }
 
-void add_cost_commands(CLI::App& app, Parsed& parsed) {
+void add_recommend_command(CLI::App& app, Parsed& parsed) {
     auto recommend_options = std::make_shared<RecommendOptions>();
     CLI::App* recommend =
         app.add_subcommand("recommend", "Rank every feasible way to run a workload by NPV");
@@ -273,7 +273,9 @@ void add_cost_commands(CLI::App& app, Parsed& parsed) {
             return run_recommend(parsed.common, *recommend_options, io);
         };
     });
+}
 
+void add_report_command(CLI::App& app, Parsed& parsed) {
     auto report_options = std::make_shared<ReportOptions>();
     CLI::App* report_command =
         app.add_subcommand("report", "Full markdown report of a recommendation, with a chart");
@@ -292,7 +294,9 @@ void add_cost_commands(CLI::App& app, Parsed& parsed) {
             return run_report(parsed.common, *report_options, io);
         };
     });
+}
 
+void add_tco_command(CLI::App& app, Parsed& parsed) {
     auto tco_options = std::make_shared<TcoOptions>();
     CLI::App* tco = app.add_subcommand(
         "tco", "Month-by-month cash flows and NPV of each purchase option for one configuration");
@@ -394,9 +398,9 @@ void add_commands(CLI::App& app, Parsed& parsed, std::string_view first) {
         {"check", {add_check_commands, nullptr}},
         {"estimate", {add_estimate_commands, nullptr}},
         {"presets", {add_estimate_commands, nullptr}},
-        {"recommend", {add_cost_commands, nullptr}},
-        {"report", {add_cost_commands, nullptr}},
-        {"tco", {add_cost_commands, nullptr}},
+        {"recommend", {add_recommend_command, nullptr}},
+        {"report", {add_report_command, nullptr}},
+        {"tco", {add_tco_command, nullptr}},
         {"rules", {add_rules_commands, nullptr}},
     }};
     for (const Group& group : k_groups) {
@@ -413,7 +417,9 @@ void add_commands(CLI::App& app, Parsed& parsed, std::string_view first) {
     add_feed_commands(app, parsed);
     add_check_commands(app, parsed);
     add_estimate_commands(app, parsed);
-    add_cost_commands(app, parsed);
+    add_recommend_command(app, parsed);
+    add_report_command(app, parsed);
+    add_tco_command(app, parsed);
     add_rules_commands(app, parsed);
 }
 
