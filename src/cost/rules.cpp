@@ -17,8 +17,12 @@ void apply_decision(Plan& plan, const decide::Decision& decision, ExcludedOption
     // that decide::rule_out looks at.
     using Shape = std::tuple<std::string, PurchaseOption, bool, bool, bool, std::optional<double>>;
     std::map<Shape, std::optional<std::string>> exclusions;
+    // Options come grouped by instance type: the previous option's GPU model is usually this one's.
+    auto gpu = by_gpu.end();
     for (Option& option : plan.options) {
-        auto gpu = by_gpu.find(option.gpu);
+        if (gpu == by_gpu.end() || gpu->first != option.gpu) {
+            gpu = by_gpu.find(option.gpu);
+        }
         if (gpu == by_gpu.end()) {
             std::pair<std::optional<std::size_t>, std::vector<Note>> verdict;
             verdict.first = decide::preference_rank(decision, option.gpu);
@@ -32,11 +36,6 @@ void apply_decision(Plan& plan, const decide::Decision& decision, ExcludedOption
             }
             gpu = by_gpu.emplace(option.gpu, std::move(verdict)).first;
         }
-        if (gpu->second.first) {
-            option.rule_preference = gpu->second.first;
-            option.notes.insert(option.notes.end(), gpu->second.second.begin(),
-                                gpu->second.second.end());
-        }
         auto purchase = by_purchase.find(option.purchase);
         if (purchase == by_purchase.end()) {
             const decide::PurchaseVerdict& verdict = decide::verdict_for(decision, option.purchase);
@@ -46,6 +45,15 @@ void apply_decision(Plan& plan, const decide::Decision& decision, ExcludedOption
                                    verdict.reason->rule);
             }
             purchase = by_purchase.emplace(option.purchase, std::move(note)).first;
+        }
+        // Room for the notes added here at once: one allocation per option, not one per note.
+        option.notes.reserve(option.notes.size() +
+                             (gpu->second.first ? gpu->second.second.size() : 0) +
+                             (purchase->second ? 1 : 0));
+        if (gpu->second.first) {
+            option.rule_preference = gpu->second.first;
+            option.notes.insert(option.notes.end(), gpu->second.second.begin(),
+                                gpu->second.second.end());
         }
         if (purchase->second) {
             option.notes.push_back(*purchase->second);
