@@ -387,7 +387,8 @@ CumulativeCostChart purchase_option_chart(const RecommendReport& report) {
     const auto months = static_cast<std::size_t>(std::ceil(report.plan.horizon_months)) + 1;
     for (std::size_t index : best_per_purchase(report)) {
         const cost::Option& o = report.plan.options[index];
-        std::vector<double> values = cumulative(o.amounts);
+        std::vector<double> values =
+            cumulative(std::vector<double>(o.amounts.begin(), o.amounts.end()));
         const double last = values.empty() ? 0.0 : values.back();
         values.resize(std::max(values.size(), months), last);
         std::string name(gpuplan::to_string(o.purchase));
@@ -407,7 +408,7 @@ std::vector<BreakEven> break_even_points(const RecommendReport& report) {
     if (on_demand == best.end()) {
         return {};
     }
-    const std::vector<double>& reference = report.plan.options[*on_demand].amounts;
+    const std::span<const double> reference = report.plan.options[*on_demand].amounts;
     std::vector<BreakEven> out;
     for (std::size_t index : best) {
         const cost::Option& o = report.plan.options[index];

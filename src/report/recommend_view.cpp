@@ -466,7 +466,7 @@ TcoReport make_tco_report(GeneratorInfo generator, const catalog::Catalog& catal
             return t.option.purchase == PurchaseOption::on_demand;
         });
     if (on_demand != report.options.end()) {
-        const std::vector<double>& reference = on_demand->option.amounts;
+        const std::span<const double> reference = on_demand->option.amounts;
         for (TcoOption& t : report.options) {
             if (t.option.purchase != PurchaseOption::on_demand) {
                 t.break_even_month =
@@ -583,7 +583,7 @@ std::string tco_text(const TcoReport& r, bool markdown) {
     for (std::size_t k = 0; k < length; ++k) {
         std::vector<std::string> row{std::to_string(k)};
         for (std::size_t i = 0; i < r.options.size(); ++i) {
-            const std::vector<double>& amounts = r.options[i].option.amounts;
+            const std::span<const double> amounts = r.options[i].option.amounts;
             cumulative[i] += k < amounts.size() ? amounts[k] : 0.0;
             row.push_back(format_fixed(cumulative[i], 0));
         }
