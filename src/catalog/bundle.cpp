@@ -10,8 +10,7 @@ namespace {
 
 // Bumped whenever a serialised type changes shape; the bundle is rebuilt with the binary, so a
 // mismatch means a stale build directory.
-constexpr std::uint32_t k_bundle_magic = 0x47505531; // "GPU1"
-constexpr std::uint32_t k_bundle_format = 6;
+constexpr detail::Header k_bundle_header{0x47505531, 6}; // "GPU1", format 6
 
 using NamedBytes = std::vector<std::pair<std::string, std::string>>;
 
@@ -43,8 +42,7 @@ std::vector<EmbeddedFile> read_named(detail::BinaryReader& reader) {
 std::string write_bundle(const Catalog& catalog, const NamedBytes& files,
                          const NamedBytes& compiled) {
     detail::BinaryWriter writer;
-    writer(k_bundle_magic);
-    writer(k_bundle_format);
+    detail::write_header(writer, k_bundle_header);
     // The files first and the catalog last, so that the files are found without decoding it.
     write_named(writer, files);
     write_named(writer, compiled);
@@ -54,13 +52,7 @@ std::string write_bundle(const Catalog& catalog, const NamedBytes& files,
 
 BundleIndex index_bundle(std::string_view bytes) {
     detail::BinaryReader reader(bytes, "embedded catalog bundle");
-    std::uint32_t magic = 0;
-    std::uint32_t format = 0;
-    reader(magic);
-    reader(format);
-    if (magic != k_bundle_magic || format != k_bundle_format) {
-        throw RuntimeError("embedded catalog bundle has an unknown format; rebuild gpuplan");
-    }
+    detail::read_header(reader, k_bundle_header);
     BundleIndex out;
     out.files = read_named(reader);
     out.compiled = read_named(reader);

@@ -70,33 +70,23 @@ namespace gpuplan::decide {
 
 namespace {
 
+using detail::enum_within;
+
 // Bumped whenever a serialised type changes shape (the bundle is rebuilt with the binary).
-constexpr std::uint32_t k_tree_magic = 0x54524545; // "TREE"
-constexpr std::uint32_t k_tree_format = 1;
+constexpr detail::Header k_tree_header{0x54524545, 1}; // "TREE", format 1
 
 constexpr std::string_view k_what = "embedded decision tree";
 
-// Enums are stored as their bytes: a value no enumerator has is corrupt.
-template <class E> bool within(E value, E last) {
-    using U = std::underlying_type_t<E>;
-    const U raw = static_cast<U>(value);
-    if constexpr (std::is_signed_v<U>) {
-        if (raw < 0) {
-            return false;
-        }
-    }
-    return raw <= static_cast<U>(last);
-}
-
 bool valid(const Condition& condition) {
-    return within(condition.kind, Condition::Kind::negate) && within(condition.op, Op::exists) &&
+    return enum_within(condition.kind, Condition::Kind::negate) &&
+           enum_within(condition.op, Op::exists) &&
            std::all_of(condition.children.begin(), condition.children.end(),
                        [](const Condition& child) { return valid(child); });
 }
 
 bool valid(const Branch& branch) {
     const auto option = [](PurchaseOption value) {
-        return within(value, PurchaseOption::self_built);
+        return enum_within(value, PurchaseOption::self_built);
     };
     return std::all_of(branch.purchase.prefer.begin(), branch.purchase.prefer.end(), option) &&
            std::all_of(branch.purchase.exclude.begin(), branch.purchase.exclude.end(), option);
@@ -104,10 +94,11 @@ bool valid(const Branch& branch) {
 
 bool valid(const GpuCheck& check) {
     if (const auto* names = std::get_if<GpuNames>(&check.check)) {
-        return within(names->branch, BranchSlot::on_missing) && within(names->list, GpuList::only);
+        return enum_within(names->branch, BranchSlot::on_missing) &&
+               enum_within(names->list, GpuList::only);
     }
     if (const auto* conflicts = std::get_if<GpuConflicts>(&check.check)) {
-        return within(conflicts->branch, BranchSlot::on_missing);
+        return enum_within(conflicts->branch, BranchSlot::on_missing);
     }
     return true;
 }
@@ -127,21 +118,14 @@ bool valid(const ParsedTree& parsed) {
 
 std::string write_tree_bundle(const ParsedTree& parsed) {
     detail::BinaryWriter writer;
-    writer(k_tree_magic);
-    writer(k_tree_format);
+    detail::write_header(writer, k_tree_header);
     writer(parsed);
     return writer.take();
 }
 
 ParsedTree read_tree_bundle(std::string_view bytes) {
     detail::BinaryReader reader(bytes, k_what);
-    std::uint32_t magic = 0;
-    std::uint32_t format = 0;
-    reader(magic);
-    reader(format);
-    if (magic != k_tree_magic || format != k_tree_format) {
-        throw RuntimeError("embedded decision tree has an unknown format; rebuild gpuplan");
-    }
+    detail::read_header(reader, k_tree_header);
     ParsedTree parsed;
     reader(parsed);
     if (!reader.at_end() || !valid(parsed)) {

@@ -100,6 +100,7 @@ public:
         return out;
     }
     [[nodiscard]] bool at_end() const { return m_pos == m_in.size(); }
+    [[nodiscard]] std::string_view what() const { return m_what; }
     // The bytes not read yet; reading ends.
     std::string_view rest() {
         const std::string_view out = m_in.substr(m_pos);
@@ -203,5 +204,40 @@ private:
     std::size_t m_pos = 0;
     std::size_t m_depth = 0;
 };
+
+// The head of each encoding: a magic number naming what it holds and the format of the build that
+// wrote it (bumped whenever a serialised type changes shape; encodings are rebuilt with the
+// binary).
+struct Header {
+    std::uint32_t magic = 0;
+    std::uint32_t format = 0;
+};
+
+inline void write_header(BinaryWriter& writer, const Header& header) {
+    writer(header.magic);
+    writer(header.format);
+}
+
+// Reads the head; another magic or format throws RuntimeError ("WHAT has an unknown format").
+inline void read_header(BinaryReader& reader, const Header& expected) {
+    Header found;
+    reader(found.magic);
+    reader(found.format);
+    if (found.magic != expected.magic || found.format != expected.format) {
+        throw RuntimeError(std::string(reader.what()) + " has an unknown format; rebuild gpuplan");
+    }
+}
+
+// Enums are stored as their bytes: whether `value` is one of the enumerators up to `last`.
+template <class E> bool enum_within(E value, E last) {
+    using U = std::underlying_type_t<E>;
+    const U raw = static_cast<U>(value);
+    if constexpr (std::is_signed_v<U>) {
+        if (raw < 0) {
+            return false;
+        }
+    }
+    return raw <= static_cast<U>(last);
+}
 
 } // namespace gpuplan::detail

@@ -53,53 +53,35 @@ template <class A> void members(A& a, Workload& v) {
 
 namespace {
 
-// Bumped whenever a serialised type changes shape (the bundle is rebuilt with the binary).
-constexpr std::uint32_t k_workload_magic = 0x574b4c44; // "WKLD"
-constexpr std::uint32_t k_workload_format = 1;
+using detail::enum_within;
 
-// Enums are stored as their bytes: a value no enumerator has is corrupt.
-template <class E> bool within(E value, E last) {
-    using U = std::underlying_type_t<E>;
-    const U raw = static_cast<U>(value);
-    if constexpr (std::is_signed_v<U>) {
-        if (raw < 0) {
-            return false;
-        }
-    }
-    return raw <= static_cast<U>(last);
-}
+constexpr detail::Header k_workload_header{0x574b4c44, 1}; // "WKLD", format 1
 
 bool valid(const Workload& w) {
-    return within(w.task, Task::inference) && within(w.model.family, Family::custom) &&
-           within(w.training.precision, Precision::int4) &&
-           within(w.training.optimizer, Optimizer::adafactor) &&
-           within(w.training.method, Method::qlora) &&
-           within(w.training.sharding, Sharding::zero3) &&
-           within(w.inference.precision, Precision::int4) &&
-           std::all_of(
-               w.constraints.purchase.begin(), w.constraints.purchase.end(),
-               [](PurchaseOption option) { return within(option, PurchaseOption::self_built); });
+    return enum_within(w.task, Task::inference) && enum_within(w.model.family, Family::custom) &&
+           enum_within(w.training.precision, Precision::int4) &&
+           enum_within(w.training.optimizer, Optimizer::adafactor) &&
+           enum_within(w.training.method, Method::qlora) &&
+           enum_within(w.training.sharding, Sharding::zero3) &&
+           enum_within(w.inference.precision, Precision::int4) &&
+           std::all_of(w.constraints.purchase.begin(), w.constraints.purchase.end(),
+                       [](PurchaseOption option) {
+                           return enum_within(option, PurchaseOption::self_built);
+                       });
 }
 
 } // namespace
 
 std::string write_workload_bundle(const Workload& workload) {
     detail::BinaryWriter writer;
-    writer(k_workload_magic);
-    writer(k_workload_format);
+    detail::write_header(writer, k_workload_header);
     writer(workload);
     return writer.take();
 }
 
 Workload read_workload_bundle(std::string_view bytes) {
     detail::BinaryReader reader(bytes, "embedded workload preset");
-    std::uint32_t magic = 0;
-    std::uint32_t format = 0;
-    reader(magic);
-    reader(format);
-    if (magic != k_workload_magic || format != k_workload_format) {
-        throw RuntimeError("embedded workload preset has an unknown format; rebuild gpuplan");
-    }
+    detail::read_header(reader, k_workload_header);
     Workload workload;
     reader(workload);
     if (!reader.at_end() || !valid(workload)) {
