@@ -1,3 +1,4 @@
+#include "../support/diagnostics.hpp"
 #include "gpuplan/embedded.hpp"
 #include "gpuplan/error.hpp"
 #include "gpuplan/shipped.hpp"
@@ -17,16 +18,7 @@ Workload read(const std::string& text) {
 
 // Every diagnostic of reading `text`, formatted; empty when it reads.
 std::vector<std::string> problems(const std::string& text) {
-    try {
-        (void)read(text);
-    } catch (const InputError& e) {
-        std::vector<std::string> out;
-        for (const Diagnostic& d : e.diagnostics()) {
-            out.push_back(format_diagnostic(d));
-        }
-        return out;
-    }
-    return {};
+    return test::input_problems([&] { return read(text); });
 }
 
 const std::string k_minimal = "schema_version: 1\nmodel:\n  params: 7B\ndata:\n  tokens: 2T\n";
