@@ -117,21 +117,12 @@ bool valid(const ParsedTree& parsed) {
 } // namespace
 
 std::string write_tree_bundle(const ParsedTree& parsed) {
-    detail::BinaryWriter writer;
-    detail::write_header(writer, k_tree_header);
-    writer(parsed);
-    return writer.take();
+    return detail::encode(parsed, k_tree_header);
 }
 
 ParsedTree read_tree_bundle(std::string_view bytes) {
-    detail::BinaryReader reader(bytes, k_what);
-    detail::read_header(reader, k_tree_header);
-    ParsedTree parsed;
-    reader(parsed);
-    if (!reader.at_end() || !valid(parsed)) {
-        reader.corrupt();
-    }
-    return parsed;
+    return detail::decode<ParsedTree>(bytes, k_what, k_tree_header,
+                                      [](const ParsedTree& parsed) { return valid(parsed); });
 }
 
 } // namespace gpuplan::decide

@@ -240,4 +240,26 @@ template <class E> bool enum_within(E value, E last) {
     return raw <= static_cast<U>(last);
 }
 
+// A whole encoding of one value: the header, then the value.
+template <class T> std::string encode(const T& value, const Header& header) {
+    BinaryWriter writer;
+    write_header(writer, header);
+    writer(value);
+    return writer.take();
+}
+
+// Decodes what encode() wrote: the header must match, the bytes must hold exactly one value and
+// `valid` must accept it (enumerators in range and the like), or it throws RuntimeError.
+template <class T, class Valid>
+T decode(std::string_view bytes, std::string_view what, const Header& header, const Valid& valid) {
+    BinaryReader reader(bytes, what);
+    read_header(reader, header);
+    T value{};
+    reader(value);
+    if (!reader.at_end() || !valid(value)) {
+        reader.corrupt();
+    }
+    return value;
+}
+
 } // namespace gpuplan::detail

@@ -73,21 +73,12 @@ bool valid(const Workload& w) {
 } // namespace
 
 std::string write_workload_bundle(const Workload& workload) {
-    detail::BinaryWriter writer;
-    detail::write_header(writer, k_workload_header);
-    writer(workload);
-    return writer.take();
+    return detail::encode(workload, k_workload_header);
 }
 
 Workload read_workload_bundle(std::string_view bytes) {
-    detail::BinaryReader reader(bytes, "embedded workload preset");
-    detail::read_header(reader, k_workload_header);
-    Workload workload;
-    reader(workload);
-    if (!reader.at_end() || !valid(workload)) {
-        reader.corrupt();
-    }
-    return workload;
+    return detail::decode<Workload>(bytes, "embedded workload preset", k_workload_header,
+                                    [](const Workload& w) { return valid(w); });
 }
 
 } // namespace gpuplan::workload
