@@ -3,6 +3,7 @@
 #include "cli/recommend_cmd.hpp"
 #include "gpuplan/error.hpp"
 #include "gpuplan/gate/gate.hpp"
+#include "gpuplan/recommend/check_plan.hpp"
 #include "gpuplan/report/check_view.hpp"
 
 #include <ctime>
@@ -59,10 +60,7 @@ gate::Plan load_plan(const std::string& path, const CommonOptions& common,
         RecommendOptions options;
         options.input.path = path;
         options.top = 0;
-        const report::RecommendReport recommendation =
-            make_recommendation(common, options, catalog);
-        return gate::read_plan(path,
-                               report::render_recommend(recommendation, report::Format::json));
+        return recommend::check_plan(make_recommendation(common, options, catalog), path);
     }
     const catalog::TextFile file = read_text_file(path);
     return gate::read_plan(file.name, file.text);

@@ -371,7 +371,7 @@ bool use_colour(const CommonOptions& options, const Io& io) {
            (options.output.empty() || options.output == "-");
 }
 
-report::GeneratorInfo generator_info() {
+GeneratorInfo generator_info() {
     return {"gpuplan", GPUPLAN_VERSION};
 }
 

@@ -119,6 +119,6 @@ template <class Fn> auto timed(std::string phase, Fn&& fn) {
 [[nodiscard]] bool use_colour(const CommonOptions& options, const Io& io);
 
 // Program name and version for outputs.
-[[nodiscard]] report::GeneratorInfo generator_info();
+[[nodiscard]] GeneratorInfo generator_info();
 
 } // namespace gpuplan::cli

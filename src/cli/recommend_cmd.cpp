@@ -1,11 +1,10 @@
 #include "cli/recommend_cmd.hpp"
 
 #include "cli/rules_cmd.hpp"
-#include "gpuplan/cost/rules.hpp"
-#include "gpuplan/decide/decide.hpp"
 #include "gpuplan/error.hpp"
-#include "gpuplan/estimate/estimate.hpp"
 #include "gpuplan/rank/rank.hpp"
+#include "gpuplan/recommend/recommend.hpp"
+#include "gpuplan/recommend/tco.hpp"
 #include "gpuplan/report/recommend.hpp"
 #include "gpuplan/units.hpp"
 
@@ -26,40 +25,7 @@ double positive_number(const std::string& flag, const std::string& text) {
     return *value;
 }
 
-cost::Estimator estimator_for(const workload::Workload& workload, const catalog::Catalog& catalog) {
-    return [&workload, &catalog](const catalog::Gpu& gpu, const estimate::NodeShape& shape,
-                                 std::optional<int> count) {
-        return estimate::estimate(workload, gpu, shape, count, catalog);
-    };
-}
-
-// Walks the decision tree for the workload and applies its verdict to the plan; the only place
-// recommend meets the rules. Returns the tree's file name.
-std::string apply_rules(const RulesChoice& rules, const workload::Workload& workload,
-                        const catalog::Catalog& catalog, const cost::Settings& settings,
-                        cost::Plan& plan, std::optional<decide::Decision>& decision) {
-    const decide::Tree tree = load_tree(rules.file, catalog);
-    const std::vector<estimate::GpuEstimate> estimates = estimate::estimate_all(workload, catalog);
-    decision =
-        decide::decide(tree, decide::make_facts(workload, estimates, catalog, settings.currency));
-    cost::apply_decision(plan, *decision,
-                         rules.explain ? cost::ExcludedOptions::keep : cost::ExcludedOptions::drop);
-    spdlog::info("decision tree {}: {} steps, {} GPU models excluded", tree.file,
-                 decision->trace.size(), decision->excluded_gpus.size());
-    return tree.file;
-}
-
 } // namespace
-
-cost::Plan plan_for(const RecommendOptions& options, const workload::Workload& workload,
-                    const catalog::Catalog& catalog, const cost::Settings& settings) {
-    cost::Plan plan = cost::plan(workload, catalog, settings, estimator_for(workload, catalog));
-    if (!options.rules.none) {
-        std::optional<decide::Decision> decision;
-        (void)apply_rules(options.rules, workload, catalog, settings, plan, decision);
-    }
-    return plan;
-}
 
 cost::Settings parse_cost_flags(const CostFlags& flags, const CommonOptions& common) {
     cost::Settings settings;
@@ -107,9 +73,26 @@ cost::Settings parse_cost_flags(const CostFlags& flags, const CommonOptions& com
     return settings;
 }
 
-report::RecommendReport make_recommendation(const CommonOptions& common,
-                                            const RecommendOptions& options,
-                                            const catalog::Catalog& catalog) {
+recommend::RuleUse rule_use(const RulesChoice& rules) {
+    if (rules.none && (!rules.file.empty() || rules.explain)) {
+        throw UsageError("--no-rules cannot be combined with --rules or --explain");
+    }
+    return rules.none      ? recommend::RuleUse::none
+           : rules.explain ? recommend::RuleUse::explain
+                           : recommend::RuleUse::apply;
+}
+
+std::optional<decide::Tree> tree_for(const RulesChoice& rules, const catalog::Catalog& catalog) {
+    if (rules.none) {
+        return std::nullopt;
+    }
+    return timed("rules", [&] { return load_tree(rules.file, catalog); });
+}
+
+recommend::Recommendation make_recommendation(const CommonOptions& common,
+                                              const RecommendOptions& options,
+                                              const catalog::Catalog& catalog,
+                                              bool with_sensitivity) {
     const auto objective = rank::parse_objective(options.objective);
     if (!objective) {
         throw UsageError(fmt::format("--objective: expected cost, time or balanced, got '{}'",
@@ -118,41 +101,39 @@ report::RecommendReport make_recommendation(const CommonOptions& common,
     if (options.top < 0) {
         throw UsageError("--top: expected a number of options >= 0 (0 = all)");
     }
-    const cost::Settings settings = parse_cost_flags(options.cost, common);
+    cost::Settings cost = parse_cost_flags(options.cost, common);
     const workload::Workload workload =
         timed("workload", [&] { return resolve_workload(options.input, common); });
-    if (options.rules.none && (!options.rules.file.empty() || options.rules.explain)) {
-        throw UsageError("--no-rules cannot be combined with --rules or --explain");
-    }
-    cost::Plan plan = timed("estimate + cost", [&] {
-        return cost::plan(workload, catalog, settings, estimator_for(workload, catalog));
+    const recommend::Settings settings{.cost = std::move(cost),
+                                       .objective = *objective,
+                                       .rules = rule_use(options.rules),
+                                       .top = options.top,
+                                       .sensitivity = with_sensitivity,
+                                       .generated_at = common.generated_at};
+    const std::optional<decide::Tree> tree = tree_for(options.rules, catalog);
+    recommend::Recommendation recommendation = timed("recommend", [&] {
+        return recommend::recommend(workload, catalog, tree ? &*tree : nullptr, settings,
+                                    generator_info());
     });
-    spdlog::info("{} options priced from {} estimates", plan.options.size(), plan.estimates);
-    std::optional<decide::Decision> decision;
-    std::string rules_file;
-    if (!options.rules.none) {
-        rules_file = timed("rules", [&] {
-            return apply_rules(options.rules, workload, catalog, settings, plan, decision);
-        });
+    spdlog::info("{} options priced from {} estimates", recommendation.plan.options.size(),
+                 recommendation.plan.estimates);
+    if (recommendation.decision) {
+        spdlog::info("decision tree {}: {} steps, {} GPU models excluded",
+                     recommendation.rules_file, recommendation.decision->trace.size(),
+                     recommendation.decision->excluded_gpus.size());
     }
-    report::RecommendReport report = timed("rank", [&] {
-        return report::make_recommend_report(generator_info(), catalog, workload, settings,
-                                             *objective, std::move(plan), options.top);
-    });
-    report.decision = std::move(decision);
-    report.rules_file = rules_file;
-    report.explain = options.rules.explain;
-    return report;
+    return recommendation;
 }
 
 Exit run_recommend(const CommonOptions& common, const RecommendOptions& options, Io& io) {
     const catalog::Catalog catalog = load_catalog(common);
     (void)check_catalog_age(catalog, common, io);
-    const report::RecommendReport report = make_recommendation(common, options, catalog);
-    const std::string text = timed(
-        "render", [&] { return report::render_recommend(report, common.format, common.wide); });
+    const recommend::Recommendation recommendation = make_recommendation(common, options, catalog);
+    const std::string text = timed("render", [&] {
+        return report::render_recommend(recommendation, common.format, common.wide);
+    });
     timed("write", [&] { write_output(common, text, io); });
-    if (options.fail_if_none && report.ranked.empty()) {
+    if (options.fail_if_none && recommendation.ranked.empty()) {
         io.err << "gpuplan: no feasible option (--fail-if-none)\n";
         return Exit::gate_failed;
     }
@@ -160,47 +141,29 @@ Exit run_recommend(const CommonOptions& common, const RecommendOptions& options,
 }
 
 Exit run_tco(const CommonOptions& common, const TcoOptions& options, Io& io) {
-    cost::Settings settings = parse_cost_flags(options.cost, common);
-    settings.itemise = true;
+    const cost::Settings settings = parse_cost_flags(options.cost, common);
     const catalog::Catalog catalog = load_catalog(common);
-    workload::Workload workload = resolve_workload(options.input, common);
-    const auto estimator = estimator_for(workload, catalog);
-    std::string gpu;
-    if (workload.constraints.gpu_models.size() == 1) {
-        const catalog::Gpu* found = catalog::find_gpu(catalog, workload.constraints.gpu_models[0]);
-        if (found == nullptr) {
-            throw UsageError(fmt::format("--gpu: no GPU model '{}' in the catalog",
-                                         workload.constraints.gpu_models[0]));
-        }
-        gpu = found->name;
-    } else {
-        // No single GPU given: the configuration of recommend's best option.
-        const cost::Plan all = cost::plan(workload, catalog, settings, estimator);
-        const auto ranked = rank::rank(all.options, rank::Objective::cost);
-        if (ranked.empty()) {
-            throw UsageError("no feasible option to take a configuration from; give --gpu "
-                             "(and --gpu-count, --provider)");
-        }
-        const cost::Option& best = all.options[ranked.front()];
-        gpu = best.gpu;
-        workload.constraints.gpu_count = best.gpu_count;
-        spdlog::info("tco: taking {} x {} from the best option {}", best.gpu_count, best.gpu,
-                     best.id());
+    const workload::Workload workload = resolve_workload(options.input, common);
+    if (workload.constraints.gpu_models.size() == 1 &&
+        catalog::find_gpu(catalog, workload.constraints.gpu_models[0]) == nullptr) {
+        throw UsageError(fmt::format("--gpu: no GPU model '{}' in the catalog",
+                                     workload.constraints.gpu_models[0]));
     }
-    workload.constraints.gpu_models = {gpu};
-    const std::string provider =
-        workload.constraints.providers.size() == 1 ? workload.constraints.providers[0] : "";
-    // tco prices every purchase option, owning included; the ones the workload rules out say why.
-    workload.constraints.purchase.clear();
-    if (!workload.constraints.providers.empty() &&
-        std::find(workload.constraints.providers.begin(), workload.constraints.providers.end(),
-                  "self_built") == workload.constraints.providers.end()) {
-        workload.constraints.providers.push_back("self_built");
+    const decide::Tree tree = load_tree("", catalog);
+    const auto rules = recommend::RuleUse::apply;
+    const std::optional<recommend::Configuration> configuration =
+        recommend::tco_configuration(workload, catalog, &tree, rules, settings);
+    if (!configuration) {
+        throw UsageError("no feasible option to take a configuration from; give --gpu "
+                         "(and --gpu-count, --provider)");
     }
-    const cost::Plan plan = cost::plan(workload, catalog, settings, estimator);
-    const report::TcoReport report =
-        report::make_tco_report(generator_info(), catalog, workload, plan, gpu, provider);
-    write_output(common, report::render_tco(report, common.format), io);
+    if (workload.constraints.gpu_models.size() != 1) {
+        spdlog::info("tco: taking {} x {} from recommend's best option",
+                     configuration->gpu_count.value_or(0), configuration->gpu);
+    }
+    const recommend::TcoComparison comparison =
+        recommend::tco(workload, catalog, &tree, rules, settings, *configuration, generator_info());
+    write_output(common, report::render_tco(comparison, common.format), io);
     return Exit::ok;
 }
 

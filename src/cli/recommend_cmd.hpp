@@ -4,7 +4,7 @@
 #include "cli/common.hpp"
 #include "cli/workload_input.hpp"
 #include "gpuplan/cost/plan.hpp"
-#include "gpuplan/report/recommend.hpp"
+#include "gpuplan/recommend/recommend.hpp"
 
 #include <cstdint>
 #include <optional>
@@ -48,17 +48,12 @@ struct TcoOptions {
 // Parses the cost flags; throws UsageError naming the flag for a bad value.
 [[nodiscard]] cost::Settings parse_cost_flags(const CostFlags& flags, const CommonOptions& common);
 
-// Prices the workload and applies the decision tree of `options` (unless --no-rules): the plan
-// recommend ranks, for re-pricing in the report's sensitivity.
-[[nodiscard]] cost::Plan plan_for(const RecommendOptions& options,
-                                  const workload::Workload& workload,
-                                  const catalog::Catalog& catalog, const cost::Settings& settings);
-
-// Prices and ranks every option for the workload of `options` (recommend's report, also the
+// Maps recommend's flags to the pipeline's settings and runs it (recommend's answer, also the
 // input of check and report). Throws UsageError, InputError as run_recommend.
-[[nodiscard]] report::RecommendReport make_recommendation(const CommonOptions& common,
-                                                          const RecommendOptions& options,
-                                                          const catalog::Catalog& catalog);
+[[nodiscard]] recommend::Recommendation make_recommendation(const CommonOptions& common,
+                                                            const RecommendOptions& options,
+                                                            const catalog::Catalog& catalog,
+                                                            bool with_sensitivity = false);
 
 // Ranks every feasible option; exit 4 with --fail-if-none when nothing is feasible.
 [[nodiscard]] Exit run_recommend(const CommonOptions& common, const RecommendOptions& options,

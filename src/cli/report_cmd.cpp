@@ -3,8 +3,6 @@
 #include "gpuplan/error.hpp"
 #include "gpuplan/report/full_report.hpp"
 
-#include <spdlog/spdlog.h>
-
 namespace gpuplan::cli {
 
 Exit run_report(const CommonOptions& common, const ReportOptions& options, Io& io) {
@@ -16,15 +14,8 @@ Exit run_report(const CommonOptions& common, const ReportOptions& options, Io& i
     // priced too (as with --explain) and stay listed as rejected, with the rule that excluded them.
     RecommendOptions recommend = options.recommend;
     recommend.rules.explain = !recommend.rules.none;
-    const report::RecommendReport recommendation = make_recommendation(common, recommend, catalog);
-    spdlog::info("report: re-pricing with each sensitivity input moved");
-    report::FullReport full{
-        recommendation,
-        report::sensitivity(
-            recommendation.workload, catalog, recommendation.settings, recommendation.objective,
-            [&options](const workload::Workload& w, const catalog::Catalog& c,
-                       const cost::Settings& s) { return plan_for(options.recommend, w, c, s); }),
-        common.generated_at};
+    const recommend::Recommendation recommendation =
+        make_recommendation(common, recommend, catalog, true);
     if (!options.chart.empty()) {
         CommonOptions chart_output = common;
         chart_output.output = options.chart;
@@ -32,7 +23,7 @@ Exit run_report(const CommonOptions& common, const ReportOptions& options, Io& i
         write_output(chart_output,
                      report::render_svg_chart(report::purchase_option_chart(recommendation)), io);
     }
-    write_output(common, report::render_full_report(full), io);
+    write_output(common, report::render_full_report(recommendation), io);
     return Exit::ok;
 }
 

@@ -1,5 +1,6 @@
 #include "gpuplan/cost/plan.hpp"
 
+#include "gpuplan/cost/rules.hpp"
 #include "gpuplan/finance/finance.hpp"
 #include "gpuplan/units.hpp"
 
@@ -216,39 +217,21 @@ bool allowed(const std::vector<PurchaseOption>& list, PurchaseOption option) {
 // nodes; every distinct (GPU, shape, count) is estimated once.
 class EstimateCache {
 public:
-    EstimateCache(const Estimator& estimator) : m_estimator(estimator) {}
+    EstimateCache(const Estimator& estimator) : m_memo(estimator) {}
 
     const estimate::GpuEstimate& get(const catalog::Gpu& gpu, const estimate::NodeShape& shape) {
-        const estimate::GpuEstimate& chosen = lookup(gpu, shape, std::nullopt);
+        const estimate::GpuEstimate& chosen = m_memo.get(gpu, shape, std::nullopt);
         const int per_node = std::max(shape.gpus_per_node, 1);
         const int nodes = std::max(1, (chosen.gpu_count + per_node - 1) / per_node);
         if (nodes * per_node == chosen.gpu_count) {
             return chosen;
         }
-        return lookup(gpu, shape, nodes * per_node);
+        return m_memo.get(gpu, shape, nodes * per_node);
     }
-    [[nodiscard]] std::size_t calls() const { return m_cache.size(); }
+    [[nodiscard]] std::size_t calls() const { return m_memo.size(); }
 
 private:
-    const estimate::GpuEstimate& lookup(const catalog::Gpu& gpu, const estimate::NodeShape& shape,
-                                        std::optional<int> count) {
-        const Key key{gpu.name,
-                      shape.gpus_per_node,
-                      shape.nvlink,
-                      shape.network_gbps.value_or(-1.0),
-                      shape.local_nvme_gb.value_or(-1.0),
-                      count.value_or(-1)};
-        auto it = m_cache.find(key);
-        if (it == m_cache.end()) {
-            it = m_cache.emplace(key, m_estimator(gpu, shape, count)).first;
-        }
-        return it->second;
-    }
-
-    // GPU model, GPUs per node, NVLink, network Gbps, local NVMe GB, GPU count (-1 = unknown).
-    using Key = std::tuple<std::string_view, int, bool, double, double, int>;
-    const Estimator& m_estimator;
-    std::map<Key, estimate::GpuEstimate> m_cache;
+    estimate::Memo m_memo;
 };
 
 // The machine usage of the workload on `nodes` nodes given its estimate.
@@ -440,8 +423,9 @@ const Note& memo(std::map<Key, Note>& notes, const Key& key, const Make& make) {
 
 class Planner {
 public:
-    Planner(const Workload& w, const catalog::Catalog& c, const Settings& s, const Estimator& e)
-        : m_workload(w), m_catalog(c), m_settings(s), m_cache(e) {}
+    Planner(const Workload& w, const catalog::Catalog& c, const Settings& s, const Estimator& e,
+            RuleFilter rules)
+        : m_workload(w), m_catalog(c), m_settings(s), m_cache(e), m_rules(rules) {}
 
     Plan run();
 
@@ -479,6 +463,7 @@ private:
     const catalog::Catalog& m_catalog;
     const Settings& m_settings;
     EstimateCache m_cache;
+    RuleFilter m_rules;
     Plan m_plan;
     const Note m_default_discount_note{
         "commitment price is the provider's default discount (market survey), not a published "
@@ -1075,6 +1060,9 @@ Plan Planner::run() {
         }
     }
     compare_self_built();
+    if (m_rules.decision != nullptr) {
+        apply_decision(m_plan, *m_rules.decision, m_rules.excluded);
+    }
     if (fractional > 0) {
         m_plan.assumptions.push_back(fmt::format("{} fractional-GPU instance type{} not planned",
                                                  fractional, fractional == 1 ? " is" : "s are"));
@@ -1086,8 +1074,8 @@ Plan Planner::run() {
 } // namespace
 
 Plan plan(const workload::Workload& workload, const catalog::Catalog& catalog,
-          const Settings& settings, const Estimator& estimator) {
-    Planner planner(workload, catalog, settings, estimator);
+          const Settings& settings, const Estimator& estimator, RuleFilter rules) {
+    Planner planner(workload, catalog, settings, estimator, rules);
     return planner.run();
 }
 

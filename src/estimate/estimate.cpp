@@ -896,39 +896,68 @@ NodeShape default_node_shape(const catalog::Catalog& catalog, const catalog::Gpu
     return shape;
 }
 
-std::vector<GpuEstimate> estimate_all(const workload::Workload& workload,
-                                      const catalog::Catalog& catalog) {
+const GpuEstimate& Memo::get(const catalog::Gpu& gpu, const NodeShape& node,
+                             std::optional<int> gpu_count) {
+    Key key{gpu.name,
+            node.gpus_per_node,
+            node.nvlink,
+            node.network_gbps.value_or(-1.0),
+            node.local_nvme_gb.value_or(-1.0),
+            gpu_count.value_or(-1)};
+    auto it = m_estimates.find(key);
+    if (it == m_estimates.end()) {
+        it = m_estimates.emplace(std::move(key), m_estimator(gpu, node, gpu_count)).first;
+    }
+    return it->second;
+}
+
+std::vector<const catalog::Gpu*> selected_gpus(const workload::Workload& workload,
+                                               const catalog::Catalog& catalog) {
     std::vector<const catalog::Gpu*> gpus;
     if (workload.constraints.gpu_models.empty()) {
         for (const catalog::Gpu& gpu : catalog.gpus) {
             gpus.push_back(&gpu);
         }
-    } else {
-        for (const std::string& name : workload.constraints.gpu_models) {
-            const catalog::Gpu* gpu = catalog::find_gpu(catalog, name);
-            if (gpu == nullptr) {
-                std::vector<std::string_view> names;
-                for (const catalog::Gpu& g : catalog.gpus) {
-                    names.push_back(g.name);
-                }
-                const std::string hint = gpuplan::detail::closest_match(name, names);
-                throw UsageError(
-                    fmt::format("unknown GPU model '{}'{}; known: {}", name,
-                                hint.empty() ? "" : fmt::format(" (did you mean '{}'?)", hint),
-                                gpuplan::detail::join_choices(names)));
+        return gpus;
+    }
+    for (const std::string& name : workload.constraints.gpu_models) {
+        const catalog::Gpu* gpu = catalog::find_gpu(catalog, name);
+        if (gpu == nullptr) {
+            std::vector<std::string_view> names;
+            for (const catalog::Gpu& g : catalog.gpus) {
+                names.push_back(g.name);
             }
-            if (std::find(gpus.begin(), gpus.end(), gpu) == gpus.end()) {
-                gpus.push_back(gpu);
-            }
+            const std::string hint = gpuplan::detail::closest_match(name, names);
+            throw UsageError(
+                fmt::format("unknown GPU model '{}'{}; known: {}", name,
+                            hint.empty() ? "" : fmt::format(" (did you mean '{}'?)", hint),
+                            gpuplan::detail::join_choices(names)));
+        }
+        if (std::find(gpus.begin(), gpus.end(), gpu) == gpus.end()) {
+            gpus.push_back(gpu);
         }
     }
+    return gpus;
+}
+
+std::vector<GpuEstimate> estimate_all(const workload::Workload& workload,
+                                      const catalog::Catalog& catalog, const Estimator& estimator) {
+    const std::vector<const catalog::Gpu*> gpus = selected_gpus(workload, catalog);
     std::vector<GpuEstimate> out;
     out.reserve(gpus.size());
     for (const catalog::Gpu* gpu : gpus) {
-        out.push_back(
-            estimate(workload, *gpu, default_node_shape(catalog, *gpu), std::nullopt, catalog));
+        out.push_back(estimator(*gpu, default_node_shape(catalog, *gpu), std::nullopt));
     }
     return out;
+}
+
+std::vector<GpuEstimate> estimate_all(const workload::Workload& workload,
+                                      const catalog::Catalog& catalog) {
+    return estimate_all(
+        workload, catalog,
+        [&](const catalog::Gpu& gpu, const NodeShape& node, std::optional<int> count) {
+            return estimate(workload, gpu, node, count, catalog);
+        });
 }
 
 } // namespace gpuplan::estimate

@@ -28,11 +28,11 @@ std::string esc(const std::string& text) {
     return escape_markdown_cell(text);
 }
 
-const cost::Option& option_at(const RecommendReport& r, std::size_t index) {
+const cost::Option& option_at(const recommend::Recommendation& r, std::size_t index) {
     return r.plan.options.at(index);
 }
 
-std::string summary(const RecommendReport& r) {
+std::string summary(const recommend::Recommendation& r) {
     const std::string& currency = r.plan.currency;
     std::string out = "## Summary\n\n";
     if (r.ranked.empty()) {
@@ -71,7 +71,7 @@ std::string summary(const RecommendReport& r) {
     return out;
 }
 
-std::string workload_section(const RecommendReport& r) {
+std::string workload_section(const recommend::Recommendation& r) {
     const workload::Workload& w = r.workload;
     std::string out = "\n## Workload and assumptions\n\n";
     TextTable table;
@@ -110,7 +110,7 @@ std::string workload_section(const RecommendReport& r) {
     return out;
 }
 
-std::string ranked_section(const RecommendReport& r) {
+std::string ranked_section(const recommend::Recommendation& r) {
     std::string out = "\n## Ranked options\n\n";
     if (r.ranked.empty()) {
         return out + "None.\n";
@@ -141,7 +141,7 @@ std::string ranked_section(const RecommendReport& r) {
     return out;
 }
 
-std::string breakdown_section(const RecommendReport& r) {
+std::string breakdown_section(const recommend::Recommendation& r) {
     std::string out = "\n## Cost breakdown of the top options\n\n";
     if (r.ranked.empty()) {
         return out + "None.\n";
@@ -178,7 +178,7 @@ std::string breakdown_section(const RecommendReport& r) {
     return out;
 }
 
-std::string chart_section(const RecommendReport& r) {
+std::string chart_section(const recommend::Recommendation& r) {
     std::string out = "\n## Cumulative cost over the horizon\n\n";
     const CumulativeCostChart chart = purchase_option_chart(r);
     if (chart.series.empty()) {
@@ -201,7 +201,7 @@ std::string chart_section(const RecommendReport& r) {
     return out;
 }
 
-std::string break_even_section(const RecommendReport& r) {
+std::string break_even_section(const recommend::Recommendation& r) {
     std::string out = "\n## Break-even points\n\n";
     const std::vector<BreakEven> points = break_even_points(r);
     if (points.empty()) {
@@ -222,11 +222,13 @@ std::string break_even_section(const RecommendReport& r) {
     return out;
 }
 
-std::string sensitivity_section(const FullReport& report) {
-    const RecommendReport& r = report.recommendation;
-    const Sensitivity& s = report.sensitivity;
+std::string sensitivity_section(const recommend::Recommendation& r) {
     const std::string& currency = r.plan.currency;
     std::string out = "\n## Sensitivity\n\n";
+    if (!r.sensitivity) {
+        return out + "Not computed.\n";
+    }
+    const recommend::Sensitivity& s = *r.sensitivity;
     if (!s.base.best_id) {
         return out + "Nothing is feasible, so there is no top choice to move.\n";
     }
@@ -235,10 +237,10 @@ std::string sensitivity_section(const FullReport& report) {
                        "**bold** marks a changed top choice.\n\n",
                        esc(*s.base.best_id), money(s.base.npv, currency));
     double widest = 0.0;
-    for (const SensitivityCase& c : s.cases) {
+    for (const recommend::SensitivityCase& c : s.cases) {
         widest = std::max(widest, c.swing().value_or(0.0));
     }
-    const auto choice = [&](const BestOption& o) {
+    const auto choice = [&](const recommend::BestOption& o) {
         if (!o.best_id) {
             return std::string("nothing feasible");
         }
@@ -254,7 +256,7 @@ std::string sensitivity_section(const FullReport& report) {
     table.add_column("tornado");
     table.add_column("top choice at low");
     table.add_column("top choice at high");
-    for (const SensitivityCase& c : s.cases) {
+    for (const recommend::SensitivityCase& c : s.cases) {
         const double swing = c.swing().value_or(0.0);
         const auto blocks =
             widest > 0.0 ? static_cast<std::size_t>(std::lround(swing / widest * k_bar_width)) : 0;
@@ -272,7 +274,7 @@ std::string sensitivity_section(const FullReport& report) {
     return out;
 }
 
-std::string decision_section(const RecommendReport& r) {
+std::string decision_section(const recommend::Recommendation& r) {
     std::string out = "\n## Decision\n\n";
     std::string gpus;
     for (const std::string& gpu : r.plan.candidate_gpus) {
@@ -299,7 +301,7 @@ std::string decision_section(const RecommendReport& r) {
     return out;
 }
 
-std::string rejected_section(const RecommendReport& r) {
+std::string rejected_section(const recommend::Recommendation& r) {
     std::string out = "\n## Rejected options\n\n";
     if (r.rejected.empty()) {
         return out + "None.\n";
@@ -332,8 +334,7 @@ std::string rejected_section(const RecommendReport& r) {
     return out;
 }
 
-std::string provenance_section(const FullReport& report) {
-    const RecommendReport& r = report.recommendation;
+std::string provenance_section(const recommend::Recommendation& r) {
     std::string out = "\n## Catalog provenance\n\n";
     out += fmt::format("- Generator: {} {}\n", r.generator.name, r.generator.version);
     out += fmt::format("- Catalog digest: `{}` ({} offers)\n", r.catalog.digest, r.catalog.offers);
@@ -344,15 +345,15 @@ std::string provenance_section(const FullReport& report) {
         out += fmt::format("- Exchange rate: 1 {} = {} {} (as of {})\n", fx.from,
                            format_price(fx.rate), fx.to, fx.as_of.empty() ? "n/a" : fx.as_of);
     }
-    if (!report.generated_at.empty()) {
-        out += "- Generated at: " + report.generated_at + "\n";
+    if (!r.generated_at.empty()) {
+        out += "- Generated at: " + r.generated_at + "\n";
     }
     return out;
 }
 
 } // namespace
 
-std::vector<std::size_t> best_per_purchase(const RecommendReport& report) {
+std::vector<std::size_t> best_per_purchase(const recommend::Recommendation& report) {
     std::vector<std::size_t> out;
     for (PurchaseOption purchase : k_all_purchase_options) {
         auto first_ranked =
@@ -380,7 +381,7 @@ std::vector<std::size_t> best_per_purchase(const RecommendReport& report) {
     return out;
 }
 
-CumulativeCostChart purchase_option_chart(const RecommendReport& report) {
+CumulativeCostChart purchase_option_chart(const recommend::Recommendation& report) {
     CumulativeCostChart chart;
     chart.title = fmt::format("Cumulative cost of {}", report.workload.name);
     chart.currency = report.plan.currency;
@@ -400,7 +401,7 @@ CumulativeCostChart purchase_option_chart(const RecommendReport& report) {
     return chart;
 }
 
-std::vector<BreakEven> break_even_points(const RecommendReport& report) {
+std::vector<BreakEven> break_even_points(const recommend::Recommendation& report) {
     const std::vector<std::size_t> best = best_per_purchase(report);
     const auto on_demand = std::find_if(best.begin(), best.end(), [&](std::size_t i) {
         return report.plan.options[i].purchase == PurchaseOption::on_demand;
@@ -421,8 +422,7 @@ std::vector<BreakEven> break_even_points(const RecommendReport& report) {
     return out;
 }
 
-std::string render_full_report(const FullReport& report) {
-    const RecommendReport& r = report.recommendation;
+std::string render_full_report(const recommend::Recommendation& r) {
     std::string out = fmt::format("# gpuplan report: {}\n\n", esc(r.workload.name));
     if (!r.workload.description.empty()) {
         out += esc(r.workload.description) + "\n\n";
@@ -433,10 +433,10 @@ std::string render_full_report(const FullReport& report) {
     out += breakdown_section(r);
     out += chart_section(r);
     out += break_even_section(r);
-    out += sensitivity_section(report);
+    out += sensitivity_section(r);
     out += decision_section(r);
     out += rejected_section(r);
-    out += provenance_section(report);
+    out += provenance_section(r);
     return out;
 }
 

@@ -1,6 +1,6 @@
 #include "gpuplan/finance/finance.hpp"
+#include "gpuplan/recommend/provenance.hpp"
 #include "gpuplan/report/decision_view.hpp"
-#include "gpuplan/report/provenance.hpp"
 #include "gpuplan/report/recommend.hpp"
 #include "gpuplan/report/text_table.hpp"
 #include "report/decision_json.hpp"
@@ -16,49 +16,12 @@ namespace gpuplan::report {
 using nlohmann::ordered_json;
 
 namespace {
-// Provenance names the dates of the prices the options were priced from, not the whole catalog's.
-void use_prices_range(CatalogInfo& info, const std::optional<std::pair<Date, Date>>& range) {
-    info.oldest = range ? range->first.to_string() : std::string();
-    info.newest = range ? range->second.to_string() : std::string();
-}
-} // namespace
-
-CatalogInfo catalog_info(const catalog::Catalog& catalog) {
-    CatalogInfo info;
-    const auto range = catalog::price_date_range(catalog);
-    if (range) {
-        info.oldest = range->first.to_string();
-        info.newest = range->second.to_string();
-    }
-    info.digest = "fnv1a64:" + catalog.digest;
-    info.offers = catalog::offer_count(catalog);
-    return info;
-}
-
-RecommendReport make_recommend_report(GeneratorInfo generator, const catalog::Catalog& catalog,
-                                      workload::Workload workload, cost::Settings settings,
-                                      rank::Objective objective, cost::Plan plan, int top) {
-    RecommendReport report;
-    report.generator = std::move(generator);
-    report.catalog = catalog_info(catalog);
-    use_prices_range(report.catalog, prices_used_range(plan.options));
-    report.workload = std::move(workload);
-    report.settings = std::move(settings);
-    report.objective = objective;
-    report.ranked = rank::rank(plan.options, objective);
-    report.rejected = rank::rejected(plan.options);
-    report.plan = std::move(plan);
-    report.top = top;
-    return report;
-}
-
-namespace {
 
 constexpr int k_hour_digits = 2;
 
 constexpr std::size_t k_rejected_shown = 5;
 
-std::size_t shown(const RecommendReport& r) {
+std::size_t shown(const recommend::Recommendation& r) {
     return r.top <= 0 ? r.ranked.size()
                       : std::min(r.ranked.size(), static_cast<std::size_t>(r.top));
 }
@@ -114,7 +77,7 @@ ordered_json option_json(const cost::Option& o, std::optional<std::size_t> rank,
     cost["total"] = round_money(o.total);
     cost["npv"] = round_money(o.npv);
     cost["per_gpu_hour"] = round_to(o.per_gpu_hour, 4);
-    cost["max_monthly"] = round_money(max_monthly(o.amounts));
+    cost["max_monthly"] = round_money(recommend::max_monthly(o.amounts));
     cost["breakdown"] = breakdown_json(o.item_totals);
     cost["per_unit"] = ordered_json{{"run", optional_money(units.per_run)},
                                     {"epoch", optional_money(units.per_epoch)},
@@ -142,7 +105,7 @@ ordered_json option_json(const cost::Option& o, std::optional<std::size_t> rank,
 }
 
 // The catalog block of docs/schema/common.schema.json.
-ordered_json catalog_json(const CatalogInfo& info) {
+ordered_json catalog_json(const recommend::CatalogInfo& info) {
     ordered_json out;
     out["digest"] = info.digest;
     out["as_of"] = info.newest.empty()
@@ -177,7 +140,7 @@ ordered_json conventions_json(const cost::Plan& plan) {
 }
 
 // What the output says about the decision tree: which one, and what it did.
-std::string rules_note(const RecommendReport& r) {
+std::string rules_note(const recommend::Recommendation& r) {
     if (!r.decision) {
         return "--no-rules: ranked without the decision tree; every GPU model (or "
                "constraints.gpu_models) and purchase option is a candidate";
@@ -214,7 +177,7 @@ decide::Decision unruled_decision(const cost::Plan& plan) {
     return decision;
 }
 
-std::string recommend_json(const RecommendReport& r) {
+std::string recommend_json(const recommend::Recommendation& r) {
     const cost::Plan& plan = r.plan;
     ordered_json out;
     out["schema_version"] = k_json_schema_version;
@@ -272,7 +235,7 @@ std::string percent(double fraction) {
     return format_fixed(fraction * 100.0, 2) + "%";
 }
 
-std::string headline(const RecommendReport& r) {
+std::string headline(const recommend::Recommendation& r) {
     const workload::Workload& w = r.workload;
     return fmt::format("{} ({}): horizon {:g} months, discount {}/yr, {}",
                        w.name.empty() ? std::string("workload") : w.name,
@@ -280,7 +243,7 @@ std::string headline(const RecommendReport& r) {
                        r.plan.currency);
 }
 
-std::map<std::string, std::size_t> rejection_counts(const RecommendReport& r) {
+std::map<std::string, std::size_t> rejection_counts(const recommend::Recommendation& r) {
     std::map<std::string, std::size_t> counts;
     for (std::size_t index : r.rejected) {
         ++counts[std::string(cost::to_string(*r.plan.options[index].rejection))];
@@ -317,7 +280,7 @@ constexpr std::size_t k_min_option_width = 24;
 
 // `all_columns` (markdown, --wide) adds total, per GPU-hour, deadline and budget. Long ids are cut
 // in the middle when a text table is fitted to the terminal width.
-TextTable options_table(const RecommendReport& r, bool all_columns) {
+TextTable options_table(const recommend::Recommendation& r, bool all_columns) {
     TextTable table;
     table.add_column("#", Align::right);
     table.add_column("option", Align::left, k_min_option_width, Cut::middle);
@@ -348,7 +311,7 @@ TextTable options_table(const RecommendReport& r, bool all_columns) {
     return table;
 }
 
-std::string recommend_text(const RecommendReport& r, bool markdown, bool wide) {
+std::string recommend_text(const recommend::Recommendation& r, bool markdown, bool wide) {
     const cost::Plan& plan = r.plan;
     std::string out;
     const std::string bullet = markdown ? "- " : "  ";
@@ -416,7 +379,7 @@ std::string recommend_text(const RecommendReport& r, bool markdown, bool wide) {
 
 } // namespace
 
-std::string render_recommend(const RecommendReport& report, Format format, bool wide) {
+std::string render_recommend(const recommend::Recommendation& report, Format format, bool wide) {
     switch (format) {
     case Format::json:
         return recommend_json(report);
@@ -428,58 +391,9 @@ std::string render_recommend(const RecommendReport& report, Format format, bool 
     return {};
 }
 
-TcoReport make_tco_report(GeneratorInfo generator, const catalog::Catalog& catalog,
-                          workload::Workload workload, const cost::Plan& plan, std::string gpu,
-                          std::string provider) {
-    TcoReport report;
-    report.generator = std::move(generator);
-    report.catalog = catalog_info(catalog);
-    use_prices_range(report.catalog, prices_used_range(plan.options));
-    report.workload = std::move(workload);
-    report.currency = plan.currency;
-    report.discount_rate = plan.discount_rate;
-    report.monthly_rate = plan.monthly_rate;
-    report.horizon_months = plan.horizon_months;
-    report.fx = plan.fx;
-    report.gpu = std::move(gpu);
-    report.provider = std::move(provider);
-    for (PurchaseOption kind : k_all_purchase_options) {
-        const cost::Option* best = nullptr;
-        for (const cost::Option& o : plan.options) {
-            if (o.purchase != kind || o.gpu != report.gpu || o.bridged) {
-                continue;
-            }
-            auto key = [](const cost::Option& x) {
-                return std::tuple(x.rejection.has_value(), x.npv);
-            };
-            if (!best || key(o) < key(*best) || (key(o) == key(*best) && cost::id_less(o, *best))) {
-                best = &o;
-            }
-        }
-        if (best) {
-            report.options.push_back({*best, std::nullopt, cost::reason(plan, *best)});
-            report.gpu_count = std::max(report.gpu_count, best->gpu_count);
-        }
-    }
-    const auto on_demand =
-        std::find_if(report.options.begin(), report.options.end(), [](const TcoOption& t) {
-            return t.option.purchase == PurchaseOption::on_demand;
-        });
-    if (on_demand != report.options.end()) {
-        const std::span<const double> reference = on_demand->option.amounts;
-        for (TcoOption& t : report.options) {
-            if (t.option.purchase != PurchaseOption::on_demand) {
-                t.break_even_month =
-                    finance::break_even_month(report.monthly_rate, t.option.amounts, reference);
-            }
-        }
-    }
-    return report;
-}
-
 namespace {
 
-std::string tco_json(const TcoReport& r) {
+std::string tco_json(const recommend::TcoComparison& r) {
     ordered_json out;
     out["schema_version"] = k_json_schema_version;
     out["generator"] = {{"name", r.generator.name}, {"version", r.generator.version}};
@@ -502,7 +416,7 @@ std::string tco_json(const TcoReport& r) {
                                 "stays at or below on_demand's";
     out["assumptions"] = assumptions;
     ordered_json options = ordered_json::array();
-    for (const TcoOption& t : r.options) {
+    for (const recommend::TcoOption& t : r.options) {
         const cost::Option& o = t.option;
         ordered_json entry;
         entry["purchase"] = gpuplan::to_string(o.purchase);
@@ -542,7 +456,7 @@ std::string tco_json(const TcoReport& r) {
     return out.dump(2) + "\n";
 }
 
-std::string tco_text(const TcoReport& r, bool markdown) {
+std::string tco_text(const recommend::TcoComparison& r, bool markdown) {
     std::string out;
     const std::string title =
         fmt::format("{} x {}{}, horizon {:g} months, discount rate {}/yr, {}", r.gpu_count, r.gpu,
@@ -559,7 +473,7 @@ std::string tco_text(const TcoReport& r, bool markdown) {
     summary.add_column("NPV", Align::right);
     summary.add_column("total", Align::right);
     summary.add_column("break-even", Align::right);
-    for (const TcoOption& t : r.options) {
+    for (const recommend::TcoOption& t : r.options) {
         const cost::Option& o = t.option;
         summary.add_row(
             {std::string(gpuplan::to_string(o.purchase)),
@@ -575,7 +489,7 @@ std::string tco_text(const TcoReport& r, bool markdown) {
     TextTable months;
     months.add_column("month", Align::right);
     std::size_t length = 0;
-    for (const TcoOption& t : r.options) {
+    for (const recommend::TcoOption& t : r.options) {
         months.add_column(std::string(gpuplan::to_string(t.option.purchase)), Align::right);
         length = std::max(length, t.option.amounts.size());
     }
@@ -595,7 +509,7 @@ std::string tco_text(const TcoReport& r, bool markdown) {
 
 } // namespace
 
-std::string render_tco(const TcoReport& report, Format format) {
+std::string render_tco(const recommend::TcoComparison& report, Format format) {
     switch (format) {
     case Format::json:
         return tco_json(report);

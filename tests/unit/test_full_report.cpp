@@ -44,8 +44,8 @@ cost::Option priced(std::string id, PurchaseOption purchase,
 
 // On-demand pays 100 a month for 6 months; reserved pays 60 a month for 12 months (take-or-pay);
 // self-built pays 400 up front and 10 a month. Ranked: self-built (cheapest), then on-demand.
-RecommendReport sample_report() {
-    RecommendReport r;
+recommend::Recommendation sample_report() {
+    recommend::Recommendation r;
     r.workload.name = "sample";
     r.plan.currency = "USD";
     r.plan.horizon_months = 12.0;
@@ -98,7 +98,7 @@ TEST_CASE("break-even months are counted against the best on-demand option", "[f
 }
 
 TEST_CASE("break-even points are empty without a feasible on-demand option", "[full_report]") {
-    RecommendReport r = sample_report();
+    recommend::Recommendation r = sample_report();
     r.ranked = {2, 1};
     CHECK(break_even_points(r).empty());
 }
@@ -109,7 +109,7 @@ TEST_CASE("scale_prices moves every price and nothing else", "[full_report]") {
     text << in.rdbuf();
     const std::vector<catalog::TextFile> files{{"minimal.yaml", text.str()}};
     const catalog::Catalog base = catalog::load_catalog(files);
-    const catalog::Catalog scaled = scale_prices(base, 0.8);
+    const catalog::Catalog scaled = recommend::scale_prices(base, 0.8);
     const catalog::PriceRow& before = base.providers.at(0).instances.at(0).prices.at(0);
     const catalog::PriceRow& after = scaled.providers.at(0).instances.at(0).prices.at(0);
     CHECK(*after.on_demand == Approx(*before.on_demand * 0.8));
@@ -120,9 +120,8 @@ TEST_CASE("scale_prices moves every price and nothing else", "[full_report]") {
 
 TEST_CASE("the report has every section in order, with the chart as a Mermaid block",
           "[full_report]") {
-    const RecommendReport r = sample_report();
-    const FullReport full{r, {}, ""};
-    const std::string text = render_full_report(full);
+    const recommend::Recommendation r = sample_report();
+    const std::string text = render_full_report(r);
     std::size_t at = 0;
     for (const char* heading :
          {"# gpuplan report: sample", "## Summary", "## Workload and assumptions",
@@ -141,9 +140,9 @@ TEST_CASE("the report has every section in order, with the chart as a Mermaid bl
 }
 
 TEST_CASE("names are escaped in the markdown report", "[full_report]") {
-    RecommendReport r = sample_report();
+    recommend::Recommendation r = sample_report();
     r.workload.name = "a|b <script>";
-    const std::string text = render_full_report({r, {}, ""});
+    const std::string text = render_full_report(r);
     CHECK(text.find("# gpuplan report: a\\|b &lt;script&gt;\n") != std::string::npos);
     // Raw only inside the fenced JSON echo of the workload, which renders as code.
     const auto fence = text.find("```json\n");

@@ -6,6 +6,7 @@
 
 #include "gpuplan/catalog/catalog.hpp"
 #include "gpuplan/cost/cash_flows.hpp"
+#include "gpuplan/decide/decide.hpp"
 #include "gpuplan/estimate/estimate.hpp"
 #include "gpuplan/large_buffer.hpp"
 #include "gpuplan/purchase.hpp"
@@ -14,7 +15,6 @@
 #include <algorithm>
 #include <array>
 #include <cstdint>
-#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
@@ -38,8 +38,7 @@ inline constexpr double k_default_restart_minutes = 15.0;
 inline constexpr double k_checkpoints_kept = 2.0;
 
 // Estimates the workload on a GPU model in a node shape with an optional GPU count.
-using Estimator = std::function<estimate::GpuEstimate(
-    const catalog::Gpu&, const estimate::NodeShape&, std::optional<int>)>;
+using Estimator = estimate::Estimator;
 
 // Command-line settings of the cost engine.
 struct Settings {
@@ -249,9 +248,20 @@ struct Plan {
 // Why `option` of `plan` is rejected, in words; empty when it is not.
 [[nodiscard]] std::string reason(const Plan& plan, const Option& option);
 
+// Whether options a rule excludes stay in the plan (priced, with their reason) or leave it.
+enum class ExcludedOptions { keep, drop };
+
+// The decision tree's verdict as the cost stage consumes it (docs/decision-rules.md).
+struct RuleFilter {
+    const decide::Decision* decision = nullptr; // nullptr = no rules
+    ExcludedOptions excluded = ExcludedOptions::drop;
+};
+
 // Prices every option for `workload` (its constraints filter providers, regions, GPU models and
-// purchase options) and flags the infeasible ones. Never throws for "nothing fits".
+// purchase options), flags the infeasible ones and applies `rules` (apply_decision). Never
+// throws for "nothing fits".
 [[nodiscard]] Plan plan(const workload::Workload& workload, const catalog::Catalog& catalog,
-                        const Settings& settings, const Estimator& estimator);
+                        const Settings& settings, const Estimator& estimator,
+                        RuleFilter rules = {});
 
 } // namespace gpuplan::cost

@@ -9,9 +9,6 @@
 
 namespace gpuplan::cost {
 
-// Whether options a rule excludes stay in the plan (priced, with their reason) or leave it.
-enum class ExcludedOptions { keep, drop };
-
 // Marks or drops the options `decision` rules out and flags the ones it favours. Options that
 // are already rejected keep their own reason. NVLink and network speed are the option's own
 // (the cost engine copies them from the instance or build).

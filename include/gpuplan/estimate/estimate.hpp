@@ -5,8 +5,12 @@
 #include "gpuplan/catalog/catalog.hpp"
 #include "gpuplan/workload/workload.hpp"
 
+#include <functional>
+#include <map>
 #include <optional>
 #include <string>
+#include <tuple>
+#include <utility>
 #include <vector>
 
 namespace gpuplan::estimate {
@@ -90,8 +94,42 @@ struct GpuEstimate {
                                    const NodeShape& node, std::optional<int> gpu_count,
                                    const catalog::Catalog& catalog);
 
-// Estimates the workload on every GPU model of the catalog (or constraints.gpu_models, in that
-// order), each in its default node shape. Throws UsageError for an unknown GPU model name.
+// Estimates a workload on a GPU model in a node shape with an optional GPU count: estimate() for
+// one workload and catalog, or a memo of it.
+using Estimator =
+    std::function<GpuEstimate(const catalog::Gpu&, const NodeShape&, std::optional<int>)>;
+
+// Memoises an Estimator: each (GPU model, node shape, GPU count) is estimated on its first call.
+class Memo {
+public:
+    explicit Memo(Estimator estimator) : m_estimator(std::move(estimator)) {}
+
+    // The estimate for these arguments; the reference lives as long as the memo.
+    [[nodiscard]] const GpuEstimate& get(const catalog::Gpu& gpu, const NodeShape& node,
+                                         std::optional<int> gpu_count);
+    // Distinct estimates computed so far.
+    [[nodiscard]] std::size_t size() const { return m_estimates.size(); }
+
+private:
+    // GPU model, GPUs per node, NVLink, network Gbps, local NVMe GB (-1 = unknown), GPU count
+    // (-1 = chosen by the estimator).
+    using Key = std::tuple<std::string, int, bool, double, double, int>;
+    Estimator m_estimator;
+    std::map<Key, GpuEstimate> m_estimates;
+};
+
+// The GPU models a workload is estimated on: every model of the catalog, or
+// constraints.gpu_models in that order without repeats. Throws UsageError for an unknown name.
+[[nodiscard]] std::vector<const catalog::Gpu*> selected_gpus(const workload::Workload& workload,
+                                                             const catalog::Catalog& catalog);
+
+// Estimates the workload on each of selected_gpus(), in its default node shape, through
+// `estimator`. Throws UsageError for an unknown GPU model name.
+[[nodiscard]] std::vector<GpuEstimate> estimate_all(const workload::Workload& workload,
+                                                    const catalog::Catalog& catalog,
+                                                    const Estimator& estimator);
+
+// estimate_all() through estimate() itself.
 [[nodiscard]] std::vector<GpuEstimate> estimate_all(const workload::Workload& workload,
                                                     const catalog::Catalog& catalog);
 

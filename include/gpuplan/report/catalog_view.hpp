@@ -2,6 +2,7 @@
 // Renderings of the catalog for `gpuplan catalog list` and `gpuplan catalog show`.
 
 #include "gpuplan/catalog/catalog.hpp"
+#include "gpuplan/generator.hpp"
 #include "gpuplan/report/format.hpp"
 
 #include <optional>
@@ -15,12 +16,6 @@ struct CatalogFilter {
     std::vector<std::string> gpus;
     std::vector<std::string> providers;
     std::vector<std::string> regions;
-};
-
-// Name and version of the program, injected so that outputs are reproducible.
-struct GeneratorInfo {
-    std::string name = "gpuplan";
-    std::string version;
 };
 
 // The GPU models and instance offers that pass `filter`. Table and markdown show one row per

@@ -5,7 +5,6 @@
 
 #include "gpuplan/report/chart.hpp"
 #include "gpuplan/report/recommend.hpp"
-#include "gpuplan/report/sensitivity.hpp"
 
 #include <optional>
 #include <string>
@@ -25,25 +24,19 @@ struct BreakEven {
     bool operator==(const BreakEven&) const = default;
 };
 
-// Everything the report shows beyond the recommendation itself.
-struct FullReport {
-    const RecommendReport& recommendation;
-    Sensitivity sensitivity;
-    std::string generated_at; // empty unless --timestamp
-};
-
 // Indices into plan.options of the best ranked option of each purchase option, in the published
 // order of purchase options.
-[[nodiscard]] std::vector<std::size_t> best_per_purchase(const RecommendReport& report);
+[[nodiscard]] std::vector<std::size_t> best_per_purchase(const recommend::Recommendation& report);
 
 // Cumulative cost of the best option of each purchase option, month 0 to the horizon.
-[[nodiscard]] CumulativeCostChart purchase_option_chart(const RecommendReport& report);
+[[nodiscard]] CumulativeCostChart purchase_option_chart(const recommend::Recommendation& report);
 
 // Break-even month of the best option of each non-on-demand purchase option against the best
 // on-demand option; empty when no on-demand option is feasible.
-[[nodiscard]] std::vector<BreakEven> break_even_points(const RecommendReport& report);
+[[nodiscard]] std::vector<BreakEven> break_even_points(const recommend::Recommendation& report);
 
-// The report as GitHub-flavoured markdown with a Mermaid chart.
-[[nodiscard]] std::string render_full_report(const FullReport& report);
+// The report as GitHub-flavoured markdown with a Mermaid chart; the sensitivity section needs a
+// recommendation made with recommend::Settings::sensitivity.
+[[nodiscard]] std::string render_full_report(const recommend::Recommendation& report);
 
 } // namespace gpuplan::report

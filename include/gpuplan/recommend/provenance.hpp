@@ -9,7 +9,7 @@
 #include <utility>
 #include <vector>
 
-namespace gpuplan::report {
+namespace gpuplan::recommend {
 
 // Oldest and newest as_of of the catalog entries `options` were priced from (Option::prices_as_of:
 // the price row of each cloud option's region, its reserved price for commitments when dated, the
@@ -21,4 +21,4 @@ prices_used_range(std::span<const cost::Option> options);
 // limits.
 [[nodiscard]] double max_monthly(std::span<const double> monthly_amounts);
 
-} // namespace gpuplan::report
+} // namespace gpuplan::recommend

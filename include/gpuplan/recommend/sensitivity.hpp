@@ -1,18 +1,20 @@
 #pragma once
-// Sensitivity of the recommendation: the cost engine re-run with one input moved down and up at a
+// Sensitivity of the recommendation: the pipeline re-run with one input moved down and up at a
 // time (a tornado), to show which inputs can change the top choice. Pure and deterministic.
 
 #include "gpuplan/catalog/catalog.hpp"
 #include "gpuplan/cost/plan.hpp"
+#include "gpuplan/decide/tree.hpp"
 #include "gpuplan/rank/rank.hpp"
 #include "gpuplan/workload/workload.hpp"
 
-#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
 
-namespace gpuplan::report {
+namespace gpuplan::recommend {
+
+enum class RuleUse;
 
 // Relative move of every price (cloud rates, reserved rates, server capex) in the price case.
 inline constexpr double k_price_swing = 0.20;
@@ -51,22 +53,18 @@ struct Sensitivity {
     bool operator==(const Sensitivity&) const = default;
 };
 
-// Prices a workload into a plan: cost::plan with an estimator, plus whatever the caller applies
-// on top (recommend's decision tree), so the sensitivity re-prices exactly as recommend does.
-using Replanner = std::function<cost::Plan(const workload::Workload&, const catalog::Catalog&,
-                                           const cost::Settings&)>;
-
-// Prices `workload` again (through `replan`) with each input moved: prices -/+20%; utilisation
-// (training: runs within the horizon; inference: serving hours per day) halved and doubled; horizon
-// halved and doubled; discount rate -/+5 points; spot interruption rate halved and doubled (one
-// rate for every provider). Each run ranks by `objective` with the same tie-breakers as recommend.
+// Prices `workload` again through the pipeline (recommend::plan with `tree` and `rules`) with
+// each input moved: prices -/+20%; utilisation (training: runs within the horizon; inference:
+// serving hours per day) halved and doubled; horizon halved and doubled; discount rate -/+5
+// points; spot interruption rate halved and doubled (one rate for every provider). Each run ranks
+// by `objective` with the same tie-breakers as recommend.
 [[nodiscard]] Sensitivity sensitivity(const workload::Workload& workload,
-                                      const catalog::Catalog& catalog,
-                                      const cost::Settings& settings, rank::Objective objective,
-                                      const Replanner& replan);
+                                      const catalog::Catalog& catalog, const decide::Tree* tree,
+                                      RuleUse rules, const cost::Settings& settings,
+                                      rank::Objective objective);
 
 // Every price in `catalog` times `factor`: on-demand, spot and monthly rates, reserved rates,
 // self-built capex and network capex.
 [[nodiscard]] catalog::Catalog scale_prices(catalog::Catalog catalog, double factor);
 
-} // namespace gpuplan::report
+} // namespace gpuplan::recommend

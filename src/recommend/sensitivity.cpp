@@ -1,5 +1,6 @@
-#include "gpuplan/report/sensitivity.hpp"
+#include "gpuplan/recommend/sensitivity.hpp"
 
+#include "gpuplan/recommend/recommend.hpp"
 #include "gpuplan/report/format.hpp"
 
 #include <algorithm>
@@ -7,16 +8,19 @@
 #include <fmt/format.h>
 #include <limits>
 
-namespace gpuplan::report {
+namespace gpuplan::recommend {
 
 namespace {
+
+using report::format_fixed;
+using report::round_money;
 
 constexpr double k_infinite_swing = std::numeric_limits<double>::infinity();
 
 BestOption best_of(const workload::Workload& workload, const catalog::Catalog& catalog,
-                   const cost::Settings& settings, rank::Objective objective,
-                   const Replanner& replan) {
-    const cost::Plan plan = replan(workload, catalog, settings);
+                   const decide::Tree* tree, RuleUse rules, const cost::Settings& settings,
+                   rank::Objective objective) {
+    const cost::Plan plan = recommend::plan(workload, catalog, tree, rules, settings);
     const std::vector<std::size_t> ranked = rank::rank(plan.options, objective);
     if (ranked.empty()) {
         return {};
@@ -66,12 +70,14 @@ catalog::Catalog scale_prices(catalog::Catalog catalog, double factor) {
 }
 
 Sensitivity sensitivity(const workload::Workload& workload, const catalog::Catalog& catalog,
-                        const cost::Settings& settings, rank::Objective objective,
-                        const Replanner& replan) {
+                        const decide::Tree* tree, RuleUse rules, const cost::Settings& settings,
+                        rank::Objective objective) {
     Sensitivity out;
-    out.base = best_of(workload, catalog, settings, objective, replan);
+    out.base = best_of(workload, catalog, tree, rules, settings, objective);
     const auto run = [&](const workload::Workload& w, const catalog::Catalog& c,
-                         const cost::Settings& s) { return best_of(w, c, s, objective, replan); };
+                         const cost::Settings& s) {
+        return best_of(w, c, tree, rules, s, objective);
+    };
 
     out.cases.push_back({"prices", percent(-k_price_swing), percent(k_price_swing),
                          run(workload, scale_prices(catalog, 1.0 - k_price_swing), settings),
@@ -139,4 +145,4 @@ Sensitivity sensitivity(const workload::Workload& workload, const catalog::Catal
     return out;
 }
 
-} // namespace gpuplan::report
+} // namespace gpuplan::recommend

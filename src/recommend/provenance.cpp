@@ -1,8 +1,8 @@
-#include "gpuplan/report/provenance.hpp"
+#include "gpuplan/recommend/provenance.hpp"
 
 #include <algorithm>
 
-namespace gpuplan::report {
+namespace gpuplan::recommend {
 
 std::optional<std::pair<Date, Date>> prices_used_range(std::span<const cost::Option> options) {
     std::optional<std::pair<Date, Date>> range;
@@ -25,4 +25,4 @@ double max_monthly(std::span<const double> amounts) {
     return amounts.empty() ? 0.0 : *std::max_element(amounts.begin(), amounts.end());
 }
 
-} // namespace gpuplan::report
+} // namespace gpuplan::recommend

@@ -1,0 +1,91 @@
+#pragma once
+// The recommendation pipeline: the one place where the stages meet. From a workload, a catalog
+// and a decision tree it estimates each configuration once, walks the tree, prices every option
+// with the tree's verdict as a filter, ranks, and returns one value that carries everything the
+// renderers show (docs/architecture.md, "Pipeline"). Pure: no I/O, no clock, no logging.
+
+#include "gpuplan/catalog/catalog.hpp"
+#include "gpuplan/cost/plan.hpp"
+#include "gpuplan/decide/decide.hpp"
+#include "gpuplan/decide/tree.hpp"
+#include "gpuplan/generator.hpp"
+#include "gpuplan/rank/rank.hpp"
+#include "gpuplan/recommend/sensitivity.hpp"
+#include "gpuplan/workload/workload.hpp"
+
+#include <cstddef>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+namespace gpuplan::recommend {
+
+// How the decision tree shapes the answer.
+enum class RuleUse {
+    apply,   // options a rule excludes leave the plan
+    explain, // they stay priced, rejected as excluded_by_rule with the rule and its why
+    none,    // no tree: every option is judged on its own figures (--no-rules)
+};
+
+// What a run asks of the pipeline.
+struct Settings {
+    cost::Settings cost;
+    rank::Objective objective = rank::Objective::cost;
+    RuleUse rules = RuleUse::apply;
+    int top = 10;             // options shown; 0 = all
+    bool sensitivity = false; // also re-price with each sensitivity input moved (report)
+    std::string generated_at; // UTC time of the run when asked (--timestamp); empty otherwise
+};
+
+// What the output says about the catalog it priced from.
+struct CatalogInfo {
+    std::string oldest; // oldest date of the prices used; empty without prices
+    std::string newest; // newest date of the prices used
+    std::string digest;
+    std::size_t offers = 0;
+
+    bool operator==(const CatalogInfo&) const = default;
+};
+
+// The digest and offer count of `catalog` and the as_of range of all its prices.
+[[nodiscard]] CatalogInfo catalog_info(const catalog::Catalog& catalog);
+
+// catalog_info() with the as_of range of the prices `priced` were priced from: provenance names
+// the dates behind the answer, not the whole catalog's.
+[[nodiscard]] CatalogInfo catalog_info(const catalog::Catalog& catalog,
+                                       std::span<const cost::Option> priced);
+
+// The answer for one workload, as every renderer of recommend, report and check shows it.
+struct Recommendation {
+    GeneratorInfo generator;
+    CatalogInfo catalog; // the as_of range is that of the prices the options were priced from
+    workload::Workload workload;
+    cost::Settings settings;
+    rank::Objective objective = rank::Objective::cost;
+    cost::Plan plan;
+    std::vector<std::size_t> ranked;          // indices into plan.options, best first (all of them)
+    std::vector<std::size_t> rejected;        // indices into plan.options
+    int top = 10;                             // options shown; 0 = all
+    std::optional<decide::Decision> decision; // the decision tree's verdict; nullopt = no rules
+    std::string rules_file;                   // the tree applied
+    bool explain = false; // full trace and every rejected option, rule exclusions included
+    std::optional<Sensitivity> sensitivity; // with Settings::sensitivity
+    std::string generated_at;               // Settings::generated_at
+};
+
+// Estimates, decides, prices and ranks `workload` on `catalog`. `tree` may be null only with
+// RuleUse::none. Throws UsageError for a GPU model name the catalog lacks; "nothing fits" is an
+// empty ranking with `rejected` filled in.
+[[nodiscard]] Recommendation recommend(const workload::Workload& workload,
+                                       const catalog::Catalog& catalog, const decide::Tree* tree,
+                                       const Settings& settings, GeneratorInfo generator);
+
+// The priced plan recommend ranks (estimate, decide, cost), without ranking it: what the
+// sensitivity analysis re-prices. `decision`, when given, receives the tree's verdict.
+[[nodiscard]] cost::Plan plan(const workload::Workload& workload, const catalog::Catalog& catalog,
+                              const decide::Tree* tree, RuleUse rules,
+                              const cost::Settings& settings,
+                              std::optional<decide::Decision>* decision = nullptr);
+
+} // namespace gpuplan::recommend

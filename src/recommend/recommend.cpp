@@ -1,0 +1,91 @@
+#include "gpuplan/recommend/recommend.hpp"
+
+#include "gpuplan/decide/facts.hpp"
+#include "gpuplan/estimate/estimate.hpp"
+#include "gpuplan/recommend/provenance.hpp"
+
+#include <stdexcept>
+#include <utility>
+
+namespace gpuplan::recommend {
+
+CatalogInfo catalog_info(const catalog::Catalog& catalog) {
+    CatalogInfo info;
+    const auto range = catalog::price_date_range(catalog);
+    if (range) {
+        info.oldest = range->first.to_string();
+        info.newest = range->second.to_string();
+    }
+    info.digest = "fnv1a64:" + catalog.digest;
+    info.offers = catalog::offer_count(catalog);
+    return info;
+}
+
+CatalogInfo catalog_info(const catalog::Catalog& catalog, std::span<const cost::Option> priced) {
+    CatalogInfo info = catalog_info(catalog);
+    const auto used = prices_used_range(priced);
+    info.oldest = used ? used->first.to_string() : std::string();
+    info.newest = used ? used->second.to_string() : std::string();
+    return info;
+}
+
+cost::Plan plan(const workload::Workload& workload, const catalog::Catalog& catalog,
+                const decide::Tree* tree, RuleUse rules, const cost::Settings& settings,
+                std::optional<decide::Decision>* decision) {
+    if (rules != RuleUse::none && tree == nullptr) {
+        throw std::invalid_argument("recommend::plan: rules without a decision tree");
+    }
+    // One memo for the facts and the cost stage: each configuration is estimated once.
+    estimate::Memo memo(
+        [&](const catalog::Gpu& gpu, const estimate::NodeShape& node, std::optional<int> count) {
+            return estimate::estimate(workload, gpu, node, count, catalog);
+        });
+    const estimate::Estimator estimator =
+        [&memo](const catalog::Gpu& gpu, const estimate::NodeShape& node,
+                std::optional<int> count) { return memo.get(gpu, node, count); };
+    std::optional<decide::Decision> verdict;
+    if (rules != RuleUse::none) {
+        const std::vector<estimate::GpuEstimate> estimates =
+            estimate::estimate_all(workload, catalog, estimator);
+        verdict = decide::decide(
+            *tree, decide::make_facts(workload, estimates, catalog, settings.currency));
+    }
+    const cost::RuleFilter filter{.decision = verdict ? &*verdict : nullptr,
+                                  .excluded = rules == RuleUse::explain
+                                                  ? cost::ExcludedOptions::keep
+                                                  : cost::ExcludedOptions::drop};
+    cost::Plan out = cost::plan(workload, catalog, settings, estimator, filter);
+    if (decision != nullptr) {
+        *decision = std::move(verdict);
+    }
+    return out;
+}
+
+Recommendation recommend(const workload::Workload& workload, const catalog::Catalog& catalog,
+                         const decide::Tree* tree, const Settings& settings,
+                         GeneratorInfo generator) {
+    Recommendation r;
+    r.generator = std::move(generator);
+    r.plan = plan(workload, catalog, tree, settings.rules, settings.cost, &r.decision);
+    r.catalog = catalog_info(catalog, r.plan.options);
+    r.workload = workload;
+    r.settings = settings.cost;
+    r.objective = settings.objective;
+    r.ranked = rank::rank(r.plan.options, settings.objective);
+    r.rejected = rank::rejected(r.plan.options);
+    r.top = settings.top;
+    if (settings.rules != RuleUse::none) {
+        r.rules_file = tree->file;
+    }
+    r.explain = settings.rules == RuleUse::explain;
+    if (settings.sensitivity) {
+        // Exclusions only change which options are listed, not which one is best.
+        const RuleUse rules = settings.rules == RuleUse::none ? RuleUse::none : RuleUse::apply;
+        r.sensitivity =
+            sensitivity(workload, catalog, tree, rules, settings.cost, settings.objective);
+    }
+    r.generated_at = settings.generated_at;
+    return r;
+}
+
+} // namespace gpuplan::recommend
