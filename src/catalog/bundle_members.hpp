@@ -1,23 +1,13 @@
 #pragma once
 // How each catalog type is serialised by detail::BinaryWriter and BinaryReader: every member,
 // once, in order. Used by the bundle (src/catalog/bundle.cpp) and by every other encoding that
-// holds catalog types (the decision tree's `sources`).
+// holds catalog types. The bottom layer's Date and Source are listed in detail/binary_codec.hpp.
 
+#include "detail/binary_codec.hpp"
 #include "gpuplan/catalog/catalog.hpp"
-
-namespace gpuplan {
-
-template <class A> void members(A& a, Date& v) {
-    a(v.year), a(v.month), a(v.day);
-}
-
-} // namespace gpuplan
 
 namespace gpuplan::catalog {
 
-template <class A> void members(A& a, Source& v) {
-    a(v.id), a(v.title), a(v.url), a(v.grade), a(v.note);
-}
 template <class A> void members(A& a, Parameter& v) {
     a(v.value), a(v.sources), a(v.as_of), a(v.note);
 }

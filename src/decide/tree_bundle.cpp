@@ -1,6 +1,5 @@
 #include "gpuplan/decide/tree_bundle.hpp"
 
-#include "catalog/bundle_members.hpp"
 #include "detail/binary_codec.hpp"
 #include "gpuplan/error.hpp"
 

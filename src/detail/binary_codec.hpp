@@ -7,6 +7,8 @@
 // the bytes are written and read by the same build.
 
 #include "gpuplan/error.hpp"
+#include "gpuplan/source.hpp"
+#include "gpuplan/units.hpp"
 
 #include <algorithm>
 #include <array>
@@ -20,6 +22,18 @@
 #include <utility>
 #include <variant>
 #include <vector>
+
+namespace gpuplan {
+
+// The bottom layer's serialised types, shared by every encoding that holds them.
+template <class A> void members(A& a, Date& v) {
+    a(v.year), a(v.month), a(v.day);
+}
+template <class A> void members(A& a, Source& v) {
+    a(v.id), a(v.title), a(v.url), a(v.grade), a(v.note);
+}
+
+} // namespace gpuplan
 
 namespace gpuplan::detail {
 

@@ -7,11 +7,11 @@
 
 namespace gpuplan::detail {
 
-std::optional<catalog::Source> read_source_entry(const YamlNode& entry, const std::string& id) {
+std::optional<Source> read_source_entry(const YamlNode& entry, const std::string& id) {
     if (!entry.expect_map({"title", "url", "grade", "note", "date"})) {
         return std::nullopt;
     }
-    catalog::Source source;
+    Source source;
     source.id = id;
     source.title = entry.string_at("title", true).value_or("");
     source.url = entry.string_at("url", false).value_or("");

@@ -3,7 +3,7 @@
 // `source:` references into it.
 
 #include "detail/yaml_reader.hpp"
-#include "gpuplan/catalog/catalog.hpp"
+#include "gpuplan/source.hpp"
 
 #include <map>
 #include <string>
@@ -16,8 +16,7 @@ using SourceIds = std::map<std::string, std::string, std::less<>>;
 
 // Reads one entry of a `sources` table (title, url, grade, note, date); problems are reported
 // through `entry` and nullopt is returned when it is not a mapping.
-[[nodiscard]] std::optional<catalog::Source> read_source_entry(const YamlNode& entry,
-                                                               const std::string& id);
+[[nodiscard]] std::optional<Source> read_source_entry(const YamlNode& entry, const std::string& id);
 
 // The recorded ids for the source ids under `node` (one id or a list); an id missing from
 // `known` is reported with a "did you mean" hint and left out.

@@ -1038,7 +1038,7 @@ private:
                                  std::make_tuple(gpu_rank(b.gpu), b.gpu_count, b.vcpus,
                                                  std::cref(b.type));
                       });
-            catalog::Source source;
+            Source source;
             source.id = fmt::format("skypilot-{}-feed", name);
             source.title = fmt::format("SkyPilot catalog feed for {} ({})", name, file_list(name));
             const bool derived = m_split_providers.count(name) != 0;

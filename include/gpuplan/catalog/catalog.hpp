@@ -2,6 +2,7 @@
 // The catalog: GPU models, cloud instance types with prices, self-built server builds and site
 // costs, exchange rates and measured benchmarks. Plain values; see docs/catalog-format.md.
 
+#include "gpuplan/source.hpp"
 #include "gpuplan/units.hpp"
 
 #include <array>
@@ -33,17 +34,6 @@ inline constexpr double k_max_interruption_rate_per_node_hour = 1.0;
 
 // Months in a commitment term: 12 or 36.
 [[nodiscard]] int term_months(Term term);
-
-// Where a figure comes from.
-struct Source {
-    std::string id;
-    std::string title;
-    std::string url;
-    std::string grade; // L list, P provider doc, R reported, E estimate, D derived; may be empty
-    std::string note;
-
-    bool operator==(const Source&) const = default;
-};
 
 // A sourced scalar parameter (a site cost, a spot interruption rate).
 struct Parameter {

@@ -105,7 +105,7 @@ struct Tree {
     std::string file; // where it was read from, for messages
     std::string root; // id of the first node
     std::vector<Node> nodes;
-    std::map<std::string, catalog::Source> sources;
+    std::map<std::string, Source> sources;
 
     bool operator==(const Tree&) const = default;
 };

@@ -1,0 +1,20 @@
+#pragma once
+// Where a figure comes from: the entries of the `sources` table every sourced file carries
+// (catalog files, decision trees).
+
+#include <string>
+
+namespace gpuplan {
+
+// Where a figure comes from.
+struct Source {
+    std::string id;
+    std::string title;
+    std::string url;
+    std::string grade; // L list, P provider doc, R reported, E estimate, D derived; may be empty
+    std::string note;
+
+    bool operator==(const Source&) const = default;
+};
+
+} // namespace gpuplan
