@@ -59,9 +59,10 @@ bool run_case(const fs::path& root, const std::string& name, bool update) {
     for (const Stream& stream : streams) {
         const fs::path expected_path = dir / stream.file;
         const fs::path received_path = dir / (std::string(stream.file) + ".received");
+        const bool recorded = fs::is_regular_file(expected_path);
         const std::string expected = gpuplan::test::slurp(expected_path);
-        if (update || stream.received == expected) {
-            if (update && stream.received != expected) {
+        if (update || (recorded && stream.received == expected)) {
+            if (update && (!recorded || stream.received != expected)) {
                 gpuplan::test::spit(expected_path, stream.received);
                 std::cout << "golden " << name << ": rewrote " << stream.file << "\n";
             }
@@ -71,7 +72,7 @@ bool run_case(const fs::path& root, const std::string& name, bool update) {
         matches = false;
         gpuplan::test::spit(received_path, stream.received);
         std::cout << "golden " << name << ": " << stream.file << " differs"
-                  << (fs::exists(expected_path) ? "" : " (no expected file)") << "; received in "
+                  << (recorded ? "" : " (no expected file)") << "; received in "
                   << received_path.string() << "\n"
                   << gpuplan::test::unified_diff(expected, stream.received,
                                                  expected_path.string() + " (expected)",

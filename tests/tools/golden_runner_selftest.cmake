@@ -58,9 +58,17 @@ if(NOT rewritten STREQUAL "2\n" OR EXISTS "${case_dir}/exit_code.received"
   message(FATAL_ERROR "the update left exit_code '${rewritten}' or a .received file")
 endif()
 
-# 3. Now the case matches; an unknown case name fails.
+# 3. Now the case matches; a missing expectation is a mismatch that an update records, and an
+# unknown case name fails.
 run_runner(0 "${RUNNER}" --cases "${WORK}")
 expect_in("${out}" "golden: 1 of 1 cases match")
+file(REMOVE "${case_dir}/stdout")
+run_runner(1 "${RUNNER}" --cases "${WORK}" drifted)
+expect_in("${out}" "golden drifted: stdout differs (no expected file)")
+run_runner(0 "${CMAKE_COMMAND}" -E env GPUPLAN_UPDATE_GOLDEN=1 "${RUNNER}" --cases "${WORK}" drifted)
+if(NOT EXISTS "${case_dir}/stdout")
+  message(FATAL_ERROR "the update did not record the empty stdout")
+endif()
 run_runner(1 "${RUNNER}" --cases "${WORK}" no-such-case)
 expect_in("${out}" "golden no-such-case: no such case")
 message("golden runner self-test passed")
