@@ -1,4 +1,3 @@
-#include "../support/cli_runner.hpp"
 #include "../support/diagnostics.hpp"
 #include "gpuplan/catalog/loader.hpp"
 
@@ -78,16 +77,4 @@ TEST_CASE("a price overlay needs a known type and states only prices", "[catalog
               "o.yaml:8:17: error: /providers/0/instances/0/nvlink: a price overlay (an instance "
               "without gpu, gpu_count, vcpus and memory_gib) states only prices; give the whole "
               "instance to change 'nvlink'"});
-}
-
-TEST_CASE("negotiated prices in YAML given after a feed override the feed's price",
-          "[catalog][overlay][cli]") {
-    const auto listed =
-        test::run_cli({"catalog", "list", "--catalog", "tests/fixtures/feeds/diff/aws_vms.csv",
-                       "--catalog", "tests/fixtures/feeds/negotiated.yaml", "--as-of", "2026-11-01",
-                       "--provider", "aws", "--gpu", "A100", "--format", "json"});
-    REQUIRE(listed.exit_code == 0);
-    CHECK_THAT(listed.out, Catch::Contains("\"on_demand_per_hour\": 18.5,"));
-    CHECK_THAT(listed.out, !Catch::Contains("\"on_demand_per_hour\": 21.96,"));
-    CHECK_THAT(listed.out, Catch::Contains("\"as_of\": \"2026-10-15\""));
 }

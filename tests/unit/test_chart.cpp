@@ -1,6 +1,7 @@
 // Cumulative-cost charts: running sums, axis maxima, Mermaid xychart text and standalone SVG.
-// The rendered samples are also golden files (tests/golden/charts/): the json_schema-style CTest
-// checks parse every .mmd with Mermaid's own parser and every .svg as XML.
+// The rendered samples are also golden files (tests/golden/charts/): the CTest checks
+// svg_goldens_well_formed and mermaid_goldens_parse read every .svg as XML and parse every .mmd
+// with Mermaid's own parser.
 
 #include "gpuplan/report/chart.hpp"
 

@@ -68,3 +68,34 @@ TEST_CASE("markdown tables escape pipes and HTML and right-align numeric columns
     CHECK(table.render_markdown() == "| name | cost |\n| --- | ---: |\n"
                                      "| a\\|b &lt;i&gt;x&lt;/i&gt; &amp; y | 1.00 |\n");
 }
+
+TEST_CASE("display widths count code points, and East Asian wide characters twice",
+          "[text_table]") {
+    CHECK(display_width("") == 0);
+    CHECK(display_width("H100") == 4);
+    CHECK(display_width("caf\xC3\xA9") == 4);              // é is two bytes, one column
+    CHECK(display_width("\xE6\x97\xA5\xE6\x9C\xAC") == 4); // 日本
+    CHECK(display_width("\xED\x95\x9C") == 2);             // 한 (Hangul syllable)
+    CHECK(display_width("\xE2\x80\xA6") == 1);             // the ellipsis
+}
+
+TEST_CASE("text tables pad by display width, right-align numbers and trim line ends",
+          "[text_table]") {
+    TextTable table;
+    table.add_column("name");
+    table.add_column("cost", Align::right);
+    table.add_column("note");
+    table.add_row({"\xE6\x97\xA5\xE6\x9C\xAC", "1.00", ""}); // 日本: four columns
+    table.add_row({"tokyo", "12,345.00", "spot"});
+    CHECK(table.render_text() == "name        cost  note\n"
+                                 "-----  ---------  ----\n"
+                                 "\xE6\x97\xA5\xE6\x9C\xAC        1.00\n"
+                                 "tokyo  12,345.00  spot\n");
+    CHECK_THROWS(table.add_row({"too", "few"}));
+}
+
+TEST_CASE("markdown cells escape backslashes and fold line breaks", "[text_table]") {
+    CHECK(escape_markdown_cell("a\\b") == "a\\\\b");
+    CHECK(escape_markdown_cell("two\r\nlines\n") == "two lines ");
+    CHECK(escape_markdown_cell("plain") == "plain");
+}

@@ -1,3 +1,6 @@
+// Catalog feeds through the CLI: `catalog import -o`, CSV and YAML files given to --catalog in
+// order, and bad feed options.
+
 #include "../support/cli_runner.hpp"
 
 #include <catch2/catch.hpp>
@@ -38,6 +41,18 @@ TEST_CASE("a CSV given to --catalog overlays the embedded catalog like a YAML fi
     // p4d.24xlarge takes the feed's single row; the other A100 instances keep theirs.
     CHECK_THAT(listed.out, Catch::Contains("\"on_demand_per_hour\": 21.96,"));
     CHECK_THAT(listed.out, Catch::Contains("tests/fixtures/feeds/diff/aws_vms.csv"));
+}
+
+TEST_CASE("negotiated prices in YAML given after a feed override the feed's price",
+          "[catalog][overlay][cli]") {
+    const auto listed =
+        run_cli({"catalog", "list", "--catalog", "tests/fixtures/feeds/diff/aws_vms.csv",
+                 "--catalog", "tests/fixtures/feeds/negotiated.yaml", "--as-of", "2026-11-01",
+                 "--provider", "aws", "--gpu", "A100", "--format", "json"});
+    REQUIRE(listed.exit_code == 0);
+    CHECK_THAT(listed.out, Catch::Contains("\"on_demand_per_hour\": 18.5,"));
+    CHECK_THAT(listed.out, !Catch::Contains("\"on_demand_per_hour\": 21.96,"));
+    CHECK_THAT(listed.out, Catch::Contains("\"as_of\": \"2026-10-15\""));
 }
 
 TEST_CASE("bad option values for feeds are usage errors", "[cli][feeds]") {
