@@ -1,9 +1,13 @@
 #pragma once
-// The program that wrote an output, named in every JSON document and report.
+// The program that wrote an output and the version of the JSON it writes.
 
 #include <string>
+#include <string_view>
 
 namespace gpuplan {
+
+// Version of every JSON output's schema ("MAJOR.MINOR"; docs/json-output.md).
+inline constexpr std::string_view k_json_schema_version = "1.0";
 
 // Name and version of the program, injected so that outputs are reproducible.
 struct GeneratorInfo {

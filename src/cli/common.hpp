@@ -5,7 +5,7 @@
 #include "gpuplan/catalog/staleness.hpp"
 #include "gpuplan/feeds/skypilot.hpp"
 #include "gpuplan/report/catalog_view.hpp"
-#include "gpuplan/report/format.hpp"
+#include "gpuplan/report/output_format.hpp"
 
 #include <chrono>
 #include <cstddef>

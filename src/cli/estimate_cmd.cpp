@@ -34,7 +34,7 @@ Exit run_presets(const CommonOptions& common, Io& io) {
     std::string text;
     if (common.format == report::Format::json) {
         nlohmann::ordered_json out;
-        out["schema_version"] = report::k_json_schema_version;
+        out["schema_version"] = k_json_schema_version;
         nlohmann::ordered_json list = nlohmann::ordered_json::array();
         for (const auto& [name, workload] : presets) {
             list.push_back({{"name", name},

@@ -1,6 +1,6 @@
 #include "gpuplan/gate/gate.hpp"
 
-#include "gpuplan/report/format.hpp"
+#include "gpuplan/numbers.hpp"
 
 #include <algorithm>
 #include <fmt/format.h>
@@ -8,10 +8,6 @@
 namespace gpuplan::gate {
 
 namespace {
-
-using report::format_duration;
-using report::format_fixed;
-using report::format_money;
 
 const PlanOption* find_option(const Plan& plan, std::string_view selector) {
     if (selector == "best") {
@@ -38,7 +34,7 @@ std::string missing_option_message(const Plan& plan, std::string_view selector) 
 Check at_most(std::string name, std::string unit, std::optional<double> actual, double limit,
               std::string message) {
     // Compared as output rounds them, so a verdict never contradicts the printed numbers.
-    const bool passed = actual && report::round_money(*actual) <= report::round_money(limit) + 0.0;
+    const bool passed = actual && round_money(*actual) <= round_money(limit) + 0.0;
     return {std::move(name), std::move(unit), actual, limit, passed, std::move(message)};
 }
 
@@ -82,7 +78,7 @@ void check_increase(const Outcome& outcome, const Plan& plan, const Plan& base,
                 false,
                 fmt::format("increase {} (limit {}%): {}", shown,
                             format_fixed(limit.value * 100.0, 1), change)};
-    check.passed = relative && report::round_to(*relative, 4) <= report::round_to(limit.value, 4);
+    check.passed = relative && round_to(*relative, 4) <= round_to(limit.value, 4);
     checks.push_back(std::move(check));
 }
 

@@ -1,6 +1,7 @@
 #include "gpuplan/error.hpp"
 #include "gpuplan/gate/gate.hpp"
-#include "gpuplan/report/format.hpp"
+#include "gpuplan/generator.hpp"
+#include "gpuplan/numbers.hpp"
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -231,7 +232,7 @@ Plan read_plan(std::string_view file, std::string_view text) {
                   fmt::format("unsupported plan schema_version \"{}\"; this gpuplan ({}) reads "
                               "plan files of schema_version {}.0 to {}.x (it writes {})",
                               *version, GPUPLAN_VERSION, k_plan_schema_major, k_plan_schema_major,
-                              report::k_json_schema_version));
+                              k_json_schema_version));
         sink.throw_if_any();
     }
     plan.schema_version = *version;

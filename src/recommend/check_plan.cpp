@@ -1,7 +1,8 @@
 #include "gpuplan/recommend/check_plan.hpp"
 
+#include "gpuplan/generator.hpp"
+#include "gpuplan/numbers.hpp"
 #include "gpuplan/recommend/provenance.hpp"
-#include "gpuplan/report/format.hpp"
 
 namespace gpuplan::recommend {
 
@@ -19,7 +20,7 @@ std::optional<Date> date_of(const std::string& text) {
 gate::Plan check_plan(const Recommendation& r, std::string source) {
     gate::Plan out;
     out.source = std::move(source);
-    out.schema_version = report::k_json_schema_version;
+    out.schema_version = k_json_schema_version;
     out.generator_version = r.generator.version;
     out.catalog_digest = r.catalog.digest;
     out.prices_oldest = date_of(r.catalog.oldest);
@@ -29,7 +30,7 @@ gate::Plan check_plan(const Recommendation& r, std::string source) {
     out.deadline_hours = c.deadline_hours;
     if (c.budget && c.budget->currency == out.currency) {
         // A budget in another currency is judged by the options' own verdict (within_budget).
-        out.budget = report::round_money(c.budget->amount);
+        out.budget = round_money(c.budget->amount);
     }
     out.options.reserve(r.ranked.size());
     for (std::size_t i = 0; i < r.ranked.size(); ++i) {
@@ -37,10 +38,10 @@ gate::Plan check_plan(const Recommendation& r, std::string source) {
         out.options.push_back({.rank = static_cast<int>(i + 1),
                                .id = o.id(),
                                .purchase = std::string(gpuplan::to_string(o.purchase)),
-                               .wall_hours = report::round_to(o.wall_hours, k_hour_digits),
-                               .total = report::round_money(o.total),
-                               .npv = report::round_money(o.npv),
-                               .max_monthly = report::round_money(max_monthly(o.amounts)),
+                               .wall_hours = round_to(o.wall_hours, k_hour_digits),
+                               .total = round_money(o.total),
+                               .npv = round_money(o.npv),
+                               .max_monthly = round_money(max_monthly(o.amounts)),
                                .prices_as_of = o.prices_as_of,
                                .meets_deadline = o.meets_deadline,
                                .within_budget = o.within_budget});

@@ -1,7 +1,7 @@
 #include "gpuplan/recommend/sensitivity.hpp"
 
+#include "gpuplan/numbers.hpp"
 #include "gpuplan/recommend/recommend.hpp"
-#include "gpuplan/report/format.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -11,9 +11,6 @@
 namespace gpuplan::recommend {
 
 namespace {
-
-using report::format_fixed;
-using report::round_money;
 
 constexpr double k_infinite_swing = std::numeric_limits<double>::infinity();
 

@@ -1,6 +1,6 @@
 #include "gpuplan/report/chart.hpp"
 
-#include "gpuplan/report/format.hpp"
+#include "gpuplan/report/output_format.hpp"
 
 #include <algorithm>
 #include <cmath>

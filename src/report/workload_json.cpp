@@ -1,6 +1,6 @@
 #include "report/workload_json.hpp"
 
-#include "gpuplan/report/format.hpp"
+#include "gpuplan/report/output_format.hpp"
 
 namespace gpuplan::report {
 

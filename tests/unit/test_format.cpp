@@ -1,13 +1,15 @@
-// The number formatting every writer shares (report/format.hpp, the one place that rounds):
+// The number formatting every writer shares (gpuplan/numbers.hpp, the one place that rounds):
 // half-cent rounding, no negative zero, thousands separators, prices, durations, SI suffixes.
 // Every expectation is worked out by hand from the helper's contract, not copied from output.
 
-#include "gpuplan/report/format.hpp"
+#include "gpuplan/numbers.hpp"
+#include "gpuplan/report/output_format.hpp"
 
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <limits>
 
+using namespace gpuplan;
 using namespace gpuplan::report;
 
 namespace {

@@ -3,7 +3,7 @@
 
 #include "gpuplan/catalog/catalog.hpp"
 #include "gpuplan/generator.hpp"
-#include "gpuplan/report/format.hpp"
+#include "gpuplan/report/output_format.hpp"
 
 #include <optional>
 #include <string>

@@ -6,7 +6,7 @@
 #include "gpuplan/decide/facts.hpp"
 #include "gpuplan/decide/tree.hpp"
 #include "gpuplan/report/catalog_view.hpp"
-#include "gpuplan/report/format.hpp"
+#include "gpuplan/report/output_format.hpp"
 
 #include <string>
 

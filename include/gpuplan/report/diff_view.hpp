@@ -3,7 +3,7 @@
 
 #include "gpuplan/catalog/diff.hpp"
 #include "gpuplan/report/catalog_view.hpp"
-#include "gpuplan/report/format.hpp"
+#include "gpuplan/report/output_format.hpp"
 
 #include <string>
 #include <vector>

@@ -3,7 +3,7 @@
 
 #include "gpuplan/estimate/estimate.hpp"
 #include "gpuplan/report/catalog_view.hpp"
-#include "gpuplan/report/format.hpp"
+#include "gpuplan/report/output_format.hpp"
 #include "gpuplan/workload/workload.hpp"
 
 #include <string>

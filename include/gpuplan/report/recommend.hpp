@@ -5,7 +5,7 @@
 
 #include "gpuplan/recommend/recommend.hpp"
 #include "gpuplan/recommend/tco.hpp"
-#include "gpuplan/report/format.hpp"
+#include "gpuplan/report/output_format.hpp"
 
 #include <string>
 

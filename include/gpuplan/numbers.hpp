@@ -1,19 +1,10 @@
 #pragma once
-// Output formats and the number formatting every writer shares (rounding lives here only).
+// The number formatting every writer shares: rounding for output lives here only.
 
-#include <optional>
 #include <string>
 #include <string_view>
 
-namespace gpuplan::report {
-
-enum class Format { table, json, markdown };
-
-[[nodiscard]] std::optional<Format> parse_format(std::string_view text);
-[[nodiscard]] std::string_view to_string(Format format);
-
-// Version of every JSON output's schema ("MAJOR.MINOR"; docs/json-output.md).
-inline constexpr std::string_view k_json_schema_version = "1.0";
+namespace gpuplan {
 
 // Rounds money to cents for output (half away from zero); -0 becomes 0.
 [[nodiscard]] double round_money(double amount);
@@ -34,4 +25,4 @@ inline constexpr std::string_view k_json_schema_version = "1.0";
 // A number with `digits` decimals and thousands separators.
 [[nodiscard]] std::string format_fixed(double value, int digits);
 
-} // namespace gpuplan::report
+} // namespace gpuplan

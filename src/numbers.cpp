@@ -1,36 +1,11 @@
-#include "gpuplan/report/format.hpp"
+#include "gpuplan/numbers.hpp"
 
 #include "gpuplan/units.hpp"
 
 #include <cmath>
 #include <fmt/format.h>
 
-namespace gpuplan::report {
-
-std::optional<Format> parse_format(std::string_view text) {
-    if (text == "table") {
-        return Format::table;
-    }
-    if (text == "json") {
-        return Format::json;
-    }
-    if (text == "markdown" || text == "md") {
-        return Format::markdown;
-    }
-    return std::nullopt;
-}
-
-std::string_view to_string(Format format) {
-    switch (format) {
-    case Format::table:
-        return "table";
-    case Format::json:
-        return "json";
-    case Format::markdown:
-        return "markdown";
-    }
-    return "?";
-}
+namespace gpuplan {
 
 double round_significant(double value, int digits) {
     if (value == 0.0 || !std::isfinite(value)) {
@@ -140,4 +115,4 @@ std::string format_si(double value) {
     return fmt::format("{:g}", round_significant(value, 3));
 }
 
-} // namespace gpuplan::report
+} // namespace gpuplan
