@@ -4,6 +4,7 @@
 #include "gpuplan/estimate/estimate.hpp"
 #include "gpuplan/recommend/provenance.hpp"
 
+#include <algorithm>
 #include <stdexcept>
 #include <utility>
 
@@ -85,7 +86,16 @@ Recommendation recommend(const workload::Workload& workload, const catalog::Cata
             sensitivity(workload, catalog, tree, rules, settings.cost, settings.objective);
     }
     r.generated_at = settings.generated_at;
+    r.unit_costs.reserve(shown_count(r));
+    for (std::size_t i = 0; i < shown_count(r); ++i) {
+        r.unit_costs.push_back(cost::unit_costs(workload, r.plan.options[r.ranked[i]].total));
+    }
     return r;
+}
+
+std::size_t shown_count(const Recommendation& r) {
+    return r.top <= 0 ? r.ranked.size()
+                      : std::min(r.ranked.size(), static_cast<std::size_t>(r.top));
 }
 
 } // namespace gpuplan::recommend

@@ -21,11 +21,6 @@ constexpr int k_hour_digits = 2;
 
 constexpr std::size_t k_rejected_shown = 5;
 
-std::size_t shown(const recommend::Recommendation& r) {
-    return r.top <= 0 ? r.ranked.size()
-                      : std::min(r.ranked.size(), static_cast<std::size_t>(r.top));
-}
-
 ordered_json optional_money(const std::optional<double>& value) {
     return value ? ordered_json(round_money(*value)) : ordered_json(nullptr);
 }
@@ -51,8 +46,7 @@ ordered_json items_json(const std::array<double, cost::k_item_count>& items) {
 }
 
 ordered_json option_json(const cost::Option& o, std::optional<std::size_t> rank,
-                         const workload::Workload& workload) {
-    const cost::UnitCosts units = cost::unit_costs(workload, o.total);
+                         const cost::UnitCosts& units) {
     ordered_json out;
     if (rank) {
         out["rank"] = *rank;
@@ -212,8 +206,8 @@ std::string recommend_json(const recommend::Recommendation& r) {
     out["decision"] = r.decision ? decision_json(*r.decision, r.rules_file)
                                  : decision_json(unruled_decision(plan), "");
     ordered_json options = ordered_json::array();
-    for (std::size_t i = 0; i < shown(r); ++i) {
-        ordered_json option = option_json(plan.options[r.ranked[i]], i + 1, r.workload);
+    for (std::size_t i = 0; i < recommend::shown_count(r); ++i) {
+        ordered_json option = option_json(plan.options[r.ranked[i]], i + 1, r.unit_costs.at(i));
         const std::optional<Date>& as_of = r.plan.options.at(r.ranked[i]).prices_as_of;
         option["prices_as_of"] = as_of ? ordered_json(as_of->to_string()) : ordered_json(nullptr);
         options.push_back(std::move(option));
@@ -293,7 +287,7 @@ TextTable options_table(const recommend::Recommendation& r, bool all_columns) {
         table.add_column("deadline");
         table.add_column("budget");
     }
-    for (std::size_t i = 0; i < shown(r); ++i) {
+    for (std::size_t i = 0; i < recommend::shown_count(r); ++i) {
         const cost::Option& o = r.plan.options[r.ranked[i]];
         std::vector<std::string> row{std::to_string(i + 1), o.id(), std::to_string(o.gpu_count),
                                      r.workload.task == workload::Task::inference
@@ -323,7 +317,8 @@ std::string recommend_text(const recommend::Recommendation& r, bool markdown, bo
     }
     out +=
         fmt::format("{} ranked by {}, {} rejected, {} shown; wall = until the first run ends\n\n",
-                    r.ranked.size(), rank::to_string(r.objective), r.rejected.size(), shown(r));
+                    r.ranked.size(), rank::to_string(r.objective), r.rejected.size(),
+                    recommend::shown_count(r));
     if (r.ranked.empty()) {
         out += "No feasible option.\n";
     } else {
@@ -337,8 +332,9 @@ std::string recommend_text(const recommend::Recommendation& r, bool markdown, bo
         if (markdown) {
             out += "\n";
         }
-        const std::string units =
-            unit_costs_text(cost::unit_costs(r.workload, best.total), plan.currency);
+        const std::string units = r.unit_costs.empty()
+                                      ? std::string()
+                                      : unit_costs_text(r.unit_costs.front(), plan.currency);
         if (!units.empty()) {
             out += bullet + units + "\n";
         }

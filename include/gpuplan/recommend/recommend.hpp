@@ -72,7 +72,12 @@ struct Recommendation {
     bool explain = false; // full trace and every rejected option, rule exclusions included
     std::optional<Sensitivity> sensitivity; // with Settings::sensitivity
     std::string generated_at;               // Settings::generated_at
+    // Unit costs of the options shown (shown_count()), in ranked order.
+    std::vector<cost::UnitCosts> unit_costs;
 };
+
+// How many ranked options the renderers show: the first `top`, or all of them with top 0.
+[[nodiscard]] std::size_t shown_count(const Recommendation& recommendation);
 
 // Estimates, decides, prices and ranks `workload` on `catalog`. `tree` may be null only with
 // RuleUse::none. Throws UsageError for a GPU model name the catalog lacks; "nothing fits" is an
