@@ -115,10 +115,6 @@ UnitCosts unit_costs(const workload::Workload& w, double total) {
     return units;
 }
 
-std::vector<std::string> texts(const std::vector<Note>& notes) {
-    return {notes.begin(), notes.end()};
-}
-
 std::string Option::id() const {
     const IdParts id = id_parts(*this);
     std::string out;
@@ -411,16 +407,6 @@ Flows flows_of(const CashFlows& unit, const CashFlows& hidden) {
     return out;
 }
 
-// The note stored under `key`, made by `make` the first time.
-template <class Key, class Make>
-const Note& memo(std::map<Key, Note>& notes, const Key& key, const Make& make) {
-    auto it = notes.find(key);
-    if (it == notes.end()) {
-        it = notes.emplace(key, make()).first;
-    }
-    return it->second;
-}
-
 class Planner {
 public:
     Planner(const Workload& w, const catalog::Catalog& c, const Settings& s, const Estimator& e,
@@ -465,20 +451,11 @@ private:
     EstimateCache m_cache;
     RuleFilter m_rules;
     Plan m_plan;
-    const Note m_default_discount_note{
-        "commitment price is the provider's default discount (market survey), not a published "
-        "price for this instance"};
     std::optional<double> m_budget_rate; // output currency per unit of the budget's currency
     // committed(): by nodes, busy hours per run, hours per day, runs, months between runs,
     // session hours, term months and upfront share.
     std::map<std::tuple<int, double, double, int, double, double, int, double>, CommittedUsage>
         m_committed;
-    // Notes by what their words say: the same figures make one shared note for every instance
-    // type (formatting them per instance is a large share of the stage).
-    std::map<std::tuple<double, std::string, int, double, double, double, double, double>, Note>
-        m_spot_notes;
-    std::map<std::pair<double, double>, Note> m_billing_notes;
-    std::map<std::tuple<int, int, catalog::Payment, double, double>, Note> m_commitment_notes;
     std::map<std::string, double> m_cheapest_on_demand_per_gpu_hour; // GPU -> output currency
 };
 
@@ -654,18 +631,18 @@ std::pair<SpotRisk, std::string> spot_risk(const Settings& settings,
                                            const catalog::Provider& provider,
                                            const catalog::Instance& instance) {
     SpotRisk risk;
-    std::string source = "instance";
+    std::string source(k_rate_from_instance);
     if (settings.interruption_rate_per_node_hour) {
         risk.interruption_rate_per_node_hour = *settings.interruption_rate_per_node_hour;
-        source = "--interruption-rate";
+        source = k_rate_from_settings;
     } else if (instance.spot_interruption_rate_per_node_hour) {
         risk.interruption_rate_per_node_hour = instance.spot_interruption_rate_per_node_hour->value;
     } else if (provider.spot) {
         risk.interruption_rate_per_node_hour = provider.spot->interruption_rate_per_node_hour.value;
-        source = "provider default";
+        source = k_rate_from_provider;
     } else {
         risk.interruption_rate_per_node_hour = k_default_interruption_rate_per_node_hour;
-        source = "gpuplan default";
+        source = k_rate_from_gpuplan;
     }
     risk.restart_hours =
         (provider.spot ? provider.spot->restart_minutes.value : k_default_restart_minutes) / 60.0;
@@ -735,20 +712,12 @@ void Planner::add_cloud(const catalog::Provider& provider, const catalog::Instan
         overhead = spot_overhead(proto.nodes, spot);
         spot_proto.wall_hours = e.wall_hours * overhead.wall_factor;
     }
-    spot_proto.notes.push_back(memo(
-        m_spot_notes,
-        std::tuple{spot.interruption_rate_per_node_hour, risk_source, proto.nodes, e.checkpoint_gb,
-                   spot.checkpoint_hours, overhead.checkpoint_interval_hours, spot.restart_hours,
-                   overhead.wall_factor},
-        [&] {
-            return fmt::format("spot: {:.6g} interruptions/node-hour ({}) x {} node{}; checkpoint "
-                               "{:.1f} GB in {:.1f} min every {:.2f} h; restart {:.0f} min; wall "
-                               "x{:.4f}",
-                               spot.interruption_rate_per_node_hour, risk_source, proto.nodes,
-                               proto.nodes == 1 ? "" : "s", e.checkpoint_gb,
-                               spot.checkpoint_hours * 60.0, overhead.checkpoint_interval_hours,
-                               spot.restart_hours * 60.0, overhead.wall_factor);
-        }));
+    spot_proto.notes.push_back(
+        make_note(NoteKind::spot_risk,
+                  {spot.interruption_rate_per_node_hour, static_cast<double>(proto.nodes),
+                   e.checkpoint_gb, spot.checkpoint_hours, overhead.checkpoint_interval_hours,
+                   spot.restart_hours, overhead.wall_factor},
+                  risk_source));
 
     std::optional<SpotSimulation> simulation;
     Usage stretched = usage;
@@ -766,19 +735,15 @@ void Planner::add_cloud(const catalog::Provider& provider, const catalog::Instan
     Option on_demand_proto = proto;
     on_demand_proto.purchase = PurchaseOption::on_demand;
     if (billing.granularity_seconds > 1.0 || billing.minimum_seconds > 0.0) {
-        on_demand_proto.notes.push_back(memo(
-            m_billing_notes, std::pair{billing.granularity_seconds, billing.minimum_seconds}, [&] {
-                return fmt::format("billed per {:g} s, minimum {:g} s", billing.granularity_seconds,
-                                   billing.minimum_seconds);
-            }));
+        on_demand_proto.notes.push_back(
+            make_note(NoteKind::billing, {billing.granularity_seconds, billing.minimum_seconds}));
     }
     spot_proto.finishes = !spot_endless;
     std::optional<Discount> discount;
     if (const auto found = m_settings.provider_discounts.find(provider.name);
         found != m_settings.provider_discounts.end()) {
         discount =
-            Discount{found->second, fmt::format("negotiated discount {}% applied to every charge",
-                                                found->second * 100.0)};
+            Discount{found->second, make_note(NoteKind::negotiated_discount, {found->second})};
     }
     const Discount* const discount_used = discount ? &*discount : nullptr;
 
@@ -838,21 +803,14 @@ void Planner::add_cloud(const catalog::Provider& provider, const catalog::Instan
             const CommitmentUse& use = unit.use;
             if (use.committed_node_hours > 0.0) {
                 option.notes.push_back(
-                    memo(m_commitment_notes,
-                         std::tuple{use.terms, best->commitment.term_months, best->payment,
-                                    use.unused_node_hours(), use.committed_node_hours},
-                         [&] {
-                             return fmt::format(
-                                 "{} term{} of {} months, {}, take-or-pay: {:.0f} of "
-                                 "{:.0f} committed instance-hours unused ({:.0f}%)",
-                                 use.terms, use.terms == 1 ? "" : "s", best->commitment.term_months,
-                                 catalog::to_string(best->payment), use.unused_node_hours(),
-                                 use.committed_node_hours,
-                                 100.0 * use.unused_node_hours() / use.committed_node_hours);
-                         }));
+                    make_note(NoteKind::commitment_use,
+                              {static_cast<double>(use.terms),
+                               static_cast<double>(best->commitment.term_months),
+                               use.unused_node_hours(), use.committed_node_hours},
+                              std::string(catalog::to_string(best->payment))));
             }
             if (best->is_default) {
-                option.notes.push_back(m_default_discount_note);
+                option.notes.push_back(make_note(NoteKind::default_commitment_price));
             }
             emit(option, unit.flows, best->commitment.effective_per_hour);
         }
@@ -869,12 +827,12 @@ void Planner::add_cloud(const catalog::Provider& provider, const catalog::Instan
                                                   simulation->p90_wall_hours,
                                                   simulation->p50_wall_hours * per_hour,
                                                   simulation->p90_wall_hours * per_hour};
-                option.notes.push_back(fmt::format(
-                    "Monte Carlo ({} samples, seed {}): wall P50 {:.2f} h, P90 {:.2f} h; spot "
-                    "compute P50 {:.2f}, P90 {:.2f} {}",
-                    simulation->samples, m_settings.seed, simulation->p50_wall_hours,
-                    simulation->p90_wall_hours, option.simulation->p50_cost,
-                    option.simulation->p90_cost, m_plan.currency));
+                option.notes.push_back(
+                    make_note(NoteKind::spot_simulation,
+                              {static_cast<double>(simulation->samples), simulation->p50_wall_hours,
+                               simulation->p90_wall_hours, option.simulation->p50_cost,
+                               option.simulation->p90_cost},
+                              m_plan.currency, std::to_string(m_settings.seed)));
             }
             emit(option, unit_spot, *region.spot);
         }
@@ -943,16 +901,13 @@ void Planner::add_self_built(const catalog::Build& build, const catalog::Gpu& gp
             p.lead_time_hours > *m_workload.constraints.deadline_hours) {
             option.meets_deadline = false;
         }
-        option.notes.push_back(fmt::format(
-            "lead time {:g} weeks: {}", build.lead_time_weeks,
-            bridged ? fmt::format("bridged on the cheapest cloud on-demand {} ({:.4f} {}/GPU-hour)",
-                                  gpu.name, cheapest->second, m_plan.currency)
-                    : std::string("the job waits for the hardware")));
+        option.notes.push_back(bridged ? make_note(NoteKind::lead_time_bridged,
+                                                   {build.lead_time_weeks, cheapest->second},
+                                                   gpu.name, m_plan.currency)
+                                       : make_note(NoteKind::lead_time, {build.lead_time_weeks}));
         if (option.break_even_utilisation) {
-            option.notes.push_back(fmt::format(
-                "break-even utilisation vs the cheapest on-demand: {:.1f}% of hours from delivery "
-                "to the horizon",
-                *option.break_even_utilisation * 100.0));
+            option.notes.push_back(
+                make_note(NoteKind::break_even_utilisation, {*option.break_even_utilisation}));
         }
         finish(option,
                flows_of(option.finishes ? self_built_cash_flows(usage, p) : CashFlows{}, {}), 1.0,
@@ -993,9 +948,8 @@ void Planner::compare_self_built() {
             const Option& cloud = *found->second;
             const auto month =
                 finance::break_even_month(m_plan.monthly_rate, own.amounts, cloud.amounts);
-            own.notes.push_back(
-                month ? fmt::format("break-even vs {}: month {}", cloud.id(), *month)
-                      : fmt::format("break-even vs {}: none within the cash flows", cloud.id()));
+            own.notes.push_back(make_note(
+                NoteKind::break_even, {month ? static_cast<double>(*month) : -1.0}, cloud.id()));
         }
     }
 }

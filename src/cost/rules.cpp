@@ -29,8 +29,8 @@ void apply_decision(Plan& plan, const decide::Decision& decision, ExcludedOption
             if (verdict.first) {
                 for (const decide::CandidateGpu& candidate : decision.candidate_gpus) {
                     if (candidate.gpu == option.gpu && candidate.reason) {
-                        verdict.second.push_back(fmt::format("the rules favour {} (rule '{}')",
-                                                             option.gpu, candidate.reason->rule));
+                        verdict.second.push_back(make_note(NoteKind::rule_favours_gpu, {},
+                                                           option.gpu, candidate.reason->rule));
                     }
                 }
             }
@@ -41,8 +41,8 @@ void apply_decision(Plan& plan, const decide::Decision& decision, ExcludedOption
             const decide::PurchaseVerdict& verdict = decide::verdict_for(decision, option.purchase);
             std::optional<Note> note;
             if (verdict.status == decide::PurchaseStatus::preferred && verdict.reason) {
-                note = fmt::format("the rules favour {} (rule '{}')", to_string(option.purchase),
-                                   verdict.reason->rule);
+                note = make_note(NoteKind::rule_favours_purchase, {},
+                                 std::string(to_string(option.purchase)), verdict.reason->rule);
             }
             purchase = by_purchase.emplace(option.purchase, std::move(note)).first;
         }

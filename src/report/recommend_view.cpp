@@ -1,6 +1,7 @@
 #include "gpuplan/finance/finance.hpp"
 #include "gpuplan/recommend/provenance.hpp"
 #include "gpuplan/report/decision_view.hpp"
+#include "gpuplan/report/notes.hpp"
 #include "gpuplan/report/recommend.hpp"
 #include "gpuplan/report/text_table.hpp"
 #include "report/decision_json.hpp"
@@ -94,7 +95,7 @@ ordered_json option_json(const cost::Option& o, std::optional<std::size_t> rank,
     } else {
         out["simulation"] = nullptr;
     }
-    out["notes"] = cost::texts(o.notes);
+    out["notes"] = note_texts(o.notes);
     return out;
 }
 
@@ -338,8 +339,8 @@ std::string recommend_text(const recommend::Recommendation& r, bool markdown, bo
         if (!units.empty()) {
             out += bullet + units + "\n";
         }
-        for (const std::string& note : best.notes) {
-            out += bullet + note + "\n";
+        for (const cost::Note& note : best.notes) {
+            out += bullet + note_text(note) + "\n";
         }
     }
     if (!r.rejected.empty()) {
@@ -445,7 +446,7 @@ std::string tco_json(const recommend::TcoComparison& r) {
                                                           : ordered_json::object()}});
         }
         entry["cash_flows"] = flows;
-        entry["notes"] = cost::texts(o.notes);
+        entry["notes"] = note_texts(o.notes);
         options.push_back(entry);
     }
     out["options"] = options;

@@ -6,6 +6,7 @@
 
 #include "gpuplan/catalog/catalog.hpp"
 #include "gpuplan/cost/cash_flows.hpp"
+#include "gpuplan/cost/note.hpp"
 #include "gpuplan/decide/decide.hpp"
 #include "gpuplan/estimate/estimate.hpp"
 #include "gpuplan/large_buffer.hpp"
@@ -16,7 +17,6 @@
 #include <array>
 #include <cstdint>
 #include <map>
-#include <memory>
 #include <optional>
 #include <span>
 #include <stdexcept>
@@ -93,24 +93,6 @@ struct SpotQuantiles {
 
     bool operator==(const SpotQuantiles&) const = default;
 };
-
-// A sentence about an option. Most are the same for every region of an instance type or every
-// option of a GPU model, so options share one copy; equal when the words are.
-class Note {
-public:
-    Note(std::string text) : m_text(std::make_shared<const std::string>(std::move(text))) {}
-    Note(const char* text) : Note(std::string(text)) {}
-
-    [[nodiscard]] const std::string& text() const { return *m_text; }
-    operator const std::string&() const { return *m_text; }
-    bool operator==(const Note& other) const { return *m_text == *other.m_text; }
-
-private:
-    std::shared_ptr<const std::string> m_text;
-};
-
-// The words of `notes`, in order.
-[[nodiscard]] std::vector<std::string> texts(const std::vector<Note>& notes);
 
 // The figures a rejection's sentence quotes, kept as numbers so that only the sentences shown
 // are ever put into words (see reason()); the currencies are the plan's.

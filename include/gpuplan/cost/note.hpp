@@ -1,0 +1,56 @@
+#pragma once
+// A fact about a priced option, kept as a code and the figures it quotes; the report layer puts
+// it into words (report::note_text), so pricing thousands of options formats nothing.
+
+#include "gpuplan/purchase.hpp"
+
+#include <array>
+#include <string>
+#include <string_view>
+#include <utility>
+
+namespace gpuplan::cost {
+
+// What a note says, and which of Note's fields it uses (figures in order).
+enum class NoteKind {
+    billing,                  // granularity seconds, minimum seconds
+    negotiated_discount,      // fraction off
+    commitment_use,           // terms, term months, unused hours, committed hours; `subject`
+                              // the payment
+    default_commitment_price, // (none): the commitment price is a default discount
+    spot_risk,                // rate per node-hour, nodes, checkpoint GB, checkpoint hours,
+                              // interval hours, restart hours, wall factor; `subject` the source
+    spot_simulation,          // samples, P50 wall hours, P90 wall hours, P50 cost, P90 cost;
+                              // `subject` the currency, `detail` the seed
+    lead_time,                // weeks: the job waits for the hardware
+    lead_time_bridged,        // weeks, price per GPU-hour; `subject` the GPU model, `detail` the
+                              // currency
+    break_even_utilisation,   // fraction of hours from delivery to the horizon
+    break_even,               // month (negative: none within the cash flows); `subject` the
+                              // option compared with
+    rule_favours_gpu,         // `subject` the GPU model, `detail` the rule
+    rule_favours_purchase,    // `subject` the purchase option, `detail` the rule
+};
+
+// Where a spot interruption rate comes from (NoteKind::spot_risk's `subject`).
+inline constexpr std::string_view k_rate_from_settings = "set for this run";
+inline constexpr std::string_view k_rate_from_instance = "instance";
+inline constexpr std::string_view k_rate_from_provider = "provider default";
+inline constexpr std::string_view k_rate_from_gpuplan = "gpuplan default";
+
+struct Note {
+    NoteKind kind = NoteKind::billing;
+    std::array<double, 7> figures{};
+    std::string subject;
+    std::string detail;
+
+    bool operator==(const Note&) const = default;
+};
+
+// A note of `kind` with its figures and names (as NoteKind lists them).
+[[nodiscard]] inline Note make_note(NoteKind kind, std::array<double, 7> figures = {},
+                                    std::string subject = {}, std::string detail = {}) {
+    return Note{kind, figures, std::move(subject), std::move(detail)};
+}
+
+} // namespace gpuplan::cost

@@ -1,0 +1,18 @@
+#pragma once
+// The words of the cost stage's notes (cost::Note: a code and its figures).
+
+#include "gpuplan/cost/note.hpp"
+
+#include <span>
+#include <string>
+#include <vector>
+
+namespace gpuplan::report {
+
+// One note as a sentence, e.g. `billed per 3600 s, minimum 0 s`.
+[[nodiscard]] std::string note_text(const cost::Note& note);
+
+// The sentences of `notes`, in order.
+[[nodiscard]] std::vector<std::string> note_texts(std::span<const cost::Note> notes);
+
+} // namespace gpuplan::report

@@ -1,0 +1,68 @@
+#include "gpuplan/report/notes.hpp"
+
+#include <fmt/format.h>
+
+namespace gpuplan::report {
+
+std::string note_text(const cost::Note& note) {
+    const auto& f = note.figures;
+    switch (note.kind) {
+    case cost::NoteKind::billing:
+        return fmt::format("billed per {:g} s, minimum {:g} s", f[0], f[1]);
+    case cost::NoteKind::negotiated_discount:
+        return fmt::format("negotiated discount {}% applied to every charge", f[0] * 100.0);
+    case cost::NoteKind::commitment_use: {
+        const int terms = static_cast<int>(f[0]);
+        return fmt::format("{} term{} of {} months, {}, take-or-pay: {:.0f} of {:.0f} committed "
+                           "instance-hours unused ({:.0f}%)",
+                           terms, terms == 1 ? "" : "s", static_cast<int>(f[1]), note.subject, f[2],
+                           f[3], 100.0 * f[2] / f[3]);
+    }
+    case cost::NoteKind::default_commitment_price:
+        return "commitment price is the provider's default discount (market survey), not a "
+               "published price for this instance";
+    case cost::NoteKind::spot_risk: {
+        const int nodes = static_cast<int>(f[1]);
+        return fmt::format("spot: {:.6g} interruptions/node-hour ({}) x {} node{}; checkpoint "
+                           "{:.1f} GB in {:.1f} min every {:.2f} h; restart {:.0f} min; wall "
+                           "x{:.4f}",
+                           f[0], note.subject, nodes, nodes == 1 ? "" : "s", f[2], f[3] * 60.0,
+                           f[4], f[5] * 60.0, f[6]);
+    }
+    case cost::NoteKind::spot_simulation:
+        return fmt::format("Monte Carlo ({} samples, seed {}): wall P50 {:.2f} h, P90 {:.2f} h; "
+                           "spot compute P50 {:.2f}, P90 {:.2f} {}",
+                           static_cast<long long>(f[0]), note.detail, f[1], f[2], f[3], f[4],
+                           note.subject);
+    case cost::NoteKind::lead_time:
+        return fmt::format("lead time {:g} weeks: the job waits for the hardware", f[0]);
+    case cost::NoteKind::lead_time_bridged:
+        return fmt::format("lead time {:g} weeks: bridged on the cheapest cloud on-demand {} "
+                           "({:.4f} {}/GPU-hour)",
+                           f[0], note.subject, f[1], note.detail);
+    case cost::NoteKind::break_even_utilisation:
+        return fmt::format("break-even utilisation vs the cheapest on-demand: {:.1f}% of hours "
+                           "from delivery to the horizon",
+                           f[0] * 100.0);
+    case cost::NoteKind::break_even:
+        return f[0] < 0.0
+                   ? fmt::format("break-even vs {}: none within the cash flows", note.subject)
+                   : fmt::format("break-even vs {}: month {}", note.subject,
+                                 static_cast<int>(f[0]));
+    case cost::NoteKind::rule_favours_gpu:
+    case cost::NoteKind::rule_favours_purchase:
+        return fmt::format("the rules favour {} (rule '{}')", note.subject, note.detail);
+    }
+    return {};
+}
+
+std::vector<std::string> note_texts(std::span<const cost::Note> notes) {
+    std::vector<std::string> out;
+    out.reserve(notes.size());
+    for (const cost::Note& note : notes) {
+        out.push_back(note_text(note));
+    }
+    return out;
+}
+
+} // namespace gpuplan::report
