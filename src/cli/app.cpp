@@ -4,6 +4,7 @@
 #include "cli/check_cmd.hpp"
 #include "cli/estimate_cmd.hpp"
 #include "cli/feeds_cmd.hpp"
+#include "cli/output_writer.hpp"
 #include "cli/recommend_cmd.hpp"
 #include "cli/report_cmd.hpp"
 #include "cli/rules_cmd.hpp"
@@ -429,6 +430,16 @@ int report_error(Io& io, Exit code, const std::string& message) {
     return static_cast<int>(code);
 }
 
+// Help and version text on stdout: exit 0 only when it was written.
+int write_text(Io& io, const std::string& text) {
+    try {
+        write_stream(io.out, text);
+    } catch (const OutputError& e) {
+        return report_error(io, Exit::runtime, e.what());
+    }
+    return static_cast<int>(Exit::ok);
+}
+
 } // namespace
 
 int run(const std::vector<std::string>& args, Io& io) {
@@ -444,14 +455,11 @@ int run(const std::vector<std::string>& args, Io& io) {
     try {
         app.parse(reversed);
     } catch (const CLI::CallForHelp&) {
-        io.out << app.help();
-        return static_cast<int>(Exit::ok);
+        return write_text(io, app.help());
     } catch (const CLI::CallForAllHelp&) {
-        io.out << app.help("", CLI::AppFormatMode::All);
-        return static_cast<int>(Exit::ok);
+        return write_text(io, app.help("", CLI::AppFormatMode::All));
     } catch (const CLI::CallForVersion& e) {
-        io.out << e.what() << '\n';
-        return static_cast<int>(Exit::ok);
+        return write_text(io, std::string(e.what()) + '\n');
     } catch (const CLI::ParseError& e) {
         return report_error(io, Exit::usage,
                             std::string("gpuplan: error: ") + e.what() +
@@ -477,7 +485,9 @@ int run(const std::vector<std::string>& args, Io& io) {
         if (!parsed.action) {
             throw UsageError("no command given; run 'gpuplan --help'");
         }
-        return static_cast<int>(parsed.action(io));
+        const Exit code = parsed.action(io);
+        flush_stream(io.out); // lines written straight to io.out ("ok: ...", summaries)
+        return static_cast<int>(code);
     } catch (const InputError& e) {
         for (const Diagnostic& diagnostic : e.diagnostics()) {
             io.err << format_diagnostic(diagnostic) << '\n';

@@ -289,41 +289,19 @@ std::string utc_timestamp() {
                        parts.tm_mon + 1, parts.tm_mday, parts.tm_hour, parts.tm_min, parts.tm_sec);
 }
 
-void write_output(const CommonOptions& options, const std::string& raw, Io& io) {
+void write_output(const CommonOptions& options, const std::string& raw, Io& io,
+                  std::span<const OutputFile> also) {
     const std::string text = !options.generated_at.empty() && options.format == report::Format::json
                                  ? stamp_json(raw, options.generated_at)
                                  : raw;
     if (options.output.empty() || options.output == "-") {
-        io.out << text;
-        io.out.flush();
+        write_files(also);
+        write_stream(io.out, text);
         return;
     }
-    const fs::path target = options.output;
-    std::error_code ec;
-    if (fs::is_directory(target, ec)) {
-        throw RuntimeError(
-            fmt::format("{}: error: is a directory, expected a file", target.string()));
-    }
-    const fs::path folder = target.has_parent_path() ? target.parent_path() : fs::path(".");
-    const fs::path temporary =
-        folder / fmt::format(".{}.tmp.{}", target.filename().string(), ::getpid());
-    {
-        std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
-        out << text;
-        out.flush();
-        if (!out) {
-            fs::remove(temporary, ec);
-            throw RuntimeError(fmt::format("{}: error: cannot write file: {}", target.string(),
-                                           std::strerror(errno)));
-        }
-    }
-    fs::rename(temporary, target, ec);
-    if (ec) {
-        std::error_code ignored;
-        fs::remove(temporary, ignored);
-        throw RuntimeError(
-            fmt::format("{}: error: cannot write file: {}", target.string(), ec.message()));
-    }
+    std::vector<OutputFile> files(also.begin(), also.end());
+    files.push_back({options.output, text});
+    write_files(files);
 }
 
 PhaseTimer::PhaseTimer(std::string phase)

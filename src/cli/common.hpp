@@ -1,6 +1,7 @@
 #pragma once
 // What every subcommand shares: options, streams, catalog loading and atomic output.
 
+#include "cli/output_writer.hpp"
 #include "gpuplan/catalog/loader.hpp"
 #include "gpuplan/catalog/staleness.hpp"
 #include "gpuplan/feeds/skypilot.hpp"
@@ -11,6 +12,7 @@
 #include <cstddef>
 #include <iosfwd>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -77,10 +79,12 @@ read_catalog_paths(const std::vector<std::string>& paths);
 [[nodiscard]] catalog::Catalog apply_catalog_paths(catalog::Catalog catalog,
                                                    const CommonOptions& options);
 
-// Writes `text` to stdout, or atomically to options.output (a temporary file in the same
-// folder, then rename), so a failed run never leaves a half-written file. With --timestamp, a
-// JSON object gains `generated_at` after `generator` (or after `schema_version`).
-void write_output(const CommonOptions& options, const std::string& text, Io& io);
+// Writes `text` to stdout (checked: OutputError when it fails), or to options.output, together
+// with the files in `also`, all or nothing through write_files (cli/output_writer.hpp), so a
+// failed run never leaves a half-written file. With --timestamp, a JSON object gains
+// `generated_at` after `generator` (or after `schema_version`).
+void write_output(const CommonOptions& options, const std::string& text, Io& io,
+                  std::span<const OutputFile> also = {});
 
 // Today's date: io.today when injected, else the system clock's UTC date.
 [[nodiscard]] Date today(const Io& io);

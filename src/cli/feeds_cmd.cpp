@@ -180,16 +180,23 @@ Exit run_catalog_import(const CommonOptions& common, const CatalogImportOptions&
         return Exit::ok;
     }
     std::error_code ec;
-    fs::create_directories(common.output, ec);
+    const bool created = fs::create_directories(common.output, ec);
     if (ec) {
         throw RuntimeError(
             fmt::format("{}: error: cannot create folder: {}", common.output, ec.message()));
     }
+    std::vector<OutputFile> outputs;
     for (std::size_t i = 0; i < documents.size(); ++i) {
-        CommonOptions to_file = common;
-        to_file.output = documents[i].first;
-        write_output(to_file, documents[i].second, io);
+        outputs.push_back({documents[i].first, documents[i].second});
         written.emplace_back(providers[i].name, documents[i].first);
+    }
+    try {
+        write_files(outputs);
+    } catch (...) {
+        if (created) {
+            fs::remove(common.output, ec); // only when still empty: nothing was written
+        }
+        throw;
     }
     if (common.verbosity >= 0) {
         io.out << import_summary(read, written);

@@ -25,14 +25,12 @@ Exit run_report(const CommonOptions& common, const ReportOptions& options, Io& i
             [&options](const workload::Workload& w, const catalog::Catalog& c,
                        const cost::Settings& s) { return plan_for(options.recommend, w, c, s); }),
         common.generated_at};
+    std::vector<OutputFile> chart;
     if (!options.chart.empty()) {
-        CommonOptions chart_output = common;
-        chart_output.output = options.chart;
-        chart_output.format = report::Format::markdown; // no JSON stamping
-        write_output(chart_output,
-                     report::render_svg_chart(report::purchase_option_chart(recommendation)), io);
+        chart.push_back({options.chart,
+                         report::render_svg_chart(report::purchase_option_chart(recommendation))});
     }
-    write_output(common, report::render_full_report(full), io);
+    write_output(common, report::render_full_report(full), io, chart);
     return Exit::ok;
 }
 
