@@ -5,15 +5,18 @@
 #include "gpuplan/catalog/loader.hpp"
 #include "gpuplan/catalog/staleness.hpp"
 #include "gpuplan/feeds/skypilot.hpp"
+#include "gpuplan/limits.hpp"
 #include "gpuplan/report/catalog_view.hpp"
 #include "gpuplan/report/format.hpp"
 
 #include <chrono>
 #include <cstddef>
+#include <ctime>
 #include <iosfwd>
 #include <optional>
 #include <span>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace gpuplan::cli {
@@ -44,14 +47,41 @@ struct CommonOptions {
 };
 
 // The largest input file any command reads (docs/limits.md); YAML documents have a lower limit.
-inline constexpr std::size_t k_max_input_bytes = 512U * 1024U * 1024U;
+inline constexpr std::size_t k_max_input_bytes = limits::k_max_input_bytes;
 
-// Reads a whole file; throws RuntimeError naming the file and the reason, and InputError when it
-// is larger than k_max_input_bytes (checked before reading, and while reading pipes).
+// Reads a whole file, or standard input for `-`; throws RuntimeError naming the file and the
+// reason (also for anything but a regular file: a FIFO, device or socket is refused without
+// waiting for it), and InputError when it is larger than k_max_input_bytes (checked before
+// reading, and while reading standard input).
 [[nodiscard]] catalog::TextFile read_text_file(const std::string& path);
 
-// Expands catalog paths: a file as is, a folder as its *.yaml files (recursively, sorted, without
-// presets/ and decision_tree.yaml). Throws RuntimeError for an unreadable path.
+// An input file opened by open_input: a regular file, its size and modification time.
+struct InputFd {
+    explicit InputFd(int descriptor) : fd(descriptor) {}
+    InputFd(InputFd&& other) noexcept
+        : fd(std::exchange(other.fd, -1)), size(other.size), modified(other.modified) {}
+    InputFd& operator=(InputFd&&) = delete;
+    InputFd(const InputFd&) = delete;
+    InputFd& operator=(const InputFd&) = delete;
+    ~InputFd();
+    int fd = -1;
+    std::size_t size = 0;
+    std::time_t modified = 0;
+};
+
+// What a file that is not a regular file is, from its st_mode: `a FIFO`, `a character device`.
+[[nodiscard]] std::string describe_file_type(unsigned mode);
+
+// Opens `path` non-blocking and checks it as read_text_file does; throws like it.
+[[nodiscard]] InputFd open_input(const std::string& path);
+
+// Reads up to `capacity` bytes of `input` into `buffer`; returns how many. Throws RuntimeError.
+[[nodiscard]] std::size_t read_input(const InputFd& input, char* buffer, std::size_t capacity,
+                                     const std::string& path);
+
+// Expands catalog paths: a file as is, a folder as its *.yaml and *.yml files (recursively,
+// sorted, without presets/ and decision_tree.yaml). Throws RuntimeError for an unreadable path
+// and UsageError for a folder without catalog files.
 [[nodiscard]] std::vector<catalog::TextFile>
 read_catalog_paths(const std::vector<std::string>& paths);
 

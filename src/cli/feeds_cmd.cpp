@@ -5,6 +5,7 @@
 #include "gpuplan/embedded.hpp"
 #include "gpuplan/error.hpp"
 #include "gpuplan/report/diff_view.hpp"
+#include "gpuplan/report/escape.hpp"
 
 #include <algorithm>
 #include <filesystem>
@@ -121,6 +122,11 @@ Exit run_catalog_import(const CommonOptions& common, const CatalogImportOptions&
         throw UsageError(
             fmt::format("--from: the only feed layout is 'skypilot', got '{}'", options.from));
     }
+    if (!options.provider.empty() && !feeds::is_provider_id(options.provider)) {
+        throw UsageError(fmt::format(
+            "--provider: expected a lower-case provider id such as aws or gcp, got '{}'",
+            options.provider));
+    }
     CommonOptions base_options = common;
     base_options.output.clear();
     // Without the embedded catalog and without --catalog, the feed stands alone: its GPU models
@@ -175,7 +181,7 @@ Exit run_catalog_import(const CommonOptions& common, const CatalogImportOptions&
             written.emplace_back(provider.name, "stdout");
         }
         if (common.verbosity >= 0) {
-            io.err << import_summary(read, written);
+            io.err << report::escape_control(import_summary(read, written), true);
         }
         return Exit::ok;
     }
@@ -199,7 +205,7 @@ Exit run_catalog_import(const CommonOptions& common, const CatalogImportOptions&
         throw;
     }
     if (common.verbosity >= 0) {
-        io.out << import_summary(read, written);
+        io.out << report::escape_control(import_summary(read, written), true);
     }
     return Exit::ok;
 }

@@ -1,5 +1,7 @@
 #include "cli/output_writer.hpp"
 
+#include "cli/common.hpp"
+
 #include <array>
 #include <atomic>
 #include <cerrno>
@@ -87,22 +89,6 @@ private:
     sigset_t m_previous{};
 };
 
-std::string describe_type(mode_t mode) {
-    if (S_ISCHR(mode)) {
-        return "a character device";
-    }
-    if (S_ISBLK(mode)) {
-        return "a block device";
-    }
-    if (S_ISFIFO(mode)) {
-        return "a FIFO";
-    }
-    if (S_ISSOCK(mode)) {
-        return "a socket";
-    }
-    return "not a regular file";
-}
-
 std::string system_error(const std::string& path, std::string_view what, int error) {
     return fmt::format("{}: error: {}: {}", path, what, std::strerror(error));
 }
@@ -148,7 +134,7 @@ Target resolve(const std::string& given) {
     if (target.existing && !S_ISREG(target.existing->st_mode)) {
         throw RuntimeError(fmt::format("{}: error: refusing to replace {}{}; gpuplan writes "
                                        "regular files only",
-                                       given, describe_type(target.existing->st_mode),
+                                       given, describe_file_type(target.existing->st_mode),
                                        target.path == fs::path(given)
                                            ? std::string()
                                            : fmt::format(" ({})", target.path.string())));

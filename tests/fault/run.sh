@@ -181,6 +181,172 @@ EOF
 grep -q "^1 gpuplan: error: cannot write to standard output: Broken pipe" .result ||
     fail "$(cat .result)"
 
+# --- Inputs -------------------------------------------------------------------------------
+
+case_ "a FIFO with no writer, or a device, as any input is refused at once"
+mkfifo in.yaml in.csv in.json
+for args in "estimate in.yaml" "recommend --preset llama-7b-lora --catalog in.yaml" \
+    "recommend --preset llama-7b-lora --catalog in.csv" "check in.json --max-cost 1" \
+    "rules check in.yaml" "catalog import in.csv" "catalog validate /dev/zero"; do
+    # shellcheck disable=SC2086
+    run $args
+    expect_rc 1
+    expect_err "not a regular file"
+done
+
+case_ "an input on standard input is read as '-'"
+timeout "$limit" "$gpuplan" estimate - <"$source_dir/tests/fixtures/workloads/finetune-7b.yaml" \
+    >.stdout 2>.stderr
+rc=$?
+err=$(cat .stderr)
+expect_rc 0
+
+case_ "a flood of 700,000 unknown keys fails fast, with at most 100 problems printed"
+keys() { python3 -c "import sys; sys.stdout.write('schema_version: 1\n' + ''.join(f'k{i}: 1\n' for i in range($1)))"; }
+keys 700000 >flood.yaml
+start=$(date +%s%N)
+run estimate flood.yaml
+elapsed_ms=$((($(date +%s%N) - start) / 1000000))
+expect_rc 3
+expect_err "file too large"
+[ "$elapsed_ms" -lt 5000 ] || fail "took $elapsed_ms ms"
+keys 20000 >many.yaml
+run estimate many.yaml
+expect_rc 3
+more=$(printf '%s\n' "$err" | sed -n 's/^gpuplan: error: \([0-9]*\) more problems not shown$/\1/p')
+[ -n "$more" ] && [ $((more + 100)) -ge 20000 ] || fail "no count of the problems not shown"
+[ "$(printf '%s\n' "$err" | wc -l)" -le 101 ] || fail "more than 101 lines on stderr"
+
+case_ "--simulate has an upper bound"
+run recommend --preset llama-7b-lora --simulate 1000001
+expect_rc 2
+expect_err "--simulate"
+
+# --- Hostile text ---------------------------------------------------------------------------
+
+case_ "control characters from a feed never reach the terminal raw"
+header=InstanceType,AcceleratorName,AcceleratorCount,vCPUs,MemoryGiB,Price,Region,GpuInfo,SpotPrice
+printf '%s\ngpu-h100\033]0;pwned\007\033[2J,H100,1,16,200,2.95,eu-north1,,1.25\n' "$header" \
+    >nebius_vms.csv
+for format in table markdown; do
+    run recommend --preset llama-7b-lora --no-default-catalog --catalog nebius_vms.csv \
+        --format "$format"
+    expect_rc 0
+    if printf '%s%s' "$out" "$err" | LC_ALL=C grep -q "$(printf '[\001-\011\013-\037\177]')"; then
+        fail "$format: a raw control character in the output"
+    fi
+    case "$out" in *'\x1b]0;pwned\x07\x1b[2J'*) ;; *) fail "$format: no visible escape" ;; esac
+done
+run report --preset llama-7b-lora --no-default-catalog --catalog nebius_vms.csv --chart c.svg
+expect_rc 0
+python3 "$source_dir/tests/tools/check_svg.py" c.svg >/dev/null || fail "c.svg is not well-formed"
+
+case_ "a NUL in a CSV field is refused"
+printf '%s\ngpu-h100\000x,H100,1,16,200,2.95,eu-north1,,1.25\n' "$header" >nebius_vms.csv
+run catalog import nebius_vms.csv
+expect_rc 3
+expect_err "nebius_vms.csv:2:9: error: NUL byte"
+
+# --- Feeds and flags within the catalog's limits --------------------------------------------
+
+case_ "a feed row with AcceleratorCount 1e9, 0 vCPUs or 0 GiB is refused by --catalog and import"
+printf '%s\nbig,H100,1e9,16,200,2.95,eu-north1,,1.25\n' "$header" >nebius_vms.csv
+for args in "catalog import nebius_vms.csv" \
+    "recommend --preset llama-7b-lora --catalog nebius_vms.csv"; do
+    # shellcheck disable=SC2086
+    run $args
+    expect_rc 3
+    expect_err "AcceleratorCount: expected an accelerator count from 0 to 1024, got 1e+09"
+done
+printf '%s\nnocpu,H100,1,0,200,2.95,eu-north1,,1.25\nnomem,H100,1,16,0,2.95,eu-north1,,1\n' \
+    "$header" >nebius_vms.csv
+run catalog import nebius_vms.csv
+expect_rc 3
+expect_err "vCPUs: expected a number of vCPUs from 1"
+expect_err "MemoryGiB: expected a memory size above 0"
+
+case_ "a duplicate CSV column is refused"
+printf 'InstanceType,AcceleratorName,AcceleratorCount,vCPUs,MemoryGiB,Price,Region,Price\n' \
+    >nebius_vms.csv
+printf 'g,H100,1,16,200,2.95,eu-north1,1\n' >>nebius_vms.csv
+run catalog import nebius_vms.csv
+expect_rc 3
+expect_err "duplicate column 'Price' (fields 6 and 8)"
+
+case_ "--gpu-count beyond the default max_gpus and --provider AWS are usage errors"
+run recommend --preset llama-7b-lora --gpu-count 2048
+expect_rc 2
+expect_err "exceeds max_gpus (1024"
+run catalog import "$source_dir/tests/fixtures/feeds/skypilot/aws_gpu_vms.csv" --provider AWS
+expect_rc 2
+expect_err "--provider: expected a lower-case provider id"
+case "$err" in *":145:0"*) fail "misplaced diagnostic: $err" ;; esac
+
+case_ "an empty or missing catalog folder is an error; .yml files are read"
+mkdir empty
+run recommend --preset llama-7b-lora --catalog empty
+expect_rc 2
+expect_err "no catalog files (*.yaml or *.yml) found in the folder 'empty'"
+run recommend --preset llama-7b-lora --catalog missing-folder/
+expect_rc 1
+mkdir yml && cp "$source_dir/tests/fixtures/catalog/minimal.yaml" yml/minimal.yml
+run catalog validate yml
+expect_rc 0
+case "$out" in *"ok: 1 file valid"*) ;; *) fail "yml/minimal.yml not read: $out" ;; esac
+
+# --- Extreme numbers ------------------------------------------------------------------------
+
+case_ "extreme accepted numbers never print inf, nan, -0.0 or a wrapped integer, and JSON stays valid"
+bad_number='\binf\b|\bnan\b|-9223372036854775808|-0\.0\b|(^|[^0-9.])-0([^.0-9]|$)'
+sed 's/on_demand: [0-9.]*/on_demand: 1e9/; s/spot: [0-9.]*/spot: -0/' \
+    "$source_dir/tests/fixtures/catalog/minimal.yaml" >extreme.yaml
+n=0
+for args in "estimate --params 1e18 --tokens 1e18" \
+    "recommend --params 1e18 --tokens 1e18 --deadline 1e14y --top 0" \
+    "recommend --preset llama-7b-lora --deadline 1e14y --budget 1e18 --max-gpus 1000000" \
+    "recommend --preset llama-7b-lora --catalog extreme.yaml --simulate 1000 --top 0" \
+    "tco --preset llama-7b-lora --catalog extreme.yaml" \
+    "catalog list --catalog extreme.yaml"; do
+    for format in table json markdown; do
+        # shellcheck disable=SC2086
+        run $args --format "$format"
+        [ "$rc" = 0 ] || fail "$args --format $format: exit $rc: ${err:0:300}"
+        if printf '%s' "$out" | grep -Eiq -- "$bad_number"; then
+            fail "$args --format $format: $(printf '%s' "$out" | grep -Eio -- ".{0,30}($bad_number).{0,20}" | head -1)"
+        fi
+        if [ "$format" = json ]; then
+            n=$((n + 1))
+            mkdir -p "cases/$n"
+            # shellcheck disable=SC2086
+            printf '%s\n' $args --format json >"cases/$n/args"
+            printf '%s\n' "$out" >"cases/$n/stdout"
+        fi
+    done
+done
+python3 "$source_dir/tests/tools/validate_json.py" "$source_dir" cases >.validate 2>&1 ||
+    fail "JSON outputs outside their schemas: $(head -c 600 .validate)"
+
+case_ "check refuses plan totals and wall times outside the limits, and --max-cost 1e308"
+run recommend --preset llama-7b-lora --format json -o plan.json
+python3 -c '
+import json
+plan = json.load(open("plan.json"))
+plan["options"][0]["cost"]["total"] = 1e308
+json.dump(plan, open("huge.json", "w"))
+plan["options"][0]["cost"]["total"] = 10
+plan["options"][0]["wall_hours"] = -1
+json.dump(plan, open("negative.json", "w"))
+'
+run check huge.json --max-cost 100
+expect_rc 3
+expect_err "/options/0/cost/total: expected a number from -1e+18 to 1e+18, got 1e+308"
+run check negative.json --max-cost 100
+expect_rc 3
+expect_err "/options/0/wall_hours: expected a number from 0 to 1e+18, got -1"
+run check plan.json --max-cost 1e308 --format json
+expect_rc 2
+expect_err "--max-cost: expected an amount up to 1e18"
+
 if [ "$failures" -gt 0 ]; then
     echo "$failures fault-injection expectation(s) failed" >&2
     exit 1
