@@ -29,7 +29,7 @@ inline constexpr double k_max_instance_memory_gib = 1e9;
 // GPUs of one job (workload gpu_count and max_gpus, --gpu-count, --max-gpus).
 inline constexpr std::int64_t k_max_job_gpus = 1'000'000;
 // Monte Carlo samples of --simulate.
-inline constexpr std::int64_t k_max_simulate_samples = 1'000'000;
+inline constexpr std::int64_t k_max_simulate_samples = 100'000;
 // Money of a plan's totals and of --max-cost, --max-monthly, --budget.
 inline constexpr double k_max_money = 1e18;
 // Hours of a plan's wall time and of --max-hours, --deadline.

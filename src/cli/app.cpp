@@ -267,7 +267,7 @@ void add_cost_options(CLI::App* command, CostFlags& flags) {
                       "Also price self-built bridged on cloud on-demand during the lead time");
     command
         ->add_option("--simulate", flags.simulate,
-                     "Monte Carlo samples for spot (P50/P90), at most 1000000")
+                     "Monte Carlo samples for spot (P50/P90), at most 100000")
         ->type_name("N")
         ->check(CLI::Range(0, static_cast<int>(limits::k_max_simulate_samples)));
     command->add_option("--seed", flags.seed, "Monte Carlo seed (default 1)")->type_name("N");

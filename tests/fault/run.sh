@@ -218,7 +218,7 @@ more=$(printf '%s\n' "$err" | sed -n 's/^gpuplan: error: \([0-9]*\) more problem
 [ "$(printf '%s\n' "$err" | wc -l)" -le 101 ] || fail "more than 101 lines on stderr"
 
 case_ "--simulate has an upper bound"
-run recommend --preset llama-7b-lora --simulate 1000001
+run recommend --preset llama-7b-lora --simulate 100001
 expect_rc 2
 expect_err "--simulate"
 
