@@ -48,11 +48,14 @@ case_() {
 # --- Output files ---------------------------------------------------------------------------
 
 case_ "a character device as -o is refused and stays a device"
-mknod fakefull c 1 7
-run presets -o fakefull
-expect_rc 1
-expect_err "fakefull: error: refusing to replace a character device"
-[ -c fakefull ] || fail "fakefull is no longer a character device"
+if mknod fakefull c 1 7 2>/dev/null; then # /dev/full's numbers, in the scratch folder
+    run presets -o fakefull
+    expect_rc 1
+    expect_err "fakefull: error: refusing to replace a character device"
+    [ -c fakefull ] || fail "fakefull is no longer a character device"
+else
+    echo "fault injection: not root, the device-node case is skipped (the FIFO case remains)"
+fi
 
 case_ "a FIFO as -o or --chart is refused at once and stays a FIFO"
 mkfifo pipe
@@ -304,7 +307,7 @@ n=0
 for args in "estimate --params 1e18 --tokens 1e18" \
     "recommend --params 1e18 --tokens 1e18 --deadline 1e14y --top 0" \
     "recommend --preset llama-7b-lora --deadline 1e14y --budget 1e18 --max-gpus 1000000" \
-    "recommend --preset llama-7b-lora --catalog extreme.yaml --simulate 1000 --top 0" \
+    "recommend --preset llama-7b-lora --catalog extreme.yaml --simulate 20 --top 0" \
     "tco --preset llama-7b-lora --catalog extreme.yaml" \
     "catalog list --catalog extreme.yaml"; do
     for format in table json markdown; do
