@@ -1,5 +1,7 @@
 #include "gpuplan/error.hpp"
 
+#include "gpuplan/limits.hpp"
+
 #include <fmt/format.h>
 
 namespace gpuplan {
@@ -33,6 +35,25 @@ std::string summary(const std::vector<Diagnostic>& diagnostics) {
 
 InputError::InputError(std::vector<Diagnostic> diagnostics)
     : std::runtime_error(summary(diagnostics)), m_diagnostics(std::move(diagnostics)) {}
+
+void DiagnosticSink::add(Diagnostic diagnostic) {
+    if (!full()) {
+        m_diagnostics.push_back(std::move(diagnostic));
+        return;
+    }
+    ++m_more;
+    std::string message =
+        fmt::format("{} more problem{} not shown", m_more, m_more == 1 ? "" : "s");
+    if (m_more == 1) {
+        m_diagnostics.push_back(Diagnostic{"gpuplan", 0, 0, "", std::move(message)});
+    } else {
+        m_diagnostics.back().message = std::move(message);
+    }
+}
+
+bool DiagnosticSink::full() const {
+    return m_diagnostics.size() >= limits::k_max_diagnostics;
+}
 
 void DiagnosticSink::throw_if_any() const {
     if (!m_diagnostics.empty()) {

@@ -96,7 +96,12 @@ std::string format_duration(double hours) {
         return total_hours % 24 == 0 ? fmt::format("{}d", total_hours / 24)
                                      : fmt::format("{}d {}h", total_hours / 24, total_hours % 24);
     }
-    const long total_months = std::lround(hours / k_hours_per_month);
+    const double months = hours / k_hours_per_month;
+    constexpr double k_max_counted_months = 1e15; // exact in a double and in a long long
+    if (months >= k_max_counted_months) {
+        return fmt::format("{:.3g}y", hours / k_hours_per_year);
+    }
+    const long long total_months = std::llround(months);
     if (total_months < 12) {
         return fmt::format("{}mo", total_months);
     }

@@ -112,7 +112,7 @@ std::optional<double> parse_number(std::string_view text) {
     if (ec != std::errc{} || ptr != end || !std::isfinite(value)) {
         return std::nullopt;
     }
-    return value;
+    return value == 0.0 ? 0.0 : value; // `-0` is zero: no `-0.0` in any output
 }
 
 std::optional<double> parse_si_number(std::string_view text) {

@@ -1,6 +1,7 @@
 #pragma once
 // Errors and diagnostics: the only exceptions gpuplan throws, all raised at loading boundaries.
 
+#include <cstddef>
 #include <cstdint>
 #include <stdexcept>
 #include <string>
@@ -46,17 +47,26 @@ public:
 };
 
 // Collects diagnostics while a reader walks a document; throws them together at the end.
+// Keeps the first limits::k_max_diagnostics and counts the rest in one last diagnostic
+// (`gpuplan: error: N more problems not shown`), so a flood of problems (700,000 unknown keys)
+// costs neither memory nor time.
 class DiagnosticSink {
 public:
-    void add(Diagnostic diagnostic) { m_diagnostics.push_back(std::move(diagnostic)); }
+    void add(Diagnostic diagnostic);
     [[nodiscard]] bool empty() const { return m_diagnostics.empty(); }
-    [[nodiscard]] std::size_t size() const { return m_diagnostics.size(); }
+    // Every problem found, kept or not.
+    [[nodiscard]] std::size_t size() const {
+        return m_more == 0 ? m_diagnostics.size() : m_diagnostics.size() - 1 + m_more;
+    }
+    // True when further problems are only counted: callers may skip composing their messages.
+    [[nodiscard]] bool full() const;
     [[nodiscard]] const std::vector<Diagnostic>& diagnostics() const { return m_diagnostics; }
     // Throws InputError with everything collected so far, if anything was collected.
     void throw_if_any() const;
 
 private:
     std::vector<Diagnostic> m_diagnostics;
+    std::size_t m_more = 0;
 };
 
 } // namespace gpuplan

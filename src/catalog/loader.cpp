@@ -3,6 +3,7 @@
 #include "detail/sources.hpp"
 #include "detail/strings.hpp"
 #include "detail/yaml_reader.hpp"
+#include "gpuplan/limits.hpp"
 
 #include <algorithm>
 #include <fmt/format.h>
@@ -20,10 +21,13 @@ using detail::YamlNode;
 namespace {
 
 constexpr std::int64_t k_schema_version = 1;
-constexpr NumberRange k_price{0.0, 1e9, false, "a non-negative price"};
+constexpr NumberRange k_price{0.0, limits::k_max_price_per_hour, false, "a non-negative price"};
 // Limits that keep catalog numbers physical: a server holds at most this many GPUs, and a
 // commitment discount below 100% (a free commitment would rank from garbage).
-constexpr NumberRange k_instance_gpu_count{0.0, 1024.0, true, "a positive number"};
+constexpr NumberRange k_instance_gpu_count{0.0, limits::k_max_instance_gpus, true,
+                                           "a positive number"};
+constexpr NumberRange k_instance_memory{0.0, limits::k_max_instance_memory_gib, true,
+                                        "a positive number"};
 constexpr NumberRange k_discount{0.0, 0.99, false, "a fraction from 0 to 0.99"};
 // Spot interruptions per node-hour: published rates are below 0.2; above one an hour the spot
 // model's restart arithmetic grows exponentially (docs/limits.md).
@@ -348,9 +352,11 @@ private:
         }
         instance.gpu_count = node.number_at("gpu_count", true, k_instance_gpu_count).value_or(0.0);
         if (auto vcpus = node.require("vcpus")) {
-            instance.vcpus = static_cast<int>(vcpus->as_integer(1, 100'000).value_or(0));
+            instance.vcpus = static_cast<int>(
+                vcpus->as_integer(1, static_cast<std::int64_t>(limits::k_max_instance_vcpus))
+                    .value_or(0));
         }
-        instance.memory_gib = node.number_at("memory_gib", true, k_positive).value_or(0.0);
+        instance.memory_gib = node.number_at("memory_gib", true, k_instance_memory).value_or(0.0);
         instance.network_gbps = node.number_at("network_gbps", false, k_positive);
         if (auto source = node.get("network_source")) {
             instance.network_sources = read_source_refs(*source);

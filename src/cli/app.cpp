@@ -4,24 +4,49 @@
 #include "cli/check_cmd.hpp"
 #include "cli/estimate_cmd.hpp"
 #include "cli/feeds_cmd.hpp"
+#include "cli/output_writer.hpp"
 #include "cli/recommend_cmd.hpp"
 #include "cli/report_cmd.hpp"
 #include "cli/rules_cmd.hpp"
 #include "gpuplan/error.hpp"
+#include "gpuplan/limits.hpp"
+#include "gpuplan/report/escape.hpp"
 
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <array>
+#include <fmt/format.h>
 #include <functional>
-#include <spdlog/sinks/ostream_sink.h>
+#include <mutex>
+#include <ostream>
+#include <spdlog/sinks/base_sink.h>
 #include <spdlog/spdlog.h>
 
 namespace gpuplan::cli {
 
 namespace {
 
+// Log lines on a stream, flushed each, with control characters from names in them escaped.
+class EscapingSink : public spdlog::sinks::base_sink<std::mutex> {
+public:
+    explicit EscapingSink(std::ostream& out) : m_out(out) {}
+
+protected:
+    void sink_it_(const spdlog::details::log_msg& message) override {
+        spdlog::memory_buf_t formatted;
+        formatter_->format(message, formatted);
+        m_out << report::escape_control(std::string_view(formatted.data(), formatted.size()), true);
+        m_out.flush();
+    }
+    void flush_() override { m_out.flush(); }
+
+private:
+    std::ostream& m_out;
+};
+
 // spdlog's default logger writes to stdout; gpuplan's logs go to the run's error stream.
 void set_up_logging(Io& io, int verbosity) {
-    auto sink = std::make_shared<spdlog::sinks::ostream_sink_mt>(io.err, true);
+    auto sink = std::make_shared<EscapingSink>(io.err);
     auto logger = std::make_shared<spdlog::logger>("gpuplan", sink);
     logger->set_pattern("gpuplan: %l: %v");
     logger->set_level(verbosity < 0    ? spdlog::level::err
@@ -240,8 +265,11 @@ void add_cost_options(CLI::App* command, CostFlags& flags) {
         ->type_name("USD");
     command->add_flag("--bridge", flags.bridge,
                       "Also price self-built bridged on cloud on-demand during the lead time");
-    command->add_option("--simulate", flags.simulate, "Monte Carlo samples for spot (P50/P90)")
-        ->type_name("N");
+    command
+        ->add_option("--simulate", flags.simulate,
+                     "Monte Carlo samples for spot (P50/P90), at most 100000")
+        ->type_name("N")
+        ->check(CLI::Range(0, static_cast<int>(limits::k_max_simulate_samples)));
     command->add_option("--seed", flags.seed, "Monte Carlo seed (default 1)")->type_name("N");
 }
 
@@ -424,9 +452,19 @@ void add_commands(CLI::App& app, Parsed& parsed, std::string_view first) {
 }
 
 int report_error(Io& io, Exit code, const std::string& message) {
-    io.err << message << '\n';
+    io.err << report::escape_control(message, true) << '\n';
     io.err.flush();
     return static_cast<int>(code);
+}
+
+// Help and version text on stdout: exit 0 only when it was written.
+int write_text(Io& io, const std::string& text) {
+    try {
+        write_stream(io.out, text);
+    } catch (const OutputError& e) {
+        return report_error(io, Exit::runtime, e.what());
+    }
+    return static_cast<int>(Exit::ok);
 }
 
 } // namespace
@@ -444,14 +482,11 @@ int run(const std::vector<std::string>& args, Io& io) {
     try {
         app.parse(reversed);
     } catch (const CLI::CallForHelp&) {
-        io.out << app.help();
-        return static_cast<int>(Exit::ok);
+        return write_text(io, app.help());
     } catch (const CLI::CallForAllHelp&) {
-        io.out << app.help("", CLI::AppFormatMode::All);
-        return static_cast<int>(Exit::ok);
+        return write_text(io, app.help("", CLI::AppFormatMode::All));
     } catch (const CLI::CallForVersion& e) {
-        io.out << e.what() << '\n';
-        return static_cast<int>(Exit::ok);
+        return write_text(io, std::string(e.what()) + '\n');
     } catch (const CLI::ParseError& e) {
         return report_error(io, Exit::usage,
                             std::string("gpuplan: error: ") + e.what() +
@@ -477,10 +512,20 @@ int run(const std::vector<std::string>& args, Io& io) {
         if (!parsed.action) {
             throw UsageError("no command given; run 'gpuplan --help'");
         }
-        return static_cast<int>(parsed.action(io));
+        const Exit code = parsed.action(io);
+        flush_stream(io.out); // lines written straight to io.out ("ok: ...", summaries)
+        return static_cast<int>(code);
     } catch (const InputError& e) {
-        for (const Diagnostic& diagnostic : e.diagnostics()) {
-            io.err << format_diagnostic(diagnostic) << '\n';
+        // A DiagnosticSink's list ends with its own count of the rest; a longer list is cut here.
+        const std::size_t count = e.diagnostics().size();
+        const std::size_t shown =
+            count > limits::k_max_diagnostics + 1 ? limits::k_max_diagnostics : count;
+        for (std::size_t i = 0; i < shown; ++i) {
+            io.err << report::escape_control(format_diagnostic(e.diagnostics()[i])) << '\n';
+        }
+        if (const std::size_t more = count - shown; more > 0) {
+            io.err << fmt::format("gpuplan: error: {} more problem{} not shown\n", more,
+                                  more == 1 ? "" : "s");
         }
         io.err.flush();
         return static_cast<int>(Exit::invalid_input);

@@ -3,6 +3,7 @@
 #include "cli/recommend_cmd.hpp"
 #include "gpuplan/error.hpp"
 #include "gpuplan/gate/gate.hpp"
+#include "gpuplan/limits.hpp"
 #include "gpuplan/recommend/check_plan.hpp"
 #include "gpuplan/report/check_view.hpp"
 
@@ -20,8 +21,9 @@ std::optional<double> money_flag(const std::optional<std::string>& text, const c
         return std::nullopt;
     }
     const auto money = parse_money(*text, currency);
-    if (!money || money->amount < 0.0) {
-        throw UsageError(fmt::format("{}: expected an amount such as 250000 or 250000 {}, got '{}'",
+    if (!money || money->amount < 0.0 || money->amount > limits::k_max_money) {
+        throw UsageError(fmt::format("{}: expected an amount up to 1e18 such as 250000 or 250000 "
+                                     "{}, got '{}'",
                                      flag, currency, *text));
     }
     if (money->currency != currency) {
@@ -36,7 +38,7 @@ std::optional<double> duration_flag(const std::optional<std::string>& text, cons
         return std::nullopt;
     }
     const auto hours = parse_duration_hours(*text);
-    if (!hours || *hours < 0.0) {
+    if (!hours || *hours < 0.0 || *hours > limits::k_max_hours) {
         throw UsageError(
             fmt::format("{}: expected a duration such as 72 (hours), 12h, 30d, 6w or 3mo, got '{}'",
                         flag, *text));

@@ -3,6 +3,7 @@
 #include "gpuplan/embedded.hpp"
 #include "gpuplan/error.hpp"
 #include "gpuplan/large_buffer.hpp"
+#include "gpuplan/report/escape.hpp"
 
 #include <algorithm>
 #include <cerrno>
@@ -26,53 +27,6 @@ namespace gpuplan::cli {
 
 namespace fs = std::filesystem;
 
-catalog::TextFile read_text_file(const std::string& path) {
-    std::error_code ec;
-    if (fs::is_directory(path, ec)) {
-        throw RuntimeError(fmt::format("{}: error: is a directory, expected a file", path));
-    }
-    const auto too_large = [&](std::string size) {
-        return InputError(
-            {Diagnostic{path, 0, 0, "",
-                        fmt::format("file too large: {} bytes (the limit is {} bytes)", size,
-                                    k_max_input_bytes)}});
-    };
-    const bool regular = fs::is_regular_file(path, ec);
-    const std::uintmax_t size = regular ? fs::file_size(path, ec) : 0;
-    if (regular && !ec && size > k_max_input_bytes) {
-        throw too_large(std::to_string(size));
-    }
-    std::ifstream in(path, std::ios::binary);
-    if (!in) {
-        throw RuntimeError(
-            fmt::format("{}: error: cannot read file: {}", path, std::strerror(errno)));
-    }
-    if (regular && !ec) {
-        // One read of the known size: feeds are large, and a stream copy doubles the peak memory.
-        std::string text(static_cast<std::size_t>(size), '\0');
-        in.read(text.data(), static_cast<std::streamsize>(size));
-        if (in.bad() || in.gcount() != static_cast<std::streamsize>(size)) {
-            throw RuntimeError(fmt::format("{}: error: cannot read file", path));
-        }
-        return {path, std::move(text)};
-    }
-    // Read at most one byte past the limit, so that a pipe or device cannot grow memory forever.
-    std::string text;
-    constexpr std::size_t k_chunk_bytes = 1U << 16U;
-    std::vector<char> chunk(k_chunk_bytes);
-    while (in && text.size() <= k_max_input_bytes) {
-        in.read(chunk.data(), static_cast<std::streamsize>(chunk.size()));
-        text.append(chunk.data(), static_cast<std::size_t>(in.gcount()));
-    }
-    if (in.bad()) {
-        throw RuntimeError(fmt::format("{}: error: cannot read file", path));
-    }
-    if (text.size() > k_max_input_bytes) {
-        throw too_large(fmt::format("more than {}", k_max_input_bytes));
-    }
-    return {path, std::move(text)};
-}
-
 std::vector<catalog::TextFile> read_catalog_paths(const std::vector<std::string>& paths) {
     std::vector<catalog::TextFile> files;
     for (const std::string& path : paths) {
@@ -89,14 +43,19 @@ std::vector<catalog::TextFile> read_catalog_paths(const std::vector<std::string>
                 it.disable_recursion_pending();
                 continue;
             }
-            if (it->is_regular_file() && it->path().extension() == ".yaml" &&
-                relative != "decision_tree.yaml") {
+            const fs::path extension = it->path().extension();
+            if (it->is_regular_file() && (extension == ".yaml" || extension == ".yml") &&
+                relative != "decision_tree.yaml" && relative != "decision_tree.yml") {
                 found.push_back(it->path());
             }
         }
         if (ec) {
             throw RuntimeError(
                 fmt::format("{}: error: cannot read folder: {}", path, ec.message()));
+        }
+        if (found.empty()) {
+            throw UsageError(
+                fmt::format("no catalog files (*.yaml or *.yml) found in the folder '{}'", path));
         }
         std::sort(found.begin(), found.end());
         for (const fs::path& file : found) {
@@ -114,42 +73,18 @@ bool is_feed_path(const std::string& path) {
 namespace {
 
 // The regular file at `path` read whole into a large buffer (huge pages: a 16 MB feed then costs
-// a few page faults instead of four thousand), when it can be. Read, not mapped: a mapping of a
-// file that another process truncates meanwhile would crash on the missing pages. nullopt for
-// anything else, which read_text_file reads and reports on.
-std::optional<feeds::FeedText> read_whole_file(const std::string& path) {
-    std::error_code ec;
-    if (!fs::is_regular_file(path, ec)) {
-        return std::nullopt;
+// a few page faults instead of four thousand). Read, not mapped: a mapping of a file that another
+// process truncates meanwhile would crash on the missing pages. Throws like read_text_file.
+feeds::FeedText read_whole_file(const std::string& path, std::time_t& modified) {
+    const InputFd input = open_input(path);
+    modified = input.modified;
+    if (input.size == 0) {
+        return feeds::FeedText(std::string());
     }
-    const std::uintmax_t size = fs::file_size(path, ec);
-    if (ec || size == 0 || size > k_max_input_bytes) {
-        return std::nullopt;
-    }
-    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-    if (fd < 0) {
-        return std::nullopt;
-    }
-    const auto capacity = static_cast<std::size_t>(size);
+    const std::size_t capacity = input.size;
     std::shared_ptr<char> buffer(static_cast<char*>(allocate_buffer(capacity, 1)),
                                  [capacity](char* data) { deallocate_buffer(data, capacity, 1); });
-    std::size_t filled = 0;
-    bool error = false;
-    while (filled < capacity) {
-        const ::ssize_t got = ::read(fd, buffer.get() + filled, capacity - filled);
-        if (got < 0 && errno == EINTR) {
-            continue;
-        }
-        if (got <= 0) {
-            error = got < 0;
-            break; // an error, or the end of a file that shrank since its size was taken
-        }
-        filled += static_cast<std::size_t>(got);
-    }
-    ::close(fd);
-    if (error || filled == 0) {
-        return std::nullopt;
-    }
+    const std::size_t filled = read_input(input, buffer.get(), capacity, path);
     const std::string_view bytes(buffer.get(), filled);
     return feeds::FeedText(std::move(buffer), bytes);
 }
@@ -160,19 +95,16 @@ std::vector<feeds::FeedFile> read_feed_files(const std::vector<std::string>& pat
     std::vector<feeds::FeedFile> files;
     for (const std::string& path : paths) {
         feeds::FeedFile file{path, {}, std::nullopt};
-        if (auto whole = read_whole_file(path)) {
-            file.text = std::move(*whole);
+        std::time_t modified = 0;
+        if (path == "-") {
+            file.text = read_text_file(path).text;
+            modified = std::time(nullptr);
         } else {
-            catalog::TextFile text = read_text_file(path);
-            file.text = std::move(text.text);
+            file.text = read_whole_file(path, modified);
         }
-        struct stat info {};
-        if (::stat(path.c_str(), &info) == 0) {
-            std::tm utc{};
-            const std::time_t seconds = info.st_mtime;
-            if (::gmtime_r(&seconds, &utc) != nullptr) {
-                file.modified = Date{utc.tm_year + 1900, utc.tm_mon + 1, utc.tm_mday};
-            }
+        std::tm utc{};
+        if (::gmtime_r(&modified, &utc) != nullptr) {
+            file.modified = Date{utc.tm_year + 1900, utc.tm_mon + 1, utc.tm_mday};
         }
         files.push_back(std::move(file));
     }
@@ -289,41 +221,22 @@ std::string utc_timestamp() {
                        parts.tm_mon + 1, parts.tm_mday, parts.tm_hour, parts.tm_min, parts.tm_sec);
 }
 
-void write_output(const CommonOptions& options, const std::string& raw, Io& io) {
-    const std::string text = !options.generated_at.empty() && options.format == report::Format::json
-                                 ? stamp_json(raw, options.generated_at)
-                                 : raw;
+void write_output(const CommonOptions& options, const std::string& raw, Io& io,
+                  std::span<const OutputFile> also) {
+    // Names from catalogs, feeds and workloads are in the text: no control character they carry
+    // reaches a terminal (JSON escapes its own).
+    const std::string text =
+        options.format == report::Format::json
+            ? (options.generated_at.empty() ? raw : stamp_json(raw, options.generated_at))
+            : report::escape_output(raw, use_colour(options, io));
     if (options.output.empty() || options.output == "-") {
-        io.out << text;
-        io.out.flush();
+        write_files(also);
+        write_stream(io.out, text);
         return;
     }
-    const fs::path target = options.output;
-    std::error_code ec;
-    if (fs::is_directory(target, ec)) {
-        throw RuntimeError(
-            fmt::format("{}: error: is a directory, expected a file", target.string()));
-    }
-    const fs::path folder = target.has_parent_path() ? target.parent_path() : fs::path(".");
-    const fs::path temporary =
-        folder / fmt::format(".{}.tmp.{}", target.filename().string(), ::getpid());
-    {
-        std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
-        out << text;
-        out.flush();
-        if (!out) {
-            fs::remove(temporary, ec);
-            throw RuntimeError(fmt::format("{}: error: cannot write file: {}", target.string(),
-                                           std::strerror(errno)));
-        }
-    }
-    fs::rename(temporary, target, ec);
-    if (ec) {
-        std::error_code ignored;
-        fs::remove(temporary, ignored);
-        throw RuntimeError(
-            fmt::format("{}: error: cannot write file: {}", target.string(), ec.message()));
-    }
+    std::vector<OutputFile> files(also.begin(), also.end());
+    files.push_back({options.output, text});
+    write_files(files);
 }
 
 PhaseTimer::PhaseTimer(std::string phase)

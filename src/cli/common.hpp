@@ -1,17 +1,22 @@
 #pragma once
 // What every subcommand shares: options, streams, catalog loading and atomic output.
 
+#include "cli/output_writer.hpp"
 #include "gpuplan/catalog/loader.hpp"
 #include "gpuplan/catalog/staleness.hpp"
 #include "gpuplan/feeds/skypilot.hpp"
+#include "gpuplan/limits.hpp"
 #include "gpuplan/report/catalog_view.hpp"
 #include "gpuplan/report/output_format.hpp"
 
 #include <chrono>
 #include <cstddef>
+#include <ctime>
 #include <iosfwd>
 #include <optional>
+#include <span>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace gpuplan::cli {
@@ -42,14 +47,41 @@ struct CommonOptions {
 };
 
 // The largest input file any command reads (docs/limits.md); YAML documents have a lower limit.
-inline constexpr std::size_t k_max_input_bytes = 512U * 1024U * 1024U;
+inline constexpr std::size_t k_max_input_bytes = limits::k_max_input_bytes;
 
-// Reads a whole file; throws RuntimeError naming the file and the reason, and InputError when it
-// is larger than k_max_input_bytes (checked before reading, and while reading pipes).
+// Reads a whole file, or standard input for `-`; throws RuntimeError naming the file and the
+// reason (also for anything but a regular file: a FIFO, device or socket is refused without
+// waiting for it), and InputError when it is larger than k_max_input_bytes (checked before
+// reading, and while reading standard input).
 [[nodiscard]] catalog::TextFile read_text_file(const std::string& path);
 
-// Expands catalog paths: a file as is, a folder as its *.yaml files (recursively, sorted, without
-// presets/ and decision_tree.yaml). Throws RuntimeError for an unreadable path.
+// An input file opened by open_input: a regular file, its size and modification time.
+struct InputFd {
+    explicit InputFd(int descriptor) : fd(descriptor) {}
+    InputFd(InputFd&& other) noexcept
+        : fd(std::exchange(other.fd, -1)), size(other.size), modified(other.modified) {}
+    InputFd& operator=(InputFd&&) = delete;
+    InputFd(const InputFd&) = delete;
+    InputFd& operator=(const InputFd&) = delete;
+    ~InputFd();
+    int fd = -1;
+    std::size_t size = 0;
+    std::time_t modified = 0;
+};
+
+// What a file that is not a regular file is, from its st_mode: `a FIFO`, `a character device`.
+[[nodiscard]] std::string describe_file_type(unsigned mode);
+
+// Opens `path` non-blocking and checks it as read_text_file does; throws like it.
+[[nodiscard]] InputFd open_input(const std::string& path);
+
+// Reads up to `capacity` bytes of `input` into `buffer`; returns how many. Throws RuntimeError.
+[[nodiscard]] std::size_t read_input(const InputFd& input, char* buffer, std::size_t capacity,
+                                     const std::string& path);
+
+// Expands catalog paths: a file as is, a folder as its *.yaml and *.yml files (recursively,
+// sorted, without presets/ and decision_tree.yaml). Throws RuntimeError for an unreadable path
+// and UsageError for a folder without catalog files.
 [[nodiscard]] std::vector<catalog::TextFile>
 read_catalog_paths(const std::vector<std::string>& paths);
 
@@ -77,10 +109,12 @@ read_catalog_paths(const std::vector<std::string>& paths);
 [[nodiscard]] catalog::Catalog apply_catalog_paths(catalog::Catalog catalog,
                                                    const CommonOptions& options);
 
-// Writes `text` to stdout, or atomically to options.output (a temporary file in the same
-// folder, then rename), so a failed run never leaves a half-written file. With --timestamp, a
-// JSON object gains `generated_at` after `generator` (or after `schema_version`).
-void write_output(const CommonOptions& options, const std::string& text, Io& io);
+// Writes `text` to stdout (checked: OutputError when it fails), or to options.output, together
+// with the files in `also`, all or nothing through write_files (cli/output_writer.hpp), so a
+// failed run never leaves a half-written file. With --timestamp, a JSON object gains
+// `generated_at` after `generator` (or after `schema_version`).
+void write_output(const CommonOptions& options, const std::string& text, Io& io,
+                  std::span<const OutputFile> also = {});
 
 // Today's date: io.today when injected, else the system clock's UTC date.
 [[nodiscard]] Date today(const Io& io);

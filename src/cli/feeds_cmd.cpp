@@ -5,6 +5,7 @@
 #include "gpuplan/embedded.hpp"
 #include "gpuplan/error.hpp"
 #include "gpuplan/report/diff_view.hpp"
+#include "gpuplan/report/escape.hpp"
 
 #include <algorithm>
 #include <filesystem>
@@ -121,6 +122,11 @@ Exit run_catalog_import(const CommonOptions& common, const CatalogImportOptions&
         throw UsageError(
             fmt::format("--from: the only feed layout is 'skypilot', got '{}'", options.from));
     }
+    if (!options.provider.empty() && !feeds::is_provider_id(options.provider)) {
+        throw UsageError(fmt::format(
+            "--provider: expected a lower-case provider id such as aws or gcp, got '{}'",
+            options.provider));
+    }
     CommonOptions base_options = common;
     base_options.output.clear();
     // Without the embedded catalog and without --catalog, the feed stands alone: its GPU models
@@ -175,24 +181,31 @@ Exit run_catalog_import(const CommonOptions& common, const CatalogImportOptions&
             written.emplace_back(provider.name, "stdout");
         }
         if (common.verbosity >= 0) {
-            io.err << import_summary(read, written);
+            io.err << report::escape_control(import_summary(read, written), true);
         }
         return Exit::ok;
     }
     std::error_code ec;
-    fs::create_directories(common.output, ec);
+    const bool created = fs::create_directories(common.output, ec);
     if (ec) {
         throw RuntimeError(
             fmt::format("{}: error: cannot create folder: {}", common.output, ec.message()));
     }
+    std::vector<OutputFile> outputs;
     for (std::size_t i = 0; i < documents.size(); ++i) {
-        CommonOptions to_file = common;
-        to_file.output = documents[i].first;
-        write_output(to_file, documents[i].second, io);
+        outputs.push_back({documents[i].first, documents[i].second});
         written.emplace_back(providers[i].name, documents[i].first);
     }
+    try {
+        write_files(outputs);
+    } catch (...) {
+        if (created) {
+            fs::remove(common.output, ec); // only when still empty: nothing was written
+        }
+        throw;
+    }
     if (common.verbosity >= 0) {
-        io.out << import_summary(read, written);
+        io.out << report::escape_control(import_summary(read, written), true);
     }
     return Exit::ok;
 }

@@ -1,10 +1,30 @@
 #include "cli/app.hpp"
 
+#include <cerrno>
 #include <cstdlib>
+#include <fcntl.h>
 #include <iostream>
 #include <unistd.h>
 
+namespace {
+
+// A closed standard descriptor (`>&-`) would be reused by the first file the run opens, and
+// output meant for the terminal would land in it: each closed one is taken by /dev/null opened
+// read-only, so writes to it fail with EBADF and are reported.
+void reserve_standard_descriptors() {
+    for (int fd = STDIN_FILENO; fd <= STDERR_FILENO; ++fd) {
+        if (::fcntl(fd, F_GETFD) == -1 && errno == EBADF) {
+            if (::open("/dev/null", O_RDONLY) != fd) {
+                std::_Exit(1);
+            }
+        }
+    }
+}
+
+} // namespace
+
 int main(int argc, char** argv) {
+    reserve_standard_descriptors();
     std::ios::sync_with_stdio(false);
     std::vector<std::string> args(argv + 1, argv + argc);
     gpuplan::cli::Io io{std::cout, std::cerr, ::isatty(STDOUT_FILENO) == 1,

@@ -16,14 +16,12 @@ Exit run_report(const CommonOptions& common, const ReportOptions& options, Io& i
     recommend.rules.explain = !recommend.rules.none;
     const recommend::Recommendation recommendation =
         make_recommendation(common, recommend, catalog, true);
+    std::vector<OutputFile> chart;
     if (!options.chart.empty()) {
-        CommonOptions chart_output = common;
-        chart_output.output = options.chart;
-        chart_output.format = report::Format::markdown; // no JSON stamping
-        write_output(chart_output,
-                     report::render_svg_chart(report::purchase_option_chart(recommendation)), io);
+        chart.push_back({options.chart,
+                         report::render_svg_chart(report::purchase_option_chart(recommendation))});
     }
-    write_output(common, report::render_full_report(recommendation), io);
+    write_output(common, report::render_full_report(recommendation), io, chart);
     return Exit::ok;
 }
 

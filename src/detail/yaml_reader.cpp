@@ -229,6 +229,10 @@ bool YamlNode::expect_map(const std::vector<std::string_view>& allowed) const {
             continue;
         }
         if (std::find(allowed.begin(), allowed.end(), name) == allowed.end()) {
+            if (m_context->sink == nullptr || m_context->sink->full()) {
+                located.error("unknown key"); // only counted: no hint to look for
+                continue;
+            }
             std::string hint = closest_match(name, allowed);
             located.error(hint.empty()
                               ? fmt::format("unknown key '{}'", name)
@@ -506,10 +510,10 @@ std::optional<YamlNode> parse_yaml_document(std::string_view text, YamlContext& 
         }
         return std::nullopt;
     };
-    if (text.size() > k_max_document_bytes) {
+    if (text.size() > context.max_bytes) {
         return fail(0, 0,
                     fmt::format("file too large: {} bytes (the limit is {} bytes)", text.size(),
-                                k_max_document_bytes));
+                                context.max_bytes));
     }
     if (auto problem = check_structure(text)) {
         return fail(problem->line, problem->column, problem->message);

@@ -5,6 +5,7 @@
 // the load fails. yaml-cpp marks are 0-based; mark_of() adds 1 in this one place.
 
 #include "gpuplan/error.hpp"
+#include "gpuplan/limits.hpp"
 #include "gpuplan/units.hpp"
 
 #include <cstdint>
@@ -35,6 +36,7 @@ struct YamlContext {
     std::uint64_t visited = 0;
     std::uint64_t max_visited = k_max_visited_nodes; // set from the document size when parsed
     bool budget_exhausted = false;
+    std::size_t max_bytes = k_max_document_bytes; // documents larger than this are refused
 };
 
 // An inclusive numeric range with a readable name for messages ("a non-negative number").
@@ -47,7 +49,7 @@ struct NumberRange {
 
 // No number in any gpuplan file is larger in magnitude than this (docs/limits.md): products of
 // two such numbers stay far from overflow, so the pipeline never meets an infinity.
-inline constexpr double k_max_magnitude = 1e18;
+inline constexpr double k_max_magnitude = limits::k_max_magnitude;
 
 inline constexpr NumberRange k_any_number{-k_max_magnitude, k_max_magnitude, false, "a number"};
 inline constexpr NumberRange k_non_negative{0.0, k_max_magnitude, false, "a non-negative number"};

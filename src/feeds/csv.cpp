@@ -2,6 +2,7 @@
 
 #include "detail/strings.hpp"
 
+#include <algorithm>
 #include <array>
 #include <bit>
 #include <cstdint>
@@ -77,6 +78,18 @@ CsvReader::CsvReader(std::string_view text, std::string file, DiagnosticSink& si
     if (auto bad = detail::find_invalid_utf8(m_text)) {
         fail(bad->line, bad->column,
              fmt::format("invalid UTF-8 (byte 0x{:02X}); gpuplan reads UTF-8 text", bad->byte));
+        m_pos = m_text.size();
+        return;
+    }
+    // A NUL would cut names short in C strings and terminals; as in YAML, it is refused.
+    if (const std::size_t nul = m_text.find('\0'); nul != std::string_view::npos) {
+        const std::string_view before = m_text.substr(0, nul);
+        const std::size_t line_start = before.rfind('\n');
+        const auto line = static_cast<std::uint32_t>(
+            1 + static_cast<std::size_t>(std::count(before.begin(), before.end(), '\n')));
+        const auto column = static_cast<std::uint32_t>(
+            line_start == std::string_view::npos ? nul + 1 : nul - line_start);
+        fail(line, column, "NUL byte; gpuplan reads UTF-8 text");
         m_pos = m_text.size();
         return;
     }

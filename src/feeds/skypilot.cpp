@@ -3,6 +3,7 @@
 #include "detail/strings.hpp"
 #include "feeds/csv.hpp"
 #include "feeds/key_table.hpp"
+#include "gpuplan/limits.hpp"
 
 #include <algorithm>
 #include <array>
@@ -155,12 +156,6 @@ std::string_view join_key(std::string& buffer, std::string_view a, std::string_v
     return buffer;
 }
 
-bool is_provider_id(std::string_view name) {
-    return !name.empty() && std::all_of(name.begin(), name.end(), [](char c) {
-        return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-' || c == '_';
-    });
-}
-
 std::string display_name(std::string_view provider) {
     for (const auto& [name, display] : k_display_names) {
         if (name == provider) {
@@ -297,6 +292,12 @@ bool is_plain_decimal(std::string_view text) {
 
 } // namespace
 
+bool is_provider_id(std::string_view name) {
+    return !name.empty() && std::all_of(name.begin(), name.end(), [](char c) {
+        return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-' || c == '_';
+    });
+}
+
 std::optional<std::string> add_decimal_text(std::string_view a, std::string_view b) {
     auto x = split_decimal(trim(a));
     auto y = split_decimal(trim(b));
@@ -429,10 +430,13 @@ private:
 
     void read_file(std::size_t index) {
         const FeedFile& file = m_files[index];
+        const std::size_t problems_before = m_sink.size();
         CsvReader reader(file.text, file.name, m_sink);
         CsvRecord record;
         if (!reader.next(record)) {
-            m_sink.add(at(index, 1, 1, "", "empty feed: expected a SkyPilot vms.csv header"));
+            if (m_sink.size() == problems_before) { // not already refused whole (NUL, UTF-8)
+                m_sink.add(at(index, 1, 1, "", "empty feed: expected a SkyPilot vms.csv header"));
+            }
             return;
         }
         std::vector<std::string> header(record.fields.begin(), record.fields.end());
@@ -440,9 +444,17 @@ private:
         columns.fill(k_absent);
         for (std::size_t i = 0; i < header.size(); ++i) {
             for (std::size_t c = 0; c < k_column_count; ++c) {
-                if (trim(header[i]) == k_column_names.at(c)) {
-                    columns.at(c) = i;
+                if (trim(header[i]) != k_column_names.at(c)) {
+                    continue;
                 }
+                if (columns.at(c) != k_absent) {
+                    // Which of two Price columns holds the price is anyone's guess.
+                    m_sink.add(at(index, record.line, static_cast<std::uint32_t>(i + 1), "",
+                                  fmt::format("duplicate column '{}' (fields {} and {})",
+                                              k_column_names.at(c), columns.at(c) + 1, i + 1)));
+                    return;
+                }
+                columns.at(c) = i;
             }
         }
         std::vector<std::string_view> missing;
@@ -563,17 +575,32 @@ private:
             row.instance = text(col_instance);
             row.accelerator = text(col_accelerator);
             number(col_count, Quantity::number, row.count);
+            // The same ranges as a YAML catalog's instances (gpuplan/limits.hpp).
+            if (row.count && !(*row.count >= 0.0 && *row.count <= limits::k_max_instance_gpus)) {
+                m_sink.add(reader.diagnostic(
+                    record.places[columns[col_count]], "AcceleratorCount",
+                    fmt::format("expected an accelerator count from 0 to {:g}, got {:g}",
+                                limits::k_max_instance_gpus, *row.count)));
+                continue;
+            }
             number(col_vcpus, Quantity::whole, row.vcpus);
             // Stored as an int: a count outside int range would be undefined to convert.
-            constexpr double k_max_vcpus = 100'000.0;
-            if (row.vcpus && !(*row.vcpus >= 0.0 && *row.vcpus <= k_max_vcpus)) {
+            if (row.vcpus && !(*row.vcpus > 0.0 && *row.vcpus <= limits::k_max_instance_vcpus)) {
                 m_sink.add(reader.diagnostic(
                     record.places[columns[col_vcpus]], "vCPUs",
-                    fmt::format("expected a number of vCPUs from 0 to 100000, got {}",
-                                *row.vcpus)));
+                    fmt::format("expected a number of vCPUs from 1 to {:g}, got {:g}",
+                                limits::k_max_instance_vcpus, *row.vcpus)));
                 continue;
             }
             number(col_memory, Quantity::number, row.memory_gib);
+            if (row.memory_gib &&
+                !(*row.memory_gib > 0.0 && *row.memory_gib <= limits::k_max_instance_memory_gib)) {
+                m_sink.add(reader.diagnostic(
+                    record.places[columns[col_memory]], "MemoryGiB",
+                    fmt::format("expected a memory size above 0 and at most {:g} GiB, got {:g}",
+                                limits::k_max_instance_memory_gib, *row.memory_gib)));
+                continue;
+            }
             number(col_price, Quantity::price, row.price);
             number(col_spot, Quantity::price, row.spot);
             row.price_text = row.price ? text(col_price) : std::string_view();

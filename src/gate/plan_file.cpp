@@ -2,6 +2,7 @@
 #include "gpuplan/gate/gate.hpp"
 #include "gpuplan/generator.hpp"
 #include "gpuplan/numbers.hpp"
+#include "gpuplan/limits.hpp"
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -43,8 +44,11 @@ public:
         return value->get<std::string>();
     }
 
+    // A number within [min, max] (by default the money limit either way, so that no later sum
+    // or output can overflow to infinity).
     std::optional<double> number(const json& object, const std::string& path, const char* key,
-                                 bool required = true) {
+                                 bool required = true, double min = -limits::k_max_money,
+                                 double max = limits::k_max_money) {
         const json* value = member(object, path, key, required);
         if (value == nullptr) {
             return std::nullopt;
@@ -53,7 +57,13 @@ public:
             fail(path + "/" + key, "expected a number, got " + describe(*value));
             return std::nullopt;
         }
-        return value->get<double>();
+        const auto number = value->get<double>();
+        if (!(number >= min && number <= max)) {
+            fail(path + "/" + key,
+                 fmt::format("expected a number from {:g} to {:g}, got {:g}", min, max, number));
+            return std::nullopt;
+        }
+        return number == 0.0 ? 0.0 : number; // `-0.0` is zero
     }
 
     std::optional<bool> boolean(const json& object, const std::string& path, const char* key) {
@@ -185,7 +195,8 @@ void read_options(PlanWalker& walk, const json& options, Plan& plan) {
         }
         option.id = walk.string(entry, path, "id").value_or("");
         option.purchase = walk.string(entry, path, "purchase").value_or("");
-        option.wall_hours = walk.number(entry, path, "wall_hours").value_or(0.0);
+        option.wall_hours =
+            walk.number(entry, path, "wall_hours", true, 0.0, limits::k_max_hours).value_or(0.0);
         option.meets_deadline = walk.boolean(entry, path, "meets_deadline").value_or(true);
         option.within_budget = walk.boolean(entry, path, "within_budget").value_or(true);
         if (const json* cost = walk.object(entry, path, "cost")) {
@@ -254,7 +265,8 @@ Plan read_plan(std::string_view file, std::string_view text) {
     if (const json* workload = walk.object(document, "", "workload")) {
         if (const json* constraints = walk.object(*workload, "/workload", "constraints", false)) {
             const std::string path = "/workload/constraints";
-            plan.deadline_hours = walk.number(*constraints, path, "deadline_hours", false);
+            plan.deadline_hours =
+                walk.number(*constraints, path, "deadline_hours", false, 0.0, limits::k_max_hours);
             if (const json* budget = walk.object(*constraints, path, "budget", false)) {
                 plan.budget = walk.number(*budget, path + "/budget", "amount");
                 const auto currency = walk.string(*budget, path + "/budget", "currency");

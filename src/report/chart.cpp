@@ -1,5 +1,6 @@
 #include "gpuplan/report/chart.hpp"
 
+#include "gpuplan/report/escape.hpp"
 #include "gpuplan/report/output_format.hpp"
 
 #include <algorithm>
@@ -62,60 +63,6 @@ double min_value(const CumulativeCostChart& chart) {
 // A whole number without separators, for Mermaid data (`-0` never appears).
 std::string whole(double value) {
     return fmt::format("{:.0f}", round_to(value, 0));
-}
-
-// Mermaid strings cannot contain a double quote (a single one reads the same), and angle
-// brackets would reach the page as HTML.
-std::string mermaid_text(const std::string& text) {
-    std::string out;
-    for (char c : text) {
-        switch (c) {
-        case '"':
-            out += '\'';
-            break;
-        case '\n':
-            out += ' ';
-            break;
-        case '<':
-            out += "‹";
-            break;
-        case '>':
-            out += "›";
-            break;
-        default:
-            out += c;
-        }
-    }
-    return out;
-}
-
-std::string xml_escape(const std::string& text) {
-    std::string out;
-    for (char c : text) {
-        switch (c) {
-        case '&':
-            out += "&amp;";
-            break;
-        case '<':
-            out += "&lt;";
-            break;
-        case '>':
-            out += "&gt;";
-            break;
-        case '"':
-            out += "&quot;";
-            break;
-        case '\'':
-            out += "&apos;";
-            break;
-        default:
-            // Control characters are not allowed in XML 1.0.
-            if (static_cast<unsigned char>(c) >= 0x20 || c == '\t' || c == '\n') {
-                out += c;
-            }
-        }
-    }
-    return out;
 }
 
 std::string px(double value) {
@@ -182,16 +129,16 @@ std::string render_mermaid_xychart(const CumulativeCostChart& chart) {
         "%%{{init: {{\"themeVariables\": {{\"xyChart\": {{\"plotColorPalette\": \"{}\"}}}}}}}}%%\n",
         colours);
     out += "xychart-beta\n";
-    out += fmt::format("    title \"{}\"\n", mermaid_text(chart.title));
+    out += fmt::format("    title \"{}\"\n", escape_mermaid(chart.title));
     std::string labels;
     for (std::size_t k = 0; k < std::max<std::size_t>(months, 1); ++k) {
         labels += (k == 0 ? "" : ", ") + std::to_string(k);
     }
     out += fmt::format("    x-axis \"Month\" [{}]\n", labels);
     const double bottom = min_value(chart) < 0.0 ? -nice_ceiling(-min_value(chart)) : 0.0;
-    out +=
-        fmt::format("    y-axis \"Cumulative cost ({})\" {} --> {}\n", mermaid_text(chart.currency),
-                    whole(bottom), whole(nice_ceiling(max_value(chart))));
+    out += fmt::format("    y-axis \"Cumulative cost ({})\" {} --> {}\n",
+                       escape_mermaid(chart.currency), whole(bottom),
+                       whole(nice_ceiling(max_value(chart))));
     for (const ChartSeries& series : chart.series) {
         std::string values;
         for (std::size_t k = 0; k < std::max<std::size_t>(months, 1); ++k) {
@@ -223,12 +170,12 @@ std::string render_svg_chart(const CumulativeCostChart& chart) {
     out += fmt::format("<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{0}\" height=\"{1}\" "
                        "viewBox=\"0 0 {0} {1}\" font-family=\"sans-serif\" font-size=\"12\">\n",
                        px(k_svg_width), px(height));
-    out += fmt::format("  <title>{}</title>\n", xml_escape(chart.title));
+    out += fmt::format("  <title>{}</title>\n", escape_xml(chart.title));
     out += fmt::format("  <rect width=\"{}\" height=\"{}\" fill=\"#ffffff\"/>\n", px(k_svg_width),
                        px(height));
     out +=
         fmt::format("  <text x=\"{}\" y=\"28\" text-anchor=\"middle\" font-size=\"16\">{}</text>\n",
-                    px(k_svg_width / 2), xml_escape(chart.title));
+                    px(k_svg_width / 2), escape_xml(chart.title));
     out += "  <g stroke=\"#dddddd\" stroke-width=\"1\">\n";
     for (int i = 0; i <= k_y_ticks; ++i) {
         const double value = bottom + (top - bottom) * i / k_y_ticks;
@@ -250,7 +197,7 @@ std::string render_svg_chart(const CumulativeCostChart& chart) {
                        px((k_plot_left + k_plot_right) / 2), px(k_plot_bottom + 38));
     out += fmt::format("    <text x=\"20\" y=\"{0}\" text-anchor=\"middle\" "
                        "transform=\"rotate(-90 20 {0})\">Cumulative cost ({1})</text>\n",
-                       px((k_plot_top + k_plot_bottom) / 2), xml_escape(chart.currency));
+                       px((k_plot_top + k_plot_bottom) / 2), escape_xml(chart.currency));
     out += "  </g>\n";
     out += fmt::format(
         "  <g stroke=\"#333333\" stroke-width=\"1\">\n    <line x1=\"{0}\" y1=\"{1}\" "
@@ -268,13 +215,13 @@ std::string render_svg_chart(const CumulativeCostChart& chart) {
         const std::string& colour = palette[i % palette.size()];
         out += fmt::format("  <polyline fill=\"none\" stroke=\"{}\" stroke-width=\"2\" "
                            "points=\"{}\"><title>{}</title></polyline>\n",
-                           colour, points, xml_escape(series.name));
+                           colour, points, escape_xml(series.name));
         const double row = k_legend_top + k_legend_row_height * static_cast<double>(i);
         out += fmt::format("  <rect x=\"{}\" y=\"{}\" width=\"14\" height=\"4\" fill=\"{}\"/>\n",
                            px(k_plot_left), px(row - 4), colour);
         out += fmt::format("  <text x=\"{}\" y=\"{}\">{}: {} at month {}</text>\n",
-                           px(k_plot_left + 22), px(row), xml_escape(series.name),
-                           xml_escape(format_money(value_at(series, months - 1), chart.currency)),
+                           px(k_plot_left + 22), px(row), escape_xml(series.name),
+                           escape_xml(format_money(value_at(series, months - 1), chart.currency)),
                            months - 1);
     }
     out += "</svg>\n";

@@ -47,6 +47,15 @@ std::pair<std::size_t, std::size_t> character_at(const std::string& text, std::s
     return {std::min(length, text.size() - i), wide ? std::size_t{2} : std::size_t{1}};
 }
 
+std::vector<std::string> escape_cells(const std::vector<std::string>& cells) {
+    std::vector<std::string> out;
+    out.reserve(cells.size());
+    for (const std::string& cell : cells) {
+        out.push_back(escape_control(cell));
+    }
+    return out;
+}
+
 } // namespace
 
 std::size_t display_width(const std::string& text) {
@@ -101,43 +110,19 @@ std::string truncate_display(const std::string& text, std::size_t width, Cut cut
     return head + "…" + text.substr(tail_bytes);
 }
 
-std::string escape_markdown_cell(const std::string& text) {
-    std::string out;
-    for (char c : text) {
-        switch (c) {
-        case '|':
-            out += "\\|";
-            break;
-        case '\\':
-            out += "\\\\";
-            break;
-        case '<':
-            out += "&lt;";
-            break;
-        case '>':
-            out += "&gt;";
-            break;
-        case '&':
-            out += "&amp;";
-            break;
-        case '\n':
-            out += ' ';
-            break;
-        case '\r':
-            break;
-        default:
-            out += c;
-        }
-    }
-    return out;
-}
-
 std::string TextTable::render_text(std::size_t max_width) const {
+    // Names from catalogs and feeds reach the terminal here: no control character passes.
+    const std::vector<std::string> headers = escape_cells(m_headers);
+    std::vector<std::vector<std::string>> rows;
+    rows.reserve(m_rows.size());
+    for (const auto& row : m_rows) {
+        rows.push_back(escape_cells(row));
+    }
     std::vector<std::size_t> widths;
-    for (const std::string& header : m_headers) {
+    for (const std::string& header : headers) {
         widths.push_back(display_width(header));
     }
-    for (const auto& row : m_rows) {
+    for (const auto& row : rows) {
         for (std::size_t i = 0; i < row.size(); ++i) {
             widths[i] = std::max(widths[i], display_width(row[i]));
         }
@@ -192,13 +177,13 @@ std::string TextTable::render_text(std::size_t max_width) const {
         }
         return out + "\n";
     };
-    std::string out = line(m_headers);
+    std::string out = line(headers);
     std::vector<std::string> rule;
     for (std::size_t width : widths) {
         rule.emplace_back(width, '-');
     }
     out += line(rule);
-    for (const auto& row : m_rows) {
+    for (const auto& row : rows) {
         out += line(row);
     }
     return out;

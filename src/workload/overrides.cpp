@@ -1,4 +1,5 @@
 #include "gpuplan/error.hpp"
+#include "gpuplan/limits.hpp"
 #include "gpuplan/workload/reader.hpp"
 
 #include <algorithm>
@@ -18,6 +19,9 @@ double positive_si(std::string_view flag, const std::string& text) {
     auto value = parse_si_number(text);
     if (!value || *value <= 0.0) {
         bad_flag(flag, "a positive number such as 7B, 340M or 2T", text);
+    }
+    if (*value > limits::k_max_magnitude) {
+        bad_flag(flag, "a positive number up to 1e18", text);
     }
     return *value;
 }
@@ -50,7 +54,7 @@ Enum choice(std::string_view flag, const std::string& text,
     return *value;
 }
 
-constexpr int k_max_flag_count = 1'000'000;
+constexpr int k_max_flag_count = static_cast<int>(limits::k_max_job_gpus);
 
 } // namespace
 
@@ -142,22 +146,25 @@ void apply_overrides(Workload& workload, const WorkloadOverrides& o) {
     if (o.max_gpus) {
         workload.constraints.max_gpus = count_in("--max-gpus", *o.max_gpus, k_max_flag_count);
     }
-    if (workload.constraints.gpu_count && workload.constraints.max_gpus &&
-        *workload.constraints.gpu_count > *workload.constraints.max_gpus) {
-        throw UsageError(fmt::format("--gpu-count: {} exceeds max_gpus ({})",
-                                     *workload.constraints.gpu_count,
-                                     *workload.constraints.max_gpus));
+    // Without max_gpus a flag's count is held to the default that ranking would apply.
+    const int max_gpus = workload.constraints.max_gpus.value_or(
+        o.gpu_count ? k_default_max_gpus : std::numeric_limits<int>::max());
+    if (workload.constraints.gpu_count && *workload.constraints.gpu_count > max_gpus) {
+        throw UsageError(fmt::format(
+            "--gpu-count: {} exceeds max_gpus ({}{})", *workload.constraints.gpu_count,
+            workload.constraints.max_gpus.value_or(k_default_max_gpus),
+            workload.constraints.max_gpus ? "" : ", the default; raise it with --max-gpus"));
     }
     if (o.deadline) {
         auto hours = parse_duration_hours(*o.deadline);
-        if (!hours || *hours <= 0.0) {
+        if (!hours || *hours <= 0.0 || *hours > limits::k_max_hours) {
             bad_flag("--deadline", "a duration such as 12h, 30d, 6w, 3mo or 1y", *o.deadline);
         }
         workload.constraints.deadline_hours = *hours;
     }
     if (o.budget) {
         auto money = parse_money(*o.budget, workload.finance.currency);
-        if (!money || money->amount < 0.0) {
+        if (!money || money->amount < 0.0 || money->amount > limits::k_max_money) {
             bad_flag("--budget", "an amount such as 250000 USD", *o.budget);
         }
         workload.constraints.budget = *money;

@@ -2,6 +2,7 @@
 
 #include "detail/strings.hpp"
 #include "detail/yaml_reader.hpp"
+#include "gpuplan/limits.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -14,14 +15,14 @@ namespace {
 using detail::NumberRange;
 using detail::YamlNode;
 
-constexpr NumberRange k_positive_count{0.0, 1e30, true, "a positive number"};
+constexpr NumberRange k_positive_count{0.0, limits::k_max_magnitude, true, "a positive number"};
 constexpr NumberRange k_mfu_range{k_min_mfu, 1.0, false, "a fraction from 0.001 to 1"};
 constexpr NumberRange k_hours_per_day_range{0.0, k_hours_per_day, true,
                                             "a number of hours above 0 and at most 24"};
 constexpr double k_max_horizon_months = 1200.0;
 constexpr NumberRange k_rate_range{0.0, 1.0, false, "an annual rate from 0 to 1"};
 constexpr std::int64_t k_max_shape = 10'000'000;
-constexpr std::int64_t k_max_gpu_count = 1'000'000;
+constexpr std::int64_t k_max_gpu_count = limits::k_max_job_gpus;
 
 const std::vector<std::string_view> k_training_precisions{"fp32", "tf32", "fp16", "bf16", "fp8"};
 const std::vector<std::string_view> k_inference_precisions{"fp16", "bf16", "fp8", "int8", "int4"};
@@ -319,6 +320,7 @@ Workload read_workload(const catalog::TextFile& file) {
 Workload read_workload(const catalog::TextFile& file, const WorkloadOverrides& overrides) {
     DiagnosticSink sink;
     detail::YamlContext context{file.name, &sink};
+    context.max_bytes = limits::k_max_workload_bytes;
     Workload workload;
     workload.name = stem_of(file.name);
     auto root = detail::parse_yaml_document(file.text, context);

@@ -99,6 +99,9 @@ struct FeedRead {
 // when the name says nothing.
 [[nodiscard]] std::string provider_from_file_name(std::string_view path);
 
+// True for a provider id as catalogs spell them: lower-case letters, digits, `-` and `_`.
+[[nodiscard]] bool is_provider_id(std::string_view name);
+
 // Sum of two decimal numbers given as text, exact (no binary rounding on the way); nullopt
 // when either is not a plain decimal.
 [[nodiscard]] std::optional<std::string> add_decimal_text(std::string_view a, std::string_view b);

@@ -2,6 +2,8 @@
 // A text table rendered to a string: aligned columns for terminals, or GitHub-flavoured
 // markdown (numeric columns right-aligned, `|` escaped).
 
+#include "gpuplan/report/escape.hpp"
+
 #include <string>
 #include <vector>
 
@@ -46,8 +48,5 @@ private:
 
 // Terminal width a table fits by default (`--wide` lifts it).
 inline constexpr std::size_t k_terminal_width = 80;
-
-// Escapes text for a markdown table cell: `|`, `<`, `>`, `&`, backslash and newlines.
-[[nodiscard]] std::string escape_markdown_cell(const std::string& text);
 
 } // namespace gpuplan::report
