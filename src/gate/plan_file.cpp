@@ -1,8 +1,8 @@
 #include "gpuplan/error.hpp"
 #include "gpuplan/gate/gate.hpp"
 #include "gpuplan/generator.hpp"
-#include "gpuplan/numbers.hpp"
 #include "gpuplan/limits.hpp"
+#include "gpuplan/numbers.hpp"
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
