@@ -427,7 +427,7 @@ private:
     // A provider's negotiated discount and the note that says so.
     struct Discount {
         double fraction = 0.0;
-        Note note;
+        NoteIndex note = 0;
     };
     // Prices `option` from `flows` at `price`, less `discount`, in the output currency.
     void finish(Option& option, const Flows& flows, double price, const Discount* discount);
@@ -444,6 +444,11 @@ private:
     void judge(Option& option, const estimate::GpuEstimate& e, const catalog::Gpu& gpu,
                bool has_rate);
     void compare_self_built();
+    // Keeps `note` in the plan's table; its index for Option::notes.
+    NoteIndex add_note(Note note) {
+        m_plan.notes.push_back(std::move(note));
+        return static_cast<NoteIndex>(m_plan.notes.size() - 1);
+    }
 
     const Workload& m_workload;
     const catalog::Catalog& m_catalog;
@@ -712,12 +717,12 @@ void Planner::add_cloud(const catalog::Provider& provider, const catalog::Instan
         overhead = spot_overhead(proto.nodes, spot);
         spot_proto.wall_hours = e.wall_hours * overhead.wall_factor;
     }
-    spot_proto.notes.push_back(
+    spot_proto.notes.push_back(add_note(
         make_note(NoteKind::spot_risk,
                   {spot.interruption_rate_per_node_hour, static_cast<double>(proto.nodes),
                    e.checkpoint_gb, spot.checkpoint_hours, overhead.checkpoint_interval_hours,
                    spot.restart_hours, overhead.wall_factor},
-                  risk_source));
+                  risk_source)));
 
     std::optional<SpotSimulation> simulation;
     Usage stretched = usage;
@@ -735,15 +740,15 @@ void Planner::add_cloud(const catalog::Provider& provider, const catalog::Instan
     Option on_demand_proto = proto;
     on_demand_proto.purchase = PurchaseOption::on_demand;
     if (billing.granularity_seconds > 1.0 || billing.minimum_seconds > 0.0) {
-        on_demand_proto.notes.push_back(
-            make_note(NoteKind::billing, {billing.granularity_seconds, billing.minimum_seconds}));
+        on_demand_proto.notes.push_back(add_note(
+            make_note(NoteKind::billing, {billing.granularity_seconds, billing.minimum_seconds})));
     }
     spot_proto.finishes = !spot_endless;
     std::optional<Discount> discount;
     if (const auto found = m_settings.provider_discounts.find(provider.name);
         found != m_settings.provider_discounts.end()) {
-        discount =
-            Discount{found->second, make_note(NoteKind::negotiated_discount, {found->second})};
+        discount = Discount{found->second,
+                            add_note(make_note(NoteKind::negotiated_discount, {found->second}))};
     }
     const Discount* const discount_used = discount ? &*discount : nullptr;
 
@@ -803,14 +808,14 @@ void Planner::add_cloud(const catalog::Provider& provider, const catalog::Instan
             const CommitmentUse& use = unit.use;
             if (use.committed_node_hours > 0.0) {
                 option.notes.push_back(
-                    make_note(NoteKind::commitment_use,
-                              {static_cast<double>(use.terms),
-                               static_cast<double>(best->commitment.term_months),
-                               use.unused_node_hours(), use.committed_node_hours},
-                              std::string(catalog::to_string(best->payment))));
+                    add_note(make_note(NoteKind::commitment_use,
+                                       {static_cast<double>(use.terms),
+                                        static_cast<double>(best->commitment.term_months),
+                                        use.unused_node_hours(), use.committed_node_hours},
+                                       std::string(catalog::to_string(best->payment)))));
             }
             if (best->is_default) {
-                option.notes.push_back(make_note(NoteKind::default_commitment_price));
+                option.notes.push_back(add_note(make_note(NoteKind::default_commitment_price)));
             }
             emit(option, unit.flows, best->commitment.effective_per_hour);
         }
@@ -828,11 +833,11 @@ void Planner::add_cloud(const catalog::Provider& provider, const catalog::Instan
                                                   simulation->p50_wall_hours * per_hour,
                                                   simulation->p90_wall_hours * per_hour};
                 option.notes.push_back(
-                    make_note(NoteKind::spot_simulation,
-                              {static_cast<double>(simulation->samples), simulation->p50_wall_hours,
-                               simulation->p90_wall_hours, option.simulation->p50_cost,
-                               option.simulation->p90_cost},
-                              m_plan.currency, std::to_string(m_settings.seed)));
+                    add_note(make_note(NoteKind::spot_simulation,
+                                       {static_cast<double>(simulation->samples),
+                                        simulation->p50_wall_hours, simulation->p90_wall_hours,
+                                        option.simulation->p50_cost, option.simulation->p90_cost},
+                                       m_plan.currency, std::to_string(m_settings.seed))));
             }
             emit(option, unit_spot, *region.spot);
         }
@@ -901,13 +906,14 @@ void Planner::add_self_built(const catalog::Build& build, const catalog::Gpu& gp
             p.lead_time_hours > *m_workload.constraints.deadline_hours) {
             option.meets_deadline = false;
         }
-        option.notes.push_back(bridged ? make_note(NoteKind::lead_time_bridged,
-                                                   {build.lead_time_weeks, cheapest->second},
-                                                   gpu.name, m_plan.currency)
-                                       : make_note(NoteKind::lead_time, {build.lead_time_weeks}));
+        option.notes.push_back(
+            add_note(bridged ? make_note(NoteKind::lead_time_bridged,
+                                         {build.lead_time_weeks, cheapest->second}, gpu.name,
+                                         m_plan.currency)
+                             : make_note(NoteKind::lead_time, {build.lead_time_weeks})));
         if (option.break_even_utilisation) {
-            option.notes.push_back(
-                make_note(NoteKind::break_even_utilisation, {*option.break_even_utilisation}));
+            option.notes.push_back(add_note(
+                make_note(NoteKind::break_even_utilisation, {*option.break_even_utilisation})));
         }
         finish(option,
                flows_of(option.finishes ? self_built_cash_flows(usage, p) : CashFlows{}, {}), 1.0,
@@ -948,8 +954,8 @@ void Planner::compare_self_built() {
             const Option& cloud = *found->second;
             const auto month =
                 finance::break_even_month(m_plan.monthly_rate, own.amounts, cloud.amounts);
-            own.notes.push_back(make_note(
-                NoteKind::break_even, {month ? static_cast<double>(*month) : -1.0}, cloud.id()));
+            own.notes.push_back(add_note(make_note(
+                NoteKind::break_even, {month ? static_cast<double>(*month) : -1.0}, cloud.id())));
         }
     }
 }

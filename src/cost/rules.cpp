@@ -10,13 +10,18 @@ namespace gpuplan::cost {
 void apply_decision(Plan& plan, const decide::Decision& decision, ExcludedOptions excluded) {
     // The verdict depends only on a few fields of an option, so it is reached and worded once:
     // the favouring notes per GPU model and purchase option, the exclusion per node shape.
-    std::map<std::string, std::pair<std::optional<std::size_t>, std::vector<Note>>, std::less<>>
+    std::map<std::string, std::pair<std::optional<std::size_t>, std::vector<NoteIndex>>,
+             std::less<>>
         by_gpu;
-    std::map<PurchaseOption, std::optional<Note>> by_purchase;
+    std::map<PurchaseOption, std::optional<NoteIndex>> by_purchase;
     // GPU model, purchase option, GPUs share a node, several nodes, NVLink, network speed: all
     // that decide::rule_out looks at.
     using Shape = std::tuple<std::string, PurchaseOption, bool, bool, bool, std::optional<double>>;
     std::map<Shape, std::optional<std::string>> exclusions;
+    const auto add = [&plan](Note note) {
+        plan.notes.push_back(std::move(note));
+        return static_cast<NoteIndex>(plan.notes.size() - 1);
+    };
     // Options come grouped by instance type: the previous option's GPU model is usually this one's.
     auto gpu = by_gpu.end();
     for (Option& option : plan.options) {
@@ -24,13 +29,13 @@ void apply_decision(Plan& plan, const decide::Decision& decision, ExcludedOption
             gpu = by_gpu.find(option.gpu);
         }
         if (gpu == by_gpu.end()) {
-            std::pair<std::optional<std::size_t>, std::vector<Note>> verdict;
+            std::pair<std::optional<std::size_t>, std::vector<NoteIndex>> verdict;
             verdict.first = decide::preference_rank(decision, option.gpu);
             if (verdict.first) {
                 for (const decide::CandidateGpu& candidate : decision.candidate_gpus) {
                     if (candidate.gpu == option.gpu && candidate.reason) {
-                        verdict.second.push_back(make_note(NoteKind::rule_favours_gpu, {},
-                                                           option.gpu, candidate.reason->rule));
+                        verdict.second.push_back(add(make_note(
+                            NoteKind::rule_favours_gpu, {}, option.gpu, candidate.reason->rule)));
                     }
                 }
             }
@@ -39,10 +44,11 @@ void apply_decision(Plan& plan, const decide::Decision& decision, ExcludedOption
         auto purchase = by_purchase.find(option.purchase);
         if (purchase == by_purchase.end()) {
             const decide::PurchaseVerdict& verdict = decide::verdict_for(decision, option.purchase);
-            std::optional<Note> note;
+            std::optional<NoteIndex> note;
             if (verdict.status == decide::PurchaseStatus::preferred && verdict.reason) {
-                note = make_note(NoteKind::rule_favours_purchase, {},
-                                 std::string(to_string(option.purchase)), verdict.reason->rule);
+                note =
+                    add(make_note(NoteKind::rule_favours_purchase, {},
+                                  std::string(to_string(option.purchase)), verdict.reason->rule));
             }
             purchase = by_purchase.emplace(option.purchase, std::move(note)).first;
         }

@@ -52,6 +52,7 @@ TcoComparison tco(workload::Workload workload, const catalog::Catalog& catalog,
     out.monthly_rate = plan.monthly_rate;
     out.horizon_months = plan.horizon_months;
     out.fx = plan.fx;
+    out.notes = plan.notes;
     out.gpu = configuration.gpu;
     if (shown != RuleUse::none) {
         out.rules_file = tree->file;

@@ -56,11 +56,12 @@ std::string note_text(const cost::Note& note) {
     return {};
 }
 
-std::vector<std::string> note_texts(std::span<const cost::Note> notes) {
+std::vector<std::string> note_texts(std::span<const cost::Note> table,
+                                    std::span<const cost::NoteIndex> indices) {
     std::vector<std::string> out;
-    out.reserve(notes.size());
-    for (const cost::Note& note : notes) {
-        out.push_back(note_text(note));
+    out.reserve(indices.size());
+    for (const cost::NoteIndex index : indices) {
+        out.push_back(note_text(table[index]));
     }
     return out;
 }

@@ -46,8 +46,8 @@ ordered_json items_json(const std::array<double, cost::k_item_count>& items) {
     return out;
 }
 
-ordered_json option_json(const cost::Option& o, std::optional<std::size_t> rank,
-                         const cost::UnitCosts& units) {
+ordered_json option_json(const cost::Option& o, std::span<const cost::Note> notes,
+                         std::optional<std::size_t> rank, const cost::UnitCosts& units) {
     ordered_json out;
     if (rank) {
         out["rank"] = *rank;
@@ -95,7 +95,7 @@ ordered_json option_json(const cost::Option& o, std::optional<std::size_t> rank,
     } else {
         out["simulation"] = nullptr;
     }
-    out["notes"] = note_texts(o.notes);
+    out["notes"] = note_texts(notes, o.notes);
     return out;
 }
 
@@ -208,7 +208,8 @@ std::string recommend_json(const recommend::Recommendation& r) {
                                  : decision_json(unruled_decision(plan), "");
     ordered_json options = ordered_json::array();
     for (std::size_t i = 0; i < recommend::shown_count(r); ++i) {
-        ordered_json option = option_json(plan.options[r.ranked[i]], i + 1, r.unit_costs.at(i));
+        ordered_json option =
+            option_json(plan.options[r.ranked[i]], plan.notes, i + 1, r.unit_costs.at(i));
         const std::optional<Date>& as_of = r.plan.options.at(r.ranked[i]).prices_as_of;
         option["prices_as_of"] = as_of ? ordered_json(as_of->to_string()) : ordered_json(nullptr);
         options.push_back(std::move(option));
@@ -339,8 +340,8 @@ std::string recommend_text(const recommend::Recommendation& r, bool markdown, bo
         if (!units.empty()) {
             out += bullet + units + "\n";
         }
-        for (const cost::Note& note : best.notes) {
-            out += bullet + note_text(note) + "\n";
+        for (const cost::NoteIndex note : best.notes) {
+            out += bullet + note_text(plan.notes[note]) + "\n";
         }
     }
     if (!r.rejected.empty()) {
@@ -446,7 +447,7 @@ std::string tco_json(const recommend::TcoComparison& r) {
                                                           : ordered_json::object()}});
         }
         entry["cash_flows"] = flows;
-        entry["notes"] = note_texts(o.notes);
+        entry["notes"] = note_texts(r.notes, o.notes);
         options.push_back(entry);
     }
     out["options"] = options;

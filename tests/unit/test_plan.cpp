@@ -214,7 +214,8 @@ TEST_CASE("self-built is priced waiting, and bridged with --bridge", "[plan]") {
     // The bridge runs the whole 100 h job on the cheapest A100-80GB on-demand: 30/8 per GPU-hour.
     CHECK(bridged.item_totals[static_cast<std::size_t>(Item::bridge)] == Approx(100 * 30.0));
     const bool has_break_even =
-        std::any_of(waits.notes.begin(), waits.notes.end(), [](const Note& n) {
+        std::any_of(waits.notes.begin(), waits.notes.end(), [&](NoteIndex index) {
+            const Note& n = plan.notes.at(index);
             // The cheapest on-demand is the CNY offer (no egress); a 100-hour job never pays
             // back 210,000 of capex.
             return n.kind == NoteKind::break_even && n.figures[0] < 0.0 &&

@@ -1,10 +1,13 @@
 #pragma once
 // A fact about a priced option, kept as a code and the figures it quotes; the report layer puts
-// it into words (report::note_text), so pricing thousands of options formats nothing.
+// it into words (report::note_text), so pricing thousands of options formats nothing. A plan
+// keeps each note once, made where its facts are known (per instance type, per commitment, per
+// rule); options refer to it by index.
 
 #include "gpuplan/purchase.hpp"
 
 #include <array>
+#include <cstdint>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -46,6 +49,9 @@ struct Note {
 
     bool operator==(const Note&) const = default;
 };
+
+// A note's place in its plan's table of notes (Plan::notes).
+using NoteIndex = std::uint32_t;
 
 // A note of `kind` with its figures and names (as NoteKind lists them).
 [[nodiscard]] inline Note make_note(NoteKind kind, std::array<double, 7> figures = {},

@@ -189,7 +189,7 @@ struct Option {
     std::optional<Rejection> rejection;
     RejectionDetail detail; // the figures of the rejection's sentence
     std::string reason;     // the sentence itself when no figures make it (excluded_by_rule)
-    std::vector<Note> notes;
+    std::vector<NoteIndex> notes; // into Plan::notes, in order
 
     // provider/region/instance/purchase, or self_built/BUILD[/bridge]: unique within a plan.
     [[nodiscard]] std::string id() const;
@@ -217,6 +217,7 @@ struct Plan {
     double monthly_rate = 0.0;
     double horizon_months = 0.0;
     Options options;       // feasible and rejected, in enumeration order
+    std::vector<Note> notes; // every note its options refer to (Option::notes)
     std::vector<FxUse> fx; // rates used, by currency
     std::vector<std::string> candidate_gpus;
     std::vector<PurchaseOption> purchase_options;

@@ -33,6 +33,7 @@ struct TcoComparison {
     int gpu_count = 0;
     std::string provider;           // empty = every provider
     std::vector<TcoOption> options; // one per purchase option, in the published order
+    std::vector<cost::Note> notes;  // the table the options' notes index
     std::string rules_file;         // the tree whose exclusions the options show; empty = none
 };
 

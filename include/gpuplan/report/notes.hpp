@@ -12,7 +12,8 @@ namespace gpuplan::report {
 // One note as a sentence, e.g. `billed per 3600 s, minimum 0 s`.
 [[nodiscard]] std::string note_text(const cost::Note& note);
 
-// The sentences of `notes`, in order.
-[[nodiscard]] std::vector<std::string> note_texts(std::span<const cost::Note> notes);
+// The sentences of the notes at `indices` of `table` (a plan's notes), in order.
+[[nodiscard]] std::vector<std::string> note_texts(std::span<const cost::Note> table,
+                                                  std::span<const cost::NoteIndex> indices);
 
 } // namespace gpuplan::report
