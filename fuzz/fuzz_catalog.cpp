@@ -12,7 +12,7 @@
 #include <vector>
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
-    const std::vector<gpuplan::catalog::TextFile> files{
+    const std::vector<gpuplan::TextFile> files{
         {"fuzz.yaml", std::string(reinterpret_cast<const char*>(data), size)}};
     const std::vector<gpuplan::Diagnostic> problems = gpuplan::catalog::validate_catalog(files);
     if (problems.empty()) {

@@ -11,8 +11,8 @@
 #include <string>
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
-    const gpuplan::catalog::TextFile file{"fuzz.yaml",
-                                          std::string(reinterpret_cast<const char*>(data), size)};
+    const gpuplan::TextFile file{"fuzz.yaml",
+                                 std::string(reinterpret_cast<const char*>(data), size)};
     const gpuplan::catalog::Catalog& catalog = gpuplan::embedded::catalog();
     if (gpuplan::decide::validate_tree(file, &catalog).empty()) {
         try {

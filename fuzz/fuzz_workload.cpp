@@ -43,8 +43,8 @@ void check(const gpuplan::estimate::GpuEstimate& e) {
 } // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
-    const gpuplan::catalog::TextFile file{"fuzz.yaml",
-                                          std::string(reinterpret_cast<const char*>(data), size)};
+    const gpuplan::TextFile file{"fuzz.yaml",
+                                 std::string(reinterpret_cast<const char*>(data), size)};
     std::optional<gpuplan::workload::Workload> workload;
     try {
         workload = gpuplan::workload::read_workload(file);

@@ -25,7 +25,7 @@ FileKind kind_of(std::string_view relative_name) {
 
 std::vector<Diagnostic>
 validate_shipped(const std::vector<std::pair<std::string, std::string>>& files) {
-    std::vector<catalog::TextFile> catalog_files;
+    std::vector<TextFile> catalog_files;
     std::vector<Diagnostic> problems;
     for (const auto& [name, text] : files) {
         if (kind_of(name) == FileKind::catalog) {

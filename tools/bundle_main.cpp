@@ -45,7 +45,7 @@ int main(int argc, char** argv) {
             files.emplace_back(std::filesystem::relative(path, root).generic_string(),
                                read_file(path));
         }
-        std::vector<gpuplan::catalog::TextFile> catalog_files;
+        std::vector<gpuplan::TextFile> catalog_files;
         for (const auto& [name, text] : files) {
             if (gpuplan::shipped::kind_of(name) == gpuplan::shipped::FileKind::catalog) {
                 catalog_files.push_back({"catalog/" + name, text});

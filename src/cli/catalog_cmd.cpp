@@ -49,8 +49,8 @@ Exit run_catalog_validate(const CommonOptions& common, const CatalogValidateOpti
     } else {
         const bool has_feed = std::any_of(options.paths.begin(), options.paths.end(),
                                           [](const std::string& p) { return is_feed_path(p); });
-        std::vector<catalog::TextFile> files =
-            has_feed ? std::vector<catalog::TextFile>{} : read_catalog_paths(options.paths);
+        std::vector<TextFile> files =
+            has_feed ? std::vector<TextFile>{} : read_catalog_paths(options.paths);
         file_count = has_feed ? options.paths.size() : files.size();
         if (!has_feed && files.empty()) {
             throw UsageError("no catalog files (*.yaml) found in the given folders");

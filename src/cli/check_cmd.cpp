@@ -64,7 +64,7 @@ gate::Plan load_plan(const std::string& path, const CommonOptions& common,
         options.top = 0;
         return recommend::check_plan(make_recommendation(common, options, catalog), path);
     }
-    const catalog::TextFile file = read_text_file(path);
+    const TextFile file = read_text_file(path);
     return gate::read_plan(file.name, file.text);
 }
 

@@ -27,8 +27,8 @@ namespace gpuplan::cli {
 
 namespace fs = std::filesystem;
 
-std::vector<catalog::TextFile> read_catalog_paths(const std::vector<std::string>& paths) {
-    std::vector<catalog::TextFile> files;
+std::vector<TextFile> read_catalog_paths(const std::vector<std::string>& paths) {
+    std::vector<TextFile> files;
     for (const std::string& path : paths) {
         std::error_code ec;
         if (!fs::is_directory(path, ec)) {

@@ -53,7 +53,7 @@ inline constexpr std::size_t k_max_input_bytes = limits::k_max_input_bytes;
 // reason (also for anything but a regular file: a FIFO, device or socket is refused without
 // waiting for it), and InputError when it is larger than k_max_input_bytes (checked before
 // reading, and while reading standard input).
-[[nodiscard]] catalog::TextFile read_text_file(const std::string& path);
+[[nodiscard]] TextFile read_text_file(const std::string& path);
 
 // An input file opened by open_input: a regular file, its size and modification time.
 struct InputFd {
@@ -82,8 +82,7 @@ struct InputFd {
 // Expands catalog paths: a file as is, a folder as its *.yaml and *.yml files (recursively,
 // sorted, without presets/ and decision_tree.yaml). Throws RuntimeError for an unreadable path
 // and UsageError for a folder without catalog files.
-[[nodiscard]] std::vector<catalog::TextFile>
-read_catalog_paths(const std::vector<std::string>& paths);
+[[nodiscard]] std::vector<TextFile> read_catalog_paths(const std::vector<std::string>& paths);
 
 // True for a path read as a price feed (a `.csv` file) rather than catalog YAML.
 [[nodiscard]] bool is_feed_path(const std::string& path);

@@ -169,7 +169,7 @@ Exit run_catalog_import(const CommonOptions& common, const CatalogImportOptions&
     catalog::Catalog models = merged; // GPU models, fx and sources the written files rely on
     models.providers.clear();
     for (const auto& [target, text] : documents) {
-        const catalog::TextFile file{target == "-" ? "<stdout>" : target, text};
+        const TextFile file{target == "-" ? "<stdout>" : target, text};
         (void)catalog::overlay_catalog(models, std::span(&file, 1));
     }
     std::vector<std::pair<std::string, std::string>> written;

@@ -118,7 +118,7 @@ std::size_t read_input(const InputFd& input, char* buffer, std::size_t capacity,
     return filled;
 }
 
-catalog::TextFile read_text_file(const std::string& path) {
+TextFile read_text_file(const std::string& path) {
     if (path == "-") {
         return {path, read_stream(STDIN_FILENO, "<stdin>")};
     }

@@ -106,7 +106,7 @@ Exit run_rules_show(const CommonOptions& common, const RulesShowOptions& options
 
 Exit run_rules_check(const CommonOptions& common, const RulesCheckOptions& options, Io& io) {
     const catalog::Catalog catalog = load_catalog(common);
-    const catalog::TextFile file = read_text_file(options.path);
+    const TextFile file = read_text_file(options.path);
     std::vector<Diagnostic> problems = decide::validate_tree(file, &catalog);
     if (!problems.empty()) {
         throw InputError(std::move(problems));

@@ -72,7 +72,7 @@ struct PendingNext {
 // GpuChecks for TreeResolver.
 class TreeReader {
 public:
-    TreeReader(const catalog::TextFile& file, DiagnosticSink& sink) : m_file(file) {
+    TreeReader(const TextFile& file, DiagnosticSink& sink) : m_file(file) {
         m_context.file = file.name;
         m_context.sink = &sink;
         m_tree.file = file.name;
@@ -543,7 +543,7 @@ private:
         return m_tree.nodes.size();
     }
 
-    const catalog::TextFile& m_file;
+    const TextFile& m_file;
     YamlContext m_context;
     Tree m_tree;
     std::vector<GpuCheck> m_checks;
@@ -713,7 +713,7 @@ Tree resolve(ParsedTree parsed, const catalog::Catalog* catalog, UnknownGpus unk
 
 } // namespace
 
-ParsedTree parse_tree(const catalog::TextFile& file) {
+ParsedTree parse_tree(const TextFile& file) {
     DiagnosticSink sink;
     return TreeReader(file, sink).read();
 }
@@ -725,13 +725,12 @@ Tree resolve_tree(ParsedTree parsed, const catalog::Catalog* catalog, UnknownGpu
     return tree;
 }
 
-Tree read_tree(const catalog::TextFile& file, const catalog::Catalog* catalog,
-               UnknownGpus unknown) {
+Tree read_tree(const TextFile& file, const catalog::Catalog* catalog, UnknownGpus unknown) {
     return resolve_tree(parse_tree(file), catalog, unknown);
 }
 
-std::vector<Diagnostic> validate_tree(const catalog::TextFile& file,
-                                      const catalog::Catalog* catalog, UnknownGpus unknown) {
+std::vector<Diagnostic> validate_tree(const TextFile& file, const catalog::Catalog* catalog,
+                                      UnknownGpus unknown) {
     DiagnosticSink sink;
     (void)resolve(parse_tree(file), catalog, unknown, sink);
     return sink.diagnostics();

@@ -313,11 +313,11 @@ std::string stem_of(const std::string& file) {
 
 } // namespace
 
-Workload read_workload(const catalog::TextFile& file) {
+Workload read_workload(const TextFile& file) {
     return read_workload(file, WorkloadOverrides{});
 }
 
-Workload read_workload(const catalog::TextFile& file, const WorkloadOverrides& overrides) {
+Workload read_workload(const TextFile& file, const WorkloadOverrides& overrides) {
     DiagnosticSink sink;
     detail::YamlContext context{file.name, &sink};
     context.max_bytes = limits::k_max_workload_bytes;

@@ -55,7 +55,7 @@ Outcome eval(const Condition& condition, const Facts& facts) {
     return evaluate(condition, facts, uses);
 }
 
-catalog::TextFile shipped_tree_file() {
+TextFile shipped_tree_file() {
     auto text = embedded::file("decision_tree.yaml");
     REQUIRE(text.has_value());
     return {"catalog/decision_tree.yaml", std::string(*text)};
@@ -497,7 +497,7 @@ TEST_CASE("the embedded parsed tree resolves to what read_tree reads from the sh
           "[decide][bundle]") {
     const auto bytes = embedded::compiled("decision_tree.yaml");
     REQUIRE(bytes.has_value());
-    const catalog::TextFile file = shipped_tree_file();
+    const TextFile file = shipped_tree_file();
     const ParsedTree parsed = read_tree_bundle(*bytes);
     CHECK(parsed == parse_tree(file));
     CHECK(parsed.diagnostics.empty());

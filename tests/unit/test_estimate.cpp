@@ -24,7 +24,7 @@ catalog::Catalog fixture_catalog() {
     std::ifstream in(std::string(GPUPLAN_SOURCE_DIR) + "/tests/fixtures/catalog/minimal.yaml");
     std::ostringstream text;
     text << in.rdbuf();
-    std::vector<catalog::TextFile> files{{"minimal.yaml", text.str()}};
+    std::vector<TextFile> files{{"minimal.yaml", text.str()}};
     return catalog::load_catalog(files);
 }
 

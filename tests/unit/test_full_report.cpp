@@ -107,7 +107,7 @@ TEST_CASE("scale_prices moves every price and nothing else", "[full_report]") {
     std::ifstream in(std::string(GPUPLAN_SOURCE_DIR) + "/tests/fixtures/catalog/minimal.yaml");
     std::ostringstream text;
     text << in.rdbuf();
-    const std::vector<catalog::TextFile> files{{"minimal.yaml", text.str()}};
+    const std::vector<TextFile> files{{"minimal.yaml", text.str()}};
     const catalog::Catalog base = catalog::load_catalog(files);
     const catalog::Catalog scaled = recommend::scale_prices(base, 0.8);
     const catalog::PriceRow& before = base.providers.at(0).instances.at(0).prices.at(0);

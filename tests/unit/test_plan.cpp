@@ -20,7 +20,7 @@ catalog::Catalog fixture() {
     std::ifstream in(path);
     std::ostringstream text;
     text << in.rdbuf();
-    const std::vector<catalog::TextFile> files{{"cost.yaml", text.str()}};
+    const std::vector<TextFile> files{{"cost.yaml", text.str()}};
     return catalog::load_catalog(files);
 }
 

@@ -23,7 +23,7 @@ std::string fixture(const std::string& relative) {
 }
 
 catalog::Catalog cost_catalog() {
-    const std::vector<catalog::TextFile> files{{"cost.yaml", fixture("catalog/cost.yaml")}};
+    const std::vector<TextFile> files{{"cost.yaml", fixture("catalog/cost.yaml")}};
     return catalog::load_catalog(files);
 }
 

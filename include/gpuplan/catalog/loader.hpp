@@ -3,6 +3,7 @@
 
 #include "gpuplan/catalog/catalog.hpp"
 #include "gpuplan/error.hpp"
+#include "gpuplan/text_file.hpp"
 
 #include <map>
 #include <set>
@@ -11,13 +12,6 @@
 #include <vector>
 
 namespace gpuplan::catalog {
-
-// The name (for diagnostics) and content of one input file; the CLI reads files, the core
-// never does.
-struct TextFile {
-    std::string name;
-    std::string text;
-};
 
 // Loads `files` in order, later entities overriding earlier ones (docs/catalog-format.md,
 // "Overlays"), and checks references across all of them. Throws InputError with every problem.

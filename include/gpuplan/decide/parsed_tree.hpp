@@ -76,7 +76,7 @@ struct ParsedTree {
 };
 
 // Parses a decision tree without a catalog. Never throws: problems are in `diagnostics`.
-[[nodiscard]] ParsedTree parse_tree(const catalog::TextFile& file);
+[[nodiscard]] ParsedTree parse_tree(const TextFile& file);
 
 // Resolves GPU model names to the catalog's canonical names (without a catalog they stay as
 // written; unknown ones are errors or kept, as `unknown` says) and drops repeats. Throws

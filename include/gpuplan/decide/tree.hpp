@@ -4,10 +4,10 @@
 // interconnect requirements, each with the sentence that says why.
 
 #include "gpuplan/catalog/catalog.hpp"
-#include "gpuplan/catalog/loader.hpp"
 #include "gpuplan/decide/facts.hpp"
 #include "gpuplan/error.hpp"
 #include "gpuplan/purchase.hpp"
+#include "gpuplan/text_file.hpp"
 
 #include <map>
 #include <optional>
@@ -122,12 +122,11 @@ enum class UnknownGpus { error, allow };
 // every fact name, operator, operand type, choice, purchase option, source and node reference,
 // and that every node is reachable from the root without a cycle. Throws InputError with every
 // problem. The same as parse_tree() then resolve_tree() (decide/parsed_tree.hpp).
-[[nodiscard]] Tree read_tree(const catalog::TextFile& file,
-                             const catalog::Catalog* catalog = nullptr,
+[[nodiscard]] Tree read_tree(const TextFile& file, const catalog::Catalog* catalog = nullptr,
                              UnknownGpus unknown = UnknownGpus::allow);
 
 // Every problem read_tree() would report (empty when the tree is valid); never throws.
-[[nodiscard]] std::vector<Diagnostic> validate_tree(const catalog::TextFile& file,
+[[nodiscard]] std::vector<Diagnostic> validate_tree(const TextFile& file,
                                                     const catalog::Catalog* catalog = nullptr,
                                                     UnknownGpus unknown = UnknownGpus::error);
 

@@ -2,7 +2,7 @@
 // Reading a workload: a YAML file (docs/workload-format.md), a preset, and command-line flags
 // that override either.
 
-#include "gpuplan/catalog/loader.hpp"
+#include "gpuplan/text_file.hpp"
 #include "gpuplan/workload/workload.hpp"
 
 #include <optional>
@@ -20,7 +20,7 @@ inline constexpr double k_min_mfu = 0.001;
 // Parses a workload file. Throws InputError with every problem found (unknown keys with a
 // "did you mean" hint, wrong types, out-of-range values, an unsupported schema_version, and
 // what the workload lacks to be estimated).
-[[nodiscard]] Workload read_workload(const catalog::TextFile& file);
+[[nodiscard]] Workload read_workload(const TextFile& file);
 
 // Workload fields given as command-line flags, as typed; unset flags leave the workload alone.
 struct WorkloadOverrides {
@@ -60,8 +60,7 @@ struct WorkloadOverrides {
 // Reads a workload file and applies the flags on top (flags win). Throws InputError for problems
 // in the file and for what the file and the flags together still lack (placed at the `data` or
 // `model` section), UsageError for a bad flag value.
-[[nodiscard]] Workload read_workload(const catalog::TextFile& file,
-                                     const WorkloadOverrides& overrides);
+[[nodiscard]] Workload read_workload(const TextFile& file, const WorkloadOverrides& overrides);
 
 // Applies the flags on top of `workload`. Throws UsageError naming the flag for a bad value.
 void apply_overrides(Workload& workload, const WorkloadOverrides& overrides);
