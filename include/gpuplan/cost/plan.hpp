@@ -187,8 +187,8 @@ struct Option {
     std::optional<SpotQuantiles> simulation;
     std::optional<std::size_t> rule_preference; // rank of its GPU among the rules' preferred
     std::optional<Rejection> rejection;
-    RejectionDetail detail; // the figures of the rejection's sentence
-    std::string reason;     // the sentence itself when no figures make it (excluded_by_rule)
+    RejectionDetail detail;       // the figures of the rejection's sentence
+    std::string reason;           // the sentence itself when no figures make it (excluded_by_rule)
     std::vector<NoteIndex> notes; // into Plan::notes, in order
 
     // provider/region/instance/purchase, or self_built/BUILD[/bridge]: unique within a plan.
@@ -216,9 +216,9 @@ struct Plan {
     double discount_rate = 0.0;
     double monthly_rate = 0.0;
     double horizon_months = 0.0;
-    Options options;       // feasible and rejected, in enumeration order
+    Options options;         // feasible and rejected, in enumeration order
     std::vector<Note> notes; // every note its options refer to (Option::notes)
-    std::vector<FxUse> fx; // rates used, by currency
+    std::vector<FxUse> fx;   // rates used, by currency
     std::vector<std::string> candidate_gpus;
     std::vector<PurchaseOption> purchase_options;
     std::size_t estimates = 0; // distinct estimator calls
