@@ -5,7 +5,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <fmt/format.h>
 #include <limits>
 
 namespace gpuplan::recommend {
@@ -26,11 +25,25 @@ BestOption best_of(const workload::Workload& workload, const catalog::Catalog& c
     return {best.id(), best.npv, best.total};
 }
 
-std::string percent(double fraction) {
-    return fmt::format("{}{}%", fraction > 0 ? "+" : "", format_fixed(fraction * 100.0, 0));
-}
-
 } // namespace
+
+std::string_view to_string(SensitivityInput input) {
+    switch (input) {
+    case SensitivityInput::prices:
+        return "prices";
+    case SensitivityInput::serving_hours:
+        return "utilisation (serving hours per day)";
+    case SensitivityInput::runs:
+        return "utilisation (runs in the horizon)";
+    case SensitivityInput::horizon:
+        return "horizon";
+    case SensitivityInput::discount_rate:
+        return "discount rate";
+    case SensitivityInput::spot_interruption_rate:
+        return "spot interruption rate";
+    }
+    return "?";
+}
 
 std::optional<double> SensitivityCase::swing() const {
     if (!low.best_id || !high.best_id) {
@@ -76,7 +89,7 @@ Sensitivity sensitivity(const workload::Workload& workload, const catalog::Catal
         return best_of(w, c, tree, rules, s, objective);
     };
 
-    out.cases.push_back({"prices", percent(-k_price_swing), percent(k_price_swing),
+    out.cases.push_back({SensitivityInput::prices, -k_price_swing, k_price_swing,
                          run(workload, scale_prices(catalog, 1.0 - k_price_swing), settings),
                          run(workload, scale_prices(catalog, 1.0 + k_price_swing), settings)});
 
@@ -86,27 +99,23 @@ Sensitivity sensitivity(const workload::Workload& workload, const catalog::Catal
         low.inference.hours_per_day = workload.inference.hours_per_day / k_scale_swing;
         high.inference.hours_per_day =
             std::min(k_hours_per_day, workload.inference.hours_per_day * k_scale_swing);
-        out.cases.push_back({"utilisation (serving hours per day)",
-                             format_fixed(low.inference.hours_per_day, 1) + " h",
-                             format_fixed(high.inference.hours_per_day, 1) + " h",
-                             run(low, catalog, settings), run(high, catalog, settings)});
+        out.cases.push_back({SensitivityInput::serving_hours, low.inference.hours_per_day,
+                             high.inference.hours_per_day, run(low, catalog, settings),
+                             run(high, catalog, settings)});
     } else {
         low.schedule.runs =
             std::max(1, static_cast<int>(std::lround(workload.schedule.runs / k_scale_swing)));
         high.schedule.runs = static_cast<int>(std::lround(workload.schedule.runs * k_scale_swing));
-        out.cases.push_back(
-            {"utilisation (runs in the horizon)",
-             fmt::format("{} run{}", low.schedule.runs, low.schedule.runs == 1 ? "" : "s"),
-             fmt::format("{} runs", high.schedule.runs), run(low, catalog, settings),
-             run(high, catalog, settings)});
+        out.cases.push_back({SensitivityInput::runs, static_cast<double>(low.schedule.runs),
+                             static_cast<double>(high.schedule.runs), run(low, catalog, settings),
+                             run(high, catalog, settings)});
     }
 
     low = workload;
     high = workload;
     low.horizon_months = workload.horizon_months / k_scale_swing;
     high.horizon_months = workload.horizon_months * k_scale_swing;
-    out.cases.push_back({"horizon", format_fixed(low.horizon_months, 0) + " months",
-                         format_fixed(high.horizon_months, 0) + " months",
+    out.cases.push_back({SensitivityInput::horizon, low.horizon_months, high.horizon_months,
                          run(low, catalog, settings), run(high, catalog, settings)});
 
     low = workload;
@@ -114,9 +123,9 @@ Sensitivity sensitivity(const workload::Workload& workload, const catalog::Catal
     low.finance.discount_rate =
         std::max(0.0, workload.finance.discount_rate - k_discount_rate_swing);
     high.finance.discount_rate = workload.finance.discount_rate + k_discount_rate_swing;
-    out.cases.push_back({"discount rate", format_fixed(low.finance.discount_rate * 100.0, 1) + "%",
-                         format_fixed(high.finance.discount_rate * 100.0, 1) + "%",
-                         run(low, catalog, settings), run(high, catalog, settings)});
+    out.cases.push_back({SensitivityInput::discount_rate, low.finance.discount_rate,
+                         high.finance.discount_rate, run(low, catalog, settings),
+                         run(high, catalog, settings)});
 
     const double rate = settings.interruption_rate_per_node_hour.value_or(
         cost::k_default_interruption_rate_per_node_hour);
@@ -124,10 +133,9 @@ Sensitivity sensitivity(const workload::Workload& workload, const catalog::Catal
     cost::Settings stormy = settings;
     calm.interruption_rate_per_node_hour = rate / k_scale_swing;
     stormy.interruption_rate_per_node_hour = rate * k_scale_swing;
-    out.cases.push_back({"spot interruption rate",
-                         format_fixed(rate / k_scale_swing, 3) + "/node-h",
-                         format_fixed(rate * k_scale_swing, 3) + "/node-h",
-                         run(workload, catalog, calm), run(workload, catalog, stormy)});
+    out.cases.push_back({SensitivityInput::spot_interruption_rate, rate / k_scale_swing,
+                         rate * k_scale_swing, run(workload, catalog, calm),
+                         run(workload, catalog, stormy)});
 
     std::stable_sort(
         out.cases.begin(), out.cases.end(), [](const SensitivityCase& a, const SensitivityCase& b) {
@@ -137,7 +145,7 @@ Sensitivity sensitivity(const workload::Workload& workload, const catalog::Catal
             if (swing_a != swing_b) {
                 return swing_a > swing_b;
             }
-            return a.input < b.input;
+            return to_string(a.input) < to_string(b.input);
         });
     return out;
 }

@@ -222,6 +222,28 @@ std::string break_even_section(const recommend::Recommendation& r) {
     return out;
 }
 
+// One setting of a sensitivity input in its unit: `-20%`, `12.0 h`, `2 runs`, `6 months`,
+// `5.0%`, `0.025/node-h`.
+std::string sensitivity_setting(recommend::SensitivityInput input, double value) {
+    switch (input) {
+    case recommend::SensitivityInput::prices:
+        return fmt::format("{}{}%", value > 0 ? "+" : "", format_fixed(value * 100.0, 0));
+    case recommend::SensitivityInput::serving_hours:
+        return format_fixed(value, 1) + " h";
+    case recommend::SensitivityInput::runs: {
+        const auto runs = static_cast<long long>(std::llround(value));
+        return fmt::format("{} run{}", runs, runs == 1 ? "" : "s");
+    }
+    case recommend::SensitivityInput::horizon:
+        return format_fixed(value, 0) + " months";
+    case recommend::SensitivityInput::discount_rate:
+        return format_fixed(value * 100.0, 1) + "%";
+    case recommend::SensitivityInput::spot_interruption_rate:
+        return format_fixed(value, 3) + "/node-h";
+    }
+    return {};
+}
+
 std::string sensitivity_section(const recommend::Recommendation& r) {
     const std::string& currency = r.plan.currency;
     std::string out = "\n## Sensitivity\n\n";
@@ -264,7 +286,9 @@ std::string sensitivity_section(const recommend::Recommendation& r) {
         for (std::size_t i = 0; i < blocks; ++i) {
             bar += "█";
         }
-        table.add_row({c.input, c.low_label, c.high_label,
+        table.add_row({std::string(recommend::to_string(c.input)),
+                       sensitivity_setting(c.input, c.low_value),
+                       sensitivity_setting(c.input, c.high_value),
                        c.low.best_id ? format_fixed(c.low.npv, 2) : "n/a",
                        c.high.best_id ? format_fixed(c.high.npv, 2) : "n/a",
                        c.swing() ? format_fixed(*c.swing(), 2) : "infeasible", bar, choice(c.low),

@@ -32,11 +32,24 @@ struct BestOption {
     bool operator==(const BestOption&) const = default;
 };
 
+// What a sensitivity case moves, and the unit of its low and high values.
+enum class SensitivityInput {
+    prices,                // relative change of every price (-0.2 = -20%)
+    serving_hours,         // inference: serving hours per day
+    runs,                  // training: runs in the horizon
+    horizon,               // months
+    discount_rate,         // annual rate (0.05 = 5%)
+    spot_interruption_rate // interruptions per node-hour
+};
+
+// The name a report shows for the input, e.g. "prices".
+[[nodiscard]] std::string_view to_string(SensitivityInput input);
+
 // One input moved down and up.
 struct SensitivityCase {
-    std::string input;      // e.g. "prices"
-    std::string low_label;  // the low value, e.g. "-20%" or "6 months"
-    std::string high_label; // the high value
+    SensitivityInput input = SensitivityInput::prices;
+    double low_value = 0.0;  // the low setting, in the input's unit
+    double high_value = 0.0; // the high setting
     BestOption low;
     BestOption high;
 
