@@ -25,6 +25,22 @@ double positive_number(const std::string& flag, const std::string& text) {
     return *value;
 }
 
+recommend::RuleUse rule_use(const RulesChoice& rules) {
+    if (rules.none && (!rules.file.empty() || rules.explain)) {
+        throw UsageError("--no-rules cannot be combined with --rules or --explain");
+    }
+    return rules.none      ? recommend::RuleUse::none
+           : rules.explain ? recommend::RuleUse::explain
+                           : recommend::RuleUse::apply;
+}
+
+std::optional<decide::Tree> tree_for(const RulesChoice& rules, const catalog::Catalog& catalog) {
+    if (rules.none) {
+        return std::nullopt;
+    }
+    return timed("rules", [&] { return load_tree(rules.file, catalog); });
+}
+
 } // namespace
 
 cost::Settings parse_cost_flags(const CostFlags& flags, const CommonOptions& common) {
@@ -71,22 +87,6 @@ cost::Settings parse_cost_flags(const CostFlags& flags, const CommonOptions& com
     settings.simulate = flags.simulate;
     settings.seed = flags.seed;
     return settings;
-}
-
-recommend::RuleUse rule_use(const RulesChoice& rules) {
-    if (rules.none && (!rules.file.empty() || rules.explain)) {
-        throw UsageError("--no-rules cannot be combined with --rules or --explain");
-    }
-    return rules.none      ? recommend::RuleUse::none
-           : rules.explain ? recommend::RuleUse::explain
-                           : recommend::RuleUse::apply;
-}
-
-std::optional<decide::Tree> tree_for(const RulesChoice& rules, const catalog::Catalog& catalog) {
-    if (rules.none) {
-        return std::nullopt;
-    }
-    return timed("rules", [&] { return load_tree(rules.file, catalog); });
 }
 
 recommend::Recommendation make_recommendation(const CommonOptions& common,
