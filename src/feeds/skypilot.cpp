@@ -355,7 +355,7 @@ std::string provider_from_file_name(std::string_view path) {
     } else {
         candidate = base.substr(0, base.find_first_of("_-."));
     }
-    const std::string lower = detail::to_lower(candidate);
+    std::string lower = detail::to_lower(candidate);
     for (std::string_view cloud : k_skypilot_clouds) {
         if (cloud == lower) {
             return lower;
@@ -1068,7 +1068,7 @@ private:
             Source source;
             source.id = fmt::format("skypilot-{}-feed", name);
             source.title = fmt::format("SkyPilot catalog feed for {} ({})", name, file_list(name));
-            const bool derived = m_split_providers.count(name) != 0;
+            const bool derived = m_split_providers.contains(name);
             source.grade = derived ? "D" : "R";
             source.note = fmt::format(
                 "read by gpuplan from the SkyPilot vms.csv layout; as_of {}{}", date_note(),
