@@ -2,6 +2,7 @@
 
 #include "gpuplan/units.hpp"
 
+#include <array>
 #include <cmath>
 #include <fmt/format.h>
 
@@ -54,7 +55,7 @@ std::string format_fixed(double value, int digits) {
     std::string out = rounded < 0 ? "-" : "";
     out.append(group_thousands(text.substr(0, dot)));
     if (dot != std::string::npos) {
-        out.append(text, dot, std::string::npos);
+        out.append(std::string_view(text).substr(dot));
     }
     return out;
 }
@@ -110,8 +111,8 @@ std::string format_duration(double hours) {
 }
 
 std::string format_si(double value) {
-    constexpr std::pair<double, const char*> k_suffixes[] = {
-        {1e15, "P"}, {1e12, "T"}, {1e9, "B"}, {1e6, "M"}, {1e3, "k"}};
+    constexpr std::array<std::pair<double, const char*>, 5> k_suffixes = {
+        {{1e15, "P"}, {1e12, "T"}, {1e9, "B"}, {1e6, "M"}, {1e3, "k"}}};
     for (const auto& [scale, suffix] : k_suffixes) {
         if (std::fabs(value) >= scale) {
             return fmt::format("{:g}{}", round_significant(value / scale, 3), suffix);

@@ -2,6 +2,7 @@
 
 #include "detail/strings.hpp"
 
+#include <algorithm>
 #include <array>
 #include <charconv>
 #include <cmath>
@@ -180,12 +181,7 @@ bool is_currency_code(std::string_view text) {
     if (text.size() != 3) {
         return false;
     }
-    for (char c : text) {
-        if (c < 'A' || c > 'Z') {
-            return false;
-        }
-    }
-    return true;
+    return std::ranges::all_of(text, [](char c) { return c >= 'A' && c <= 'Z'; });
 }
 
 std::optional<Money> parse_money(std::string_view text, std::string_view default_currency) {

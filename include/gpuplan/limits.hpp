@@ -11,9 +11,9 @@
 namespace gpuplan::limits {
 
 // Bytes of any input file (checked before reading; while reading standard input).
-inline constexpr std::size_t k_max_input_bytes = 512U * 1024U * 1024U;
+inline constexpr std::size_t k_max_input_bytes = 512UL * 1024UL * 1024UL;
 // Bytes of one workload file: a workload is a few hundred bytes of YAML.
-inline constexpr std::size_t k_max_workload_bytes = 1024U * 1024U;
+inline constexpr std::size_t k_max_workload_bytes = 1024UL * 1024UL;
 // Diagnostics kept and printed for one run; the rest are counted (`N more problems`).
 inline constexpr std::size_t k_max_diagnostics = 100;
 // Magnitude of any number read from YAML, and of counts: parameters, tokens, samples, epochs.

@@ -25,6 +25,7 @@ struct Date {
     int month = 1;
     int day = 1;
 
+    // NOLINTNEXTLINE(modernize-use-nullptr): clang-tidy 14 misreads the defaulted <=>
     auto operator<=>(const Date&) const = default;
     // Days since 1970-01-01.
     [[nodiscard]] long days_since_epoch() const;

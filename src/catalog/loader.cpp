@@ -229,21 +229,21 @@ private:
         }
     }
 
-    std::optional<Term> read_term(const YamlNode& node) {
+    static std::optional<Term> read_term(const YamlNode& node) {
         if (auto index = node.as_choice({"1y", "3y"})) {
             return static_cast<Term>(*index);
         }
         return std::nullopt;
     }
 
-    std::optional<Payment> read_payment(const YamlNode& node) {
+    static std::optional<Payment> read_payment(const YamlNode& node) {
         if (auto index = node.as_choice({"no_upfront", "partial_upfront", "all_upfront"})) {
             return static_cast<Payment>(*index);
         }
         return std::nullopt;
     }
 
-    double read_upfront_fraction(const YamlNode& node, Payment payment) {
+    static double read_upfront_fraction(const YamlNode& node, Payment payment) {
         auto given = node.number_at("upfront_fraction", false, k_fraction);
         switch (payment) {
         case Payment::no_upfront:
@@ -822,7 +822,7 @@ void check_site(const Catalog& catalog, DiagnosticSink& sink) {
     need("utilisation", site.utilisation);
     need("economic_life_months", site.economic_life_months);
     if (site.resale_curve.empty()) {
-        missing.push_back("resale_curve");
+        missing.emplace_back("resale_curve");
     }
     if (!missing.empty()) {
         sink.add(Diagnostic{catalog.files.empty() ? "" : catalog.files.back(), 0, 0,
@@ -910,7 +910,7 @@ void merge_provider(Catalog& catalog, ProviderOverlay later) {
                                [&](const Instance& i) { return i.type == instance.type; });
         if (it == target.instances.end()) {
             target.instances.push_back(std::move(instance));
-        } else if (later.price_rows_only.count(instance.type) != 0) {
+        } else if (later.price_rows_only.contains(instance.type)) {
             // A price overlay: its rows replace the rows of the same (region, zone), others stay.
             for (PriceRow& row : instance.prices) {
                 auto same =
@@ -943,7 +943,7 @@ Catalog overlay_feed(Catalog base, FeedOverlay feed,
         }
         for (const std::string& id : gpu.sources) {
             auto it = gpu_sources.find(id);
-            if (it != gpu_sources.end() && base.sources.count(id) == 0) {
+            if (it != gpu_sources.end() && !base.sources.contains(id)) {
                 base.sources.emplace(id, it->second);
             }
         }

@@ -28,7 +28,7 @@ bool is_plain_safe(std::string_view text) {
         "true", "false", "yes",  "no",    "on",   "off", "null", "y",  "n",
         "True", "False", "TRUE", "FALSE", "Yes",  "No",  "YES",  "NO", "On",
         "Off",  "ON",    "OFF",  "Null",  "NULL", "Y",   "N"};
-    return k_reserved.count(text) == 0;
+    return !k_reserved.contains(text);
 }
 
 std::string source_refs(const std::vector<std::string>& ids) {

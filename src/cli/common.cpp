@@ -79,14 +79,14 @@ feeds::FeedText read_whole_file(const std::string& path, std::time_t& modified) 
     const InputFd input = open_input(path);
     modified = input.modified;
     if (input.size == 0) {
-        return feeds::FeedText(std::string());
+        return {std::string()};
     }
     const std::size_t capacity = input.size;
     std::shared_ptr<char> buffer(static_cast<char*>(allocate_buffer(capacity, 1)),
                                  [capacity](char* data) { deallocate_buffer(data, capacity, 1); });
     const std::size_t filled = read_input(input, buffer.get(), capacity, path);
     const std::string_view bytes(buffer.get(), filled);
-    return feeds::FeedText(std::move(buffer), bytes);
+    return {std::move(buffer), bytes};
 }
 
 } // namespace

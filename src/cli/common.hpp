@@ -112,7 +112,7 @@ struct InputFd {
 // with the files in `also`, all or nothing through write_files (cli/output_writer.hpp), so a
 // failed run never leaves a half-written file. With --timestamp, a JSON object gains
 // `generated_at` after `generator` (or after `schema_version`).
-void write_output(const CommonOptions& options, const std::string& text, Io& io,
+void write_output(const CommonOptions& options, const std::string& raw, Io& io,
                   std::span<const OutputFile> also = {});
 
 // Today's date: io.today when injected, else the system clock's UTC date.

@@ -430,7 +430,7 @@ private:
         NoteIndex note = 0;
     };
     // Prices `option` from `flows` at `price`, less `discount`, in the output currency.
-    void finish(Option& option, const Flows& flows, double price, const Discount* discount);
+    void finish(Option& option, const Flows& flows, double price, const Discount* discount) const;
     // A commitment at a price of 1 for `usage`: its flows, their present value and the hours it
     // leaves unused. Instance types that the workload uses alike share it.
     struct CommittedUsage {
@@ -474,7 +474,8 @@ std::optional<double> Planner::fx(const std::string& currency) {
     if (!known && currency != m_plan.currency) {
         const catalog::FxRate* a = catalog::find_fx_rate(m_catalog, currency);
         const catalog::FxRate* b = catalog::find_fx_rate(m_catalog, m_plan.currency);
-        const Date as_of = std::max(a ? a->as_of : Date{}, b ? b->as_of : Date{});
+        const Date as_of =
+            std::max(a != nullptr ? a->as_of : Date{}, b != nullptr ? b->as_of : Date{});
         m_plan.fx.push_back({currency, m_plan.currency, *rate, as_of.to_string()});
     }
     return rate;
@@ -544,13 +545,14 @@ CashFlows Planner::hidden_flows(const estimate::GpuEstimate& e, const Usage& usa
     return flows;
 }
 
-void Planner::finish(Option& option, const Flows& flows, double price, const Discount* discount) {
+void Planner::finish(Option& option, const Flows& flows, double price,
+                     const Discount* discount) const {
     // Each amount is the unit flow at `price`, plus the hidden cost, less the negotiated
     // discount, converted to the output currency; the zero cells add nothing and are skipped.
     const auto horizon = static_cast<std::size_t>(std::ceil(m_workload.horizon_months - 1e-9));
     const std::size_t count = std::max(flows.months, horizon + 1);
-    const double keep = discount ? 1.0 - discount->fraction : 1.0;
-    if (discount) {
+    const double keep = discount != nullptr ? 1.0 - discount->fraction : 1.0;
+    if (discount != nullptr) {
         option.notes.push_back(discount->note);
     }
     option.amounts.assign(count, 0.0);
@@ -563,7 +565,7 @@ void Planner::finish(Option& option, const Flows& flows, double price, const Dis
         if (cell.hidden != 0.0) {
             amount += cell.hidden;
         }
-        if (discount) {
+        if (discount != nullptr) {
             amount *= keep;
         }
         amount *= option.fx_rate;
@@ -938,7 +940,8 @@ void Planner::compare_self_built() {
             continue;
         }
         const Option*& slot = best[{cloud.gpu, cloud.purchase}];
-        if (!slot || cloud.npv < slot->npv || (cloud.npv == slot->npv && id_less(cloud, *slot))) {
+        if (slot == nullptr || cloud.npv < slot->npv ||
+            (cloud.npv == slot->npv && id_less(cloud, *slot))) {
             slot = &cloud;
         }
     }
@@ -983,7 +986,7 @@ Plan Planner::run() {
             std::any_of(w.constraints.gpu_models.begin(), w.constraints.gpu_models.end(),
                         [&](const std::string& name) {
                             const catalog::Gpu* found = catalog::find_gpu(m_catalog, name);
-                            return found && found->name == gpu.name;
+                            return found != nullptr && found->name == gpu.name;
                         });
         if (wanted) {
             m_plan.candidate_gpus.push_back(gpu.name);
@@ -1000,7 +1003,7 @@ Plan Planner::run() {
         }
         for (const catalog::Instance& instance : provider.instances) {
             const catalog::Gpu* gpu = catalog::find_gpu(m_catalog, instance.gpu);
-            if (!gpu || !contains(m_plan.candidate_gpus, gpu->name)) {
+            if (gpu == nullptr || !contains(m_plan.candidate_gpus, gpu->name)) {
                 continue;
             }
             if (instance.gpu_count < 1.0 || std::floor(instance.gpu_count) != instance.gpu_count) {
@@ -1014,7 +1017,7 @@ Plan Planner::run() {
         (w.constraints.providers.empty() || contains(w.constraints.providers, "self_built"))) {
         for (const catalog::Build& build : m_catalog.self_built->builds) {
             const catalog::Gpu* gpu = catalog::find_gpu(m_catalog, build.gpu);
-            if (gpu && contains(m_plan.candidate_gpus, gpu->name)) {
+            if (gpu != nullptr && contains(m_plan.candidate_gpus, gpu->name)) {
                 add_self_built(build, *gpu);
             }
         }

@@ -119,7 +119,7 @@ private:
         if (root_id) {
             if (auto id = root_id->as_string()) {
                 m_tree.root = *id;
-                if (!m_node_ids.empty() && m_node_ids.count(*id) == 0) {
+                if (!m_node_ids.empty() && !m_node_ids.contains(*id)) {
                     root_id->error(unknown_node_message(*id));
                 }
             }
@@ -383,9 +383,10 @@ private:
         return std::move(*names);
     }
 
-    std::vector<PurchaseOption> read_purchase_list(const YamlNode& node) {
+    static std::vector<PurchaseOption> read_purchase_list(const YamlNode& node) {
         std::vector<PurchaseOption> out;
         std::vector<std::string_view> names;
+        names.reserve(k_all_purchase_options.size());
         for (PurchaseOption option : k_all_purchase_options) {
             names.push_back(to_string(option));
         }
@@ -473,7 +474,7 @@ private:
     void check_references() {
         bool resolved = true;
         for (const PendingNext& pending : m_pending) {
-            if (m_node_ids.count(pending.target) == 0) {
+            if (!m_node_ids.contains(pending.target)) {
                 resolved = false;
                 Diagnostic diagnostic = pending.where;
                 diagnostic.message = unknown_node_message(pending.target);
@@ -525,7 +526,7 @@ private:
         }
         for (std::size_t i = 0; i < m_tree.nodes.size(); ++i) {
             const Node& node = m_tree.nodes[i];
-            if (marks.count(node.id) == 0) {
+            if (!marks.contains(node.id)) {
                 m_context.sink->add(Diagnostic{
                     m_tree.file, node.place.line, node.place.column, fmt::format("/nodes/{}", i),
                     fmt::format("node '{}' is never reached from the root '{}'", node.id,

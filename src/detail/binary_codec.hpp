@@ -83,7 +83,7 @@ private:
             }
         } else if constexpr (is_variant<T>::value) {
             write(static_cast<std::uint64_t>(value.index()));
-            std::visit([this](const auto& alternative) { write(alternative); }, value);
+            std::visit([&](const auto& alternative) { write(alternative); }, value);
         } else {
             members(*this, const_cast<T&>(value)); // members() only reads through a writer
         }

@@ -141,8 +141,8 @@ bool is_null_scalar(const std::string& text) {
 
 } // namespace
 
-YamlNode::YamlNode(YAML::Node node, std::string path, YamlContext& context)
-    : m_node(std::move(node)), m_path(std::move(path)), m_context(&context) {
+YamlNode::YamlNode(const YAML::Node& node, std::string path, YamlContext& context)
+    : m_node(node), m_path(std::move(path)), m_context(&context) {
     if (++m_context->visited > m_context->max_visited && !m_context->budget_exhausted) {
         error(fmt::format("document too large: more than {} nodes visited after expanding "
                           "aliases (the limit for this file's size)",

@@ -23,7 +23,7 @@ namespace gpuplan::detail {
 // (docs/limits.md). A walk may visit at most k_visits_base + k_visits_per_byte visits per byte
 // of the document, and never more than k_max_visited_nodes: aliases cannot make the work grow
 // faster than the file.
-inline constexpr std::size_t k_max_document_bytes = 64U * 1024U * 1024U;
+inline constexpr std::size_t k_max_document_bytes = 64UL * 1024UL * 1024UL;
 inline constexpr std::size_t k_max_nesting_depth = 64;
 inline constexpr std::uint64_t k_max_visited_nodes = 20'000'000;
 inline constexpr std::uint64_t k_visits_base = 100'000;
@@ -58,7 +58,7 @@ inline constexpr NumberRange k_fraction{0.0, 1.0, false, "a fraction from 0 to 1
 
 class YamlNode {
 public:
-    YamlNode(YAML::Node node, std::string path, YamlContext& context);
+    YamlNode(const YAML::Node& node, std::string path, YamlContext& context);
 
     [[nodiscard]] const std::string& path() const { return m_path; }
     [[nodiscard]] const YAML::Node& raw() const { return m_node; }

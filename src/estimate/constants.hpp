@@ -1,6 +1,8 @@
 #pragma once
 // Named defaults of the estimator, each with its source in docs/methodology.md ("Estimator").
 
+#include <array>
+
 namespace gpuplan::estimate::detail {
 
 // FLOPs per parameter per token: forward 2, backward 4 (Kaplan et al.; Transformer Math 101).
@@ -43,16 +45,16 @@ inline constexpr double k_usable_memory_fraction = 0.90;
 // Model FLOPs utilisation defaults (docs/methodology.md E3.2): transformer >= 1e9 parameters,
 // below, and cnn/custom; columns volta, turing, ampere, ada, hopper (blackwell uses hopper).
 inline constexpr double k_large_transformer_params = 1e9;
-inline constexpr double k_mfu_large[5] = {0.25, 0.17, 0.45, 0.36, 0.40};
-inline constexpr double k_mfu_small[5] = {0.30, 0.20, 0.40, 0.32, 0.35};
-inline constexpr double k_mfu_cnn[5] = {0.22, 0.15, 0.20, 0.16, 0.16};
+inline constexpr std::array<double, 5> k_mfu_large = {0.25, 0.17, 0.45, 0.36, 0.40};
+inline constexpr std::array<double, 5> k_mfu_small = {0.30, 0.20, 0.40, 0.32, 0.35};
+inline constexpr std::array<double, 5> k_mfu_cnn = {0.22, 0.15, 0.20, 0.16, 0.16};
 // Non-tensor fp32 on every architecture (E3.4).
 inline constexpr double k_mfu_fp32 = 0.55;
 // FP8 end-to-end speed-up over BF16 (llm-foundry, 1.31x).
 inline constexpr double k_fp8_speedup = 1.3;
 
 // Tensor-parallel degrees tried (E5.1).
-inline constexpr int k_tensor_parallel_degrees[4] = {1, 2, 4, 8};
+inline constexpr std::array<int, 4> k_tensor_parallel_degrees = {1, 2, 4, 8};
 // ZeRO-3 keeps two layers gathered; without layers, a tenth of the network (E4.2).
 inline constexpr double k_zero3_gathered_layers = 2.0;
 inline constexpr double k_zero3_gathered_share = 0.1;

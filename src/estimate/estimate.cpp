@@ -6,6 +6,7 @@
 #include "gpuplan/workload/reader.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <fmt/format.h>
 #include <functional>
@@ -381,13 +382,15 @@ bool fits_in(const MemoryBreakdown& memory, const Gpu& gpu) {
 
 // The largest memory term, for the does_not_fit note (E8).
 std::string largest_term(const MemoryBreakdown& m) {
-    const std::pair<double, std::string_view> terms[] = {
-        {m.weights_gib, "weights"},           {m.gradients_gib, "gradients"},
-        {m.optimizer_gib, "optimizer state"}, {m.activations_gib, "activations"},
-        {m.kv_cache_gib, "KV cache"},         {m.overhead_gib, "overhead"}};
-    const auto* best =
-        std::max_element(std::begin(terms), std::end(terms),
-                         [](const auto& a, const auto& b) { return a.first < b.first; });
+    const std::array<std::pair<double, std::string_view>, 6> terms = {
+        {{m.weights_gib, "weights"},
+         {m.gradients_gib, "gradients"},
+         {m.optimizer_gib, "optimizer state"},
+         {m.activations_gib, "activations"},
+         {m.kv_cache_gib, "KV cache"},
+         {m.overhead_gib, "overhead"}}};
+    const auto* best = std::max_element(
+        terms.begin(), terms.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
     return fmt::format("{} {:.1f} GiB", best->second, best->first);
 }
 
@@ -849,14 +852,14 @@ GpuEstimate estimate(const workload::Workload& workload, const catalog::Gpu& gpu
     GpuEstimate result = workload.task == Task::inference
                              ? estimate_inference(workload, gpu, node, gpu_count, catalog)
                              : estimate_training(workload, gpu, node, gpu_count, catalog);
-    const double values[] = {result.total_flops,
-                             result.gpu_hours,
-                             result.wall_hours,
-                             result.memory_per_gpu_gib,
-                             result.checkpoint_gb,
-                             result.throughput.samples_per_second,
-                             result.throughput.tokens_per_second,
-                             result.mfu};
+    const std::array<double, 8> values = {result.total_flops,
+                                          result.gpu_hours,
+                                          result.wall_hours,
+                                          result.memory_per_gpu_gib,
+                                          result.checkpoint_gb,
+                                          result.throughput.samples_per_second,
+                                          result.throughput.tokens_per_second,
+                                          result.mfu};
     for (double value : values) {
         if (!std::isfinite(value)) {
             throw UsageError(fmt::format("the workload's numbers are too large to estimate on {} "

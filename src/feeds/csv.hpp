@@ -14,9 +14,9 @@ namespace gpuplan::feeds {
 
 // Limits that keep a hostile or broken file from exhausting memory.
 struct CsvLimits {
-    std::size_t max_bytes = 1024U * 1024U * 1024U; // whole file
-    std::size_t max_fields = 1024;                 // per record
-    std::size_t max_field_bytes = 1024U * 1024U;   // per field, after unquoting
+    std::size_t max_bytes = 1024UL * 1024UL * 1024UL; // whole file
+    std::size_t max_fields = 1024;                    // per record
+    std::size_t max_field_bytes = 1024UL * 1024UL;    // per field, after unquoting
 };
 
 // Where a field starts in the file (1-based; the column counts bytes).

@@ -355,7 +355,7 @@ std::string provider_from_file_name(std::string_view path) {
     } else {
         candidate = base.substr(0, base.find_first_of("_-."));
     }
-    const std::string lower = detail::to_lower(candidate);
+    std::string lower = detail::to_lower(candidate);
     for (std::string_view cloud : k_skypilot_clouds) {
         if (cloud == lower) {
             return lower;
@@ -428,6 +428,68 @@ private:
         return Diagnostic{m_files[file].name, line, column, std::move(path), std::move(message)};
     }
 
+    // Finds each known column in the header (k_absent where missing); false, reported, on a
+    // duplicate or a missing required column.
+    bool map_columns(std::size_t index, std::uint32_t line, const std::vector<std::string>& header,
+                     std::array<std::size_t, k_column_count>& columns) {
+        columns.fill(k_absent);
+        for (std::size_t i = 0; i < header.size(); ++i) {
+            for (std::size_t c = 0; c < k_column_count; ++c) {
+                if (trim(header[i]) != k_column_names.at(c)) {
+                    continue;
+                }
+                if (columns.at(c) != k_absent) {
+                    // Which of two Price columns holds the price is anyone's guess.
+                    m_sink.add(at(index, line, static_cast<std::uint32_t>(i + 1), "",
+                                  fmt::format("duplicate column '{}' (fields {} and {})",
+                                              k_column_names.at(c), columns.at(c) + 1, i + 1)));
+                    return false;
+                }
+                columns.at(c) = i;
+            }
+        }
+        std::vector<std::string_view> missing;
+        for (std::size_t c = 0; c < k_required_columns; ++c) {
+            if (columns.at(c) == k_absent) {
+                missing.push_back(k_column_names.at(c));
+            }
+        }
+        if (!missing.empty()) {
+            m_sink.add(at(index, line, 1, "",
+                          fmt::format("not a SkyPilot vms.csv layout: missing column{} {}",
+                                      missing.size() == 1 ? "" : "s", fmt::join(missing, ", "))));
+            return false;
+        }
+        return true;
+    }
+
+    // The provider of a file's rows when it has no Provider column: --provider, else its name
+    // or layout; nullopt, reported, when they disagree or say nothing.
+    std::optional<std::string>
+    file_provider_of(std::size_t index, std::uint32_t line, const std::vector<std::string>& header,
+                     const std::array<std::size_t, k_column_count>& columns) {
+        std::string file_provider = m_options.provider;
+        if (file_provider.empty() && columns[col_provider] == k_absent) {
+            const std::string by_name = provider_from_file_name(m_files[index].name);
+            const std::string by_layout = provider_from_header(header);
+            if (!by_name.empty() && !by_layout.empty() && by_name != by_layout) {
+                m_sink.add(at(index, line, 1, "",
+                              fmt::format("the file name says provider '{}' but the columns are "
+                                          "the {} layout; pass --provider",
+                                          by_name, by_layout)));
+                return std::nullopt;
+            }
+            file_provider = by_name.empty() ? by_layout : by_name;
+            if (file_provider.empty()) {
+                m_sink.add(at(index, 0, 0, "",
+                              "cannot tell which provider this feed is for (name the file "
+                              "<provider>_vms.csv or <provider>/vms.csv, or pass --provider)"));
+                return std::nullopt;
+            }
+        }
+        return file_provider;
+    }
+
     void read_file(std::size_t index) {
         const FeedFile& file = m_files[index];
         const std::size_t problems_before = m_sink.size();
@@ -441,53 +503,15 @@ private:
         }
         std::vector<std::string> header(record.fields.begin(), record.fields.end());
         std::array<std::size_t, k_column_count> columns{};
-        columns.fill(k_absent);
-        for (std::size_t i = 0; i < header.size(); ++i) {
-            for (std::size_t c = 0; c < k_column_count; ++c) {
-                if (trim(header[i]) != k_column_names.at(c)) {
-                    continue;
-                }
-                if (columns.at(c) != k_absent) {
-                    // Which of two Price columns holds the price is anyone's guess.
-                    m_sink.add(at(index, record.line, static_cast<std::uint32_t>(i + 1), "",
-                                  fmt::format("duplicate column '{}' (fields {} and {})",
-                                              k_column_names.at(c), columns.at(c) + 1, i + 1)));
-                    return;
-                }
-                columns.at(c) = i;
-            }
-        }
-        std::vector<std::string_view> missing;
-        for (std::size_t c = 0; c < k_required_columns; ++c) {
-            if (columns.at(c) == k_absent) {
-                missing.push_back(k_column_names.at(c));
-            }
-        }
-        if (!missing.empty()) {
-            m_sink.add(at(index, record.line, 1, "",
-                          fmt::format("not a SkyPilot vms.csv layout: missing column{} {}",
-                                      missing.size() == 1 ? "" : "s", fmt::join(missing, ", "))));
+        if (!map_columns(index, record.line, header, columns)) {
             return;
         }
-        std::string file_provider = m_options.provider;
-        if (file_provider.empty() && columns[col_provider] == k_absent) {
-            const std::string by_name = provider_from_file_name(file.name);
-            const std::string by_layout = provider_from_header(header);
-            if (!by_name.empty() && !by_layout.empty() && by_name != by_layout) {
-                m_sink.add(at(index, record.line, 1, "",
-                              fmt::format("the file name says provider '{}' but the columns are "
-                                          "the {} layout; pass --provider",
-                                          by_name, by_layout)));
-                return;
-            }
-            file_provider = by_name.empty() ? by_layout : by_name;
-            if (file_provider.empty()) {
-                m_sink.add(at(index, 0, 0, "",
-                              "cannot tell which provider this feed is for (name the file "
-                              "<provider>_vms.csv or <provider>/vms.csv, or pass --provider)"));
-                return;
-            }
+        const std::optional<std::string> resolved_provider =
+            file_provider_of(index, record.line, header, columns);
+        if (!resolved_provider) {
+            return;
         }
+        const std::string& file_provider = *resolved_provider;
         const Date as_of = m_options.as_of ? *m_options.as_of : file.modified.value_or(Date{});
         if (!m_options.as_of && !file.modified) {
             m_sink.add(at(index, 0, 0, "",
@@ -1068,7 +1092,7 @@ private:
             Source source;
             source.id = fmt::format("skypilot-{}-feed", name);
             source.title = fmt::format("SkyPilot catalog feed for {} ({})", name, file_list(name));
-            const bool derived = m_split_providers.count(name) != 0;
+            const bool derived = m_split_providers.contains(name);
             source.grade = derived ? "D" : "R";
             source.note = fmt::format(
                 "read by gpuplan from the SkyPilot vms.csv layout; as_of {}{}", date_note(),

@@ -40,7 +40,7 @@ TcoComparison tco(workload::Workload workload, const catalog::Catalog& catalog,
     std::vector<std::string>& providers = workload.constraints.providers;
     if (!providers.empty() &&
         std::find(providers.begin(), providers.end(), "self_built") == providers.end()) {
-        providers.push_back("self_built");
+        providers.emplace_back("self_built");
     }
     const RuleUse shown = rules == RuleUse::none ? RuleUse::none : RuleUse::explain;
     const cost::Plan plan = recommend::plan(workload, catalog, tree, shown, settings);
@@ -66,11 +66,12 @@ TcoComparison tco(workload::Workload workload, const catalog::Catalog& catalog,
             auto key = [](const cost::Option& x) {
                 return std::tuple(x.rejection.has_value(), x.npv);
             };
-            if (!best || key(o) < key(*best) || (key(o) == key(*best) && cost::id_less(o, *best))) {
+            if (best == nullptr || key(o) < key(*best) ||
+                (key(o) == key(*best) && cost::id_less(o, *best))) {
                 best = &o;
             }
         }
-        if (best) {
+        if (best != nullptr) {
             out.options.push_back({*best, std::nullopt, cost::reason(plan, *best)});
             out.gpu_count = std::max(out.gpu_count, best->gpu_count);
         }

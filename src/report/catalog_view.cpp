@@ -61,12 +61,12 @@ Selection resolve(const Catalog& catalog, const CatalogFilter& filter) {
 }
 
 bool selected(const Selection& s, const Provider& provider, const Instance& instance) {
-    return (s.providers.empty() || s.providers.count(provider.name) != 0) &&
-           (s.gpus.empty() || s.gpus.count(instance.gpu) != 0);
+    return (s.providers.empty() || s.providers.contains(provider.name)) &&
+           (s.gpus.empty() || s.gpus.contains(instance.gpu));
 }
 
 bool selected(const Selection& s, const PriceRow& row) {
-    return s.regions.empty() || s.regions.count(row.region) != 0;
+    return s.regions.empty() || s.regions.contains(row.region);
 }
 
 ordered_json sources_json(const std::vector<std::string>& ids) {
@@ -182,8 +182,8 @@ std::string list_json(const Catalog& catalog, const Selection& selection,
     for (const Gpu& gpu : catalog.gpus) {
         const bool wanted = selection.gpus.empty()
                                 ? (selection.providers.empty() && selection.regions.empty()) ||
-                                      listed_gpus.count(gpu.name) != 0
-                                : selection.gpus.count(gpu.name) != 0;
+                                      listed_gpus.contains(gpu.name)
+                                : selection.gpus.contains(gpu.name);
         if (wanted) {
             used_sources.insert(gpu.sources.begin(), gpu.sources.end());
             gpus.push_back(gpu_json(gpu));

@@ -63,6 +63,7 @@ std::string sources_suffix(const std::vector<std::string>& sources) {
 
 std::string fact_uses(const std::vector<decide::FactUse>& uses) {
     std::vector<std::string> parts;
+    parts.reserve(uses.size());
     for (const decide::FactUse& use : uses) {
         parts.push_back(use.fact + " = " +
                         (use.value ? decide::describe(*use.value) : std::string("unknown")));

@@ -299,8 +299,8 @@ TextTable options_table(const recommend::Recommendation& r, bool all_columns) {
         if (all_columns) {
             row.push_back(format_fixed(o.total, 2));
             row.push_back(format_fixed(o.per_gpu_hour, 4));
-            row.push_back(o.meets_deadline ? "meets" : "misses");
-            row.push_back(o.within_budget ? "within" : "over");
+            row.emplace_back(o.meets_deadline ? "meets" : "misses");
+            row.emplace_back(o.within_budget ? "within" : "over");
         }
         table.add_row(std::move(row));
     }

@@ -119,6 +119,7 @@ std::string TextTable::render_text(std::size_t max_width) const {
         rows.push_back(escape_cells(row));
     }
     std::vector<std::size_t> widths;
+    widths.reserve(headers.size());
     for (const std::string& header : headers) {
         widths.push_back(display_width(header));
     }
@@ -179,6 +180,7 @@ std::string TextTable::render_text(std::size_t max_width) const {
     };
     std::string out = line(headers);
     std::vector<std::string> rule;
+    rule.reserve(widths.size());
     for (std::size_t width : widths) {
         rule.emplace_back(width, '-');
     }
