@@ -50,7 +50,7 @@ void apply_decision(Plan& plan, const decide::Decision& decision, ExcludedOption
                     add(make_note(NoteKind::rule_favours_purchase, {},
                                   std::string(to_string(option.purchase)), verdict.reason->rule));
             }
-            purchase = by_purchase.emplace(option.purchase, std::move(note)).first;
+            purchase = by_purchase.emplace(option.purchase, note).first;
         }
         // Room for the notes added here at once: one allocation per option, not one per note.
         option.notes.reserve(option.notes.size() +
