@@ -6,6 +6,7 @@
 #include "gpuplan/limits.hpp"
 #include "gpuplan/recommend/check_plan.hpp"
 #include "gpuplan/report/check_view.hpp"
+#include "gpuplan/report/escape.hpp"
 
 #include <ctime>
 #include <fmt/format.h>
@@ -135,12 +136,13 @@ Exit run_check(const CommonOptions& common, const CheckOptions& options, Io& io)
     write_output(common, report::render_check(view, common.format, generator_info()), io);
     if (common.verbosity >= 0) {
         for (const std::string& note : outcome.notes) {
-            io.err << "gpuplan: note: " << note << '\n';
+            io.err << "gpuplan: note: " << report::escape_control(note) << '\n';
         }
     }
     for (const gate::Check& check : outcome.checks) {
         if (!check.passed) {
-            io.err << "gpuplan: check failed: " << check.name << ": " << check.message << '\n';
+            io.err << "gpuplan: check failed: " << check.name << ": "
+                   << report::escape_control(check.message) << '\n';
         }
     }
     io.err.flush();
