@@ -6,6 +6,9 @@
 
 namespace gpuplan {
 
+// Decimals of hours (wall_hours, gpu_hours) in JSON outputs and in what the gate reads of them.
+inline constexpr int k_json_hour_digits = 2;
+
 // Rounds money to cents for output (half away from zero); -0 becomes 0.
 [[nodiscard]] double round_money(double amount);
 // Rounds to `digits` decimals for output.

@@ -8,9 +8,6 @@ namespace gpuplan::recommend {
 
 namespace {
 
-// recommend's JSON rounds hours to this many decimals (docs/json-output.md).
-constexpr int k_hour_digits = 2;
-
 std::optional<Date> date_of(const std::string& text) {
     return text.empty() ? std::nullopt : parse_date(text);
 }
@@ -38,7 +35,7 @@ gate::Plan check_plan(const Recommendation& r, std::string source) {
         out.options.push_back({.rank = static_cast<int>(i + 1),
                                .id = o.id(),
                                .purchase = std::string(gpuplan::to_string(o.purchase)),
-                               .wall_hours = round_to(o.wall_hours, k_hour_digits),
+                               .wall_hours = round_to(o.wall_hours, k_json_hour_digits),
                                .total = round_money(o.total),
                                .npv = round_money(o.npv),
                                .max_monthly = round_money(max_monthly(o.amounts)),

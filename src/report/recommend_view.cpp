@@ -18,8 +18,6 @@ using nlohmann::ordered_json;
 
 namespace {
 
-constexpr int k_hour_digits = 2;
-
 constexpr std::size_t k_rejected_shown = 5;
 
 ordered_json optional_money(const std::optional<double>& value) {
@@ -64,8 +62,8 @@ ordered_json option_json(const cost::Option& o, std::span<const cost::Note> note
     out["purchase"] = gpuplan::to_string(o.purchase);
     out["payment"] =
         o.payment ? ordered_json(catalog::to_string(*o.payment)) : ordered_json(nullptr);
-    out["wall_hours"] = round_to(o.wall_hours, k_hour_digits);
-    out["gpu_hours"] = round_to(o.gpu_hours, k_hour_digits);
+    out["wall_hours"] = round_to(o.wall_hours, k_json_hour_digits);
+    out["gpu_hours"] = round_to(o.gpu_hours, k_json_hour_digits);
     out["meets_deadline"] = o.meets_deadline;
     out["within_budget"] = o.within_budget;
     ordered_json cost;
@@ -424,7 +422,7 @@ std::string tco_json(const recommend::TcoComparison& r) {
             o.payment ? ordered_json(catalog::to_string(*o.payment)) : ordered_json(nullptr);
         entry["npv"] = round_money(o.npv);
         entry["total"] = round_money(o.total);
-        entry["wall_hours"] = round_to(o.wall_hours, k_hour_digits);
+        entry["wall_hours"] = round_to(o.wall_hours, k_json_hour_digits);
         entry["break_even_month"] =
             t.break_even_month ? ordered_json(*t.break_even_month) : ordered_json(nullptr);
         entry["break_even_utilisation"] = o.break_even_utilisation
