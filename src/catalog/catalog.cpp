@@ -130,6 +130,16 @@ std::optional<double> fx_rate(const Catalog& catalog, std::string_view from, std
     return *to_rate / *from_rate;
 }
 
+std::vector<std::string> currencies(const Catalog& catalog) {
+    std::vector<std::string> codes{catalog.fx.base};
+    for (const FxRate& rate : catalog.fx.rates) {
+        codes.push_back(rate.currency);
+    }
+    std::sort(codes.begin(), codes.end());
+    codes.erase(std::unique(codes.begin(), codes.end()), codes.end());
+    return codes;
+}
+
 std::size_t offer_count(const Catalog& catalog) {
     std::size_t count = 0;
     for (const Provider& provider : catalog.providers) {

@@ -16,8 +16,8 @@ constexpr std::size_t k_table_width = 80;
 } // namespace
 
 Exit run_estimate(const CommonOptions& common, const EstimateOptions& options, Io& io) {
-    const workload::Workload workload = resolve_workload(options.input, common);
     const catalog::Catalog catalog = load_catalog(common);
+    const workload::Workload workload = resolve_workload(options.input, common, catalog);
     const std::vector<estimate::GpuEstimate> estimates = estimate::estimate_all(workload, catalog);
     write_output(
         common,

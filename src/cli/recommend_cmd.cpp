@@ -103,7 +103,7 @@ recommend::Recommendation make_recommendation(const CommonOptions& common,
     }
     cost::Settings cost = parse_cost_flags(options.cost, common);
     const workload::Workload workload =
-        timed("workload", [&] { return resolve_workload(options.input, common); });
+        timed("workload", [&] { return resolve_workload(options.input, common, catalog); });
     const recommend::Settings settings{.cost = std::move(cost),
                                        .objective = *objective,
                                        .rules = rule_use(options.rules),
@@ -143,7 +143,7 @@ Exit run_recommend(const CommonOptions& common, const RecommendOptions& options,
 Exit run_tco(const CommonOptions& common, const TcoOptions& options, Io& io) {
     const cost::Settings settings = parse_cost_flags(options.cost, common);
     const catalog::Catalog catalog = load_catalog(common);
-    const workload::Workload workload = resolve_workload(options.input, common);
+    const workload::Workload workload = resolve_workload(options.input, common, catalog);
     if (workload.constraints.gpu_models.size() == 1 &&
         catalog::find_gpu(catalog, workload.constraints.gpu_models[0]) == nullptr) {
         throw UsageError(fmt::format("--gpu: no GPU model '{}' in the catalog",

@@ -122,7 +122,7 @@ Exit run_rules_check(const CommonOptions& common, const RulesCheckOptions& optio
 Exit run_rules_explain(const CommonOptions& common, const RulesExplainOptions& options, Io& io) {
     const catalog::Catalog catalog = load_catalog(common);
     const decide::Tree tree = load_tree(options.rules, catalog);
-    const workload::Workload workload = resolve_workload(options.input, common);
+    const workload::Workload workload = resolve_workload(options.input, common, catalog);
     const std::vector<estimate::GpuEstimate> estimates = estimate::estimate_all(workload, catalog);
     decide::Facts facts = decide::make_facts(workload, estimates, catalog, common.currency);
     override_facts(facts, options.facts);

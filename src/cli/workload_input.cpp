@@ -52,16 +52,40 @@ workload::Workload read_preset(const std::string& name) {
     return workload::read_workload({"catalog/" + file, std::string(*text)});
 }
 
-workload::Workload resolve_workload(const WorkloadInput& input, const CommonOptions& common) {
+namespace {
+
+// Throws UsageError when `flag`'s currency is not one the catalog converts.
+void check_flag_currency(std::string_view flag, std::string_view code,
+                         const std::vector<std::string>& known) {
+    if (std::find(known.begin(), known.end(), code) == known.end()) {
+        throw UsageError(
+            fmt::format("{}: unknown currency {}: the catalog has exchange rates for {}", flag,
+                        code, detail::join(known, ", ")));
+    }
+}
+
+} // namespace
+
+workload::Workload resolve_workload(const WorkloadInput& input, const CommonOptions& common,
+                                    const catalog::Catalog& catalog) {
     if (!input.path.empty() && !input.preset.empty()) {
         throw UsageError("give either a WORKLOAD.yaml file or --preset NAME, not both");
     }
+    const std::vector<std::string> known = catalog::currencies(catalog);
     workload::WorkloadOverrides overrides = input.overrides;
     if (!common.currency.empty()) {
+        if (is_currency_code(common.currency)) {
+            check_flag_currency("--currency", common.currency, known);
+        }
         overrides.currency = common.currency;
     }
+    if (overrides.budget) {
+        if (const auto money = parse_money(*overrides.budget, "USD")) {
+            check_flag_currency("--budget", money->currency, known);
+        }
+    }
     if (!input.path.empty()) {
-        return workload::read_workload(read_text_file(input.path), overrides);
+        return workload::read_workload(read_text_file(input.path), overrides, known);
     }
     if (!input.preset.empty()) {
         workload::Workload workload = read_preset(input.preset);

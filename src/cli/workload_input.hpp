@@ -2,6 +2,7 @@
 // Where a command's workload comes from: a file, a bundled preset, flags, or a mix (flags win).
 
 #include "cli/common.hpp"
+#include "gpuplan/catalog/catalog.hpp"
 #include "gpuplan/workload/reader.hpp"
 
 #include <string>
@@ -24,8 +25,10 @@ struct WorkloadInput {
 
 // The workload of a command: file or preset (not both), then the flags and --currency on top.
 // Throws UsageError when nothing or too little is given (saying what is missing), InputError
-// for an invalid or incomplete file, RuntimeError for an unreadable file.
+// for an invalid or incomplete file, RuntimeError for an unreadable file. A budget or currency
+// the catalog cannot convert is an error: UsageError for a flag, InputError in a file.
 [[nodiscard]] workload::Workload resolve_workload(const WorkloadInput& input,
-                                                  const CommonOptions& common);
+                                                  const CommonOptions& common,
+                                                  const catalog::Catalog& catalog);
 
 } // namespace gpuplan::cli

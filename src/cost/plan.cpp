@@ -1,6 +1,7 @@
 #include "gpuplan/cost/plan.hpp"
 
 #include "gpuplan/cost/rules.hpp"
+#include "gpuplan/error.hpp"
 #include "gpuplan/finance/finance.hpp"
 #include "gpuplan/units.hpp"
 
@@ -975,6 +976,12 @@ Plan Planner::run() {
     if (w.constraints.budget) {
         m_budget_rate =
             catalog::fx_rate(m_catalog, w.constraints.budget->currency, m_plan.currency);
+        if (!m_budget_rate) {
+            // A budget nothing converts to would pass every option: refuse it instead.
+            throw InputError({{w.name, 0, 0, "/constraints/budget",
+                               fmt::format("no exchange rate from {} to {} in the catalog",
+                                           w.constraints.budget->currency, m_plan.currency)}});
+        }
     }
     m_plan.purchase_options = w.constraints.purchase.empty()
                                   ? std::vector<PurchaseOption>(k_all_purchase_options.begin(),

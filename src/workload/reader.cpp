@@ -216,7 +216,21 @@ std::optional<std::vector<PurchaseOption>> purchase_list(const YamlNode& node) {
     return out;
 }
 
-void read_constraints(const YamlNode& node, Constraints& constraints, const std::string& currency) {
+// Whether `code` is one the catalog converts (every code when `known` is empty); else reports it
+// at `node`.
+bool known_currency(const YamlNode& node, std::string_view code,
+                    std::span<const std::string> known) {
+    if (known.empty() || std::find(known.begin(), known.end(), code) != known.end()) {
+        return true;
+    }
+    node.error(
+        fmt::format("unknown currency {}: the catalog has exchange rates for {}", code,
+                    detail::join(std::vector<std::string>(known.begin(), known.end()), ", ")));
+    return false;
+}
+
+void read_constraints(const YamlNode& node, Constraints& constraints, const std::string& currency,
+                      std::span<const std::string> known) {
     if (!node.expect_map({"deadline", "budget", "providers", "regions", "gpu_models", "gpu_count",
                           "max_gpus", "interruptible", "purchase"})) {
         return;
@@ -226,6 +240,9 @@ void read_constraints(const YamlNode& node, Constraints& constraints, const std:
     }
     if (auto budget = node.get("budget")) {
         constraints.budget = budget->as_money(currency);
+        if (constraints.budget && !known_currency(*budget, constraints.budget->currency, known)) {
+            constraints.budget.reset();
+        }
     }
     for (auto [key, target] : {std::pair{"providers", &constraints.providers},
                                std::pair{"regions", &constraints.regions},
@@ -248,7 +265,7 @@ void read_constraints(const YamlNode& node, Constraints& constraints, const std:
     }
 }
 
-void read_finance(const YamlNode& node, Finance& finance) {
+void read_finance(const YamlNode& node, Finance& finance, std::span<const std::string> known) {
     if (!node.expect_map({"discount_rate", "currency"})) {
         return;
     }
@@ -257,11 +274,11 @@ void read_finance(const YamlNode& node, Finance& finance) {
     }
     if (auto currency = node.get("currency")) {
         if (auto code = currency->as_string()) {
-            if (is_currency_code(*code)) {
-                finance.currency = *code;
-            } else {
+            if (!is_currency_code(*code)) {
                 currency->error(fmt::format(
                     "expected an ISO 4217 currency code such as USD or CNY, got \"{}\"", *code));
+            } else if (known_currency(*currency, *code, known)) {
+                finance.currency = *code;
             }
         }
     }
@@ -317,7 +334,8 @@ Workload read_workload(const TextFile& file) {
     return read_workload(file, WorkloadOverrides{});
 }
 
-Workload read_workload(const TextFile& file, const WorkloadOverrides& overrides) {
+Workload read_workload(const TextFile& file, const WorkloadOverrides& overrides,
+                       std::span<const std::string> currencies) {
     DiagnosticSink sink;
     detail::YamlContext context{file.name, &sink};
     context.max_bytes = limits::k_max_workload_bytes;
@@ -347,7 +365,7 @@ Workload read_workload(const TextFile& file, const WorkloadOverrides& overrides)
                 }
             }
             if (auto finance = root->get("finance")) {
-                read_finance(*finance, workload.finance);
+                read_finance(*finance, workload.finance, currencies);
             }
             if (auto model = root->require("model")) {
                 read_model(*model, workload.model);
@@ -386,7 +404,8 @@ Workload read_workload(const TextFile& file, const WorkloadOverrides& overrides)
                 read_horizon(*horizon, workload.horizon_months);
             }
             if (auto constraints = root->get("constraints")) {
-                read_constraints(*constraints, workload.constraints, workload.finance.currency);
+                read_constraints(*constraints, workload.constraints, workload.finance.currency,
+                                 currencies);
             }
             if (auto sources = root->get("sources")) {
                 read_sources(*sources, workload.sources);

@@ -182,6 +182,13 @@ TEST_CASE("deadline, budget and max_gpus reject options with a reason", "[plan]"
     CHECK(find(capped, "testcloud/r2/big.8x/on_demand").rejection == Rejection::exceeds_max_gpus);
 }
 
+TEST_CASE("a budget in a currency the catalog cannot convert is an error, not a pass", "[plan]") {
+    int calls = 0;
+    workload::Workload w = training();
+    w.constraints.budget = Money{10, "UDS"};
+    CHECK_THROWS_AS(cost::plan(w, fixture(), Settings{}, FakeEstimator{&calls}), InputError);
+}
+
 TEST_CASE("constraints filter providers, regions and purchase options", "[plan]") {
     int calls = 0;
     workload::Workload w = training();

@@ -254,6 +254,8 @@ struct Catalog {
                                             std::string_view to);
 // The rate record for `currency` (nullptr for the base or an unknown code).
 [[nodiscard]] const FxRate* find_fx_rate(const Catalog& catalog, std::string_view currency);
+// The currencies the catalog converts between: the base and every rated one, sorted.
+[[nodiscard]] std::vector<std::string> currencies(const Catalog& catalog);
 // Number of price rows (offers) across all providers.
 [[nodiscard]] std::size_t offer_count(const Catalog& catalog);
 // Oldest and newest as_of of every price row; nullopt for a catalog without prices.

@@ -242,7 +242,7 @@ struct RuleFilter {
 
 // Prices every option for `workload` (its constraints filter providers, regions, GPU models and
 // purchase options), flags the infeasible ones and applies `rules` (apply_decision). Never
-// throws for "nothing fits".
+// throws for "nothing fits"; throws InputError for a budget in a currency it cannot convert.
 [[nodiscard]] Plan plan(const workload::Workload& workload, const catalog::Catalog& catalog,
                         const Settings& settings, const Estimator& estimator,
                         RuleFilter rules = {});

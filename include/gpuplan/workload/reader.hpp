@@ -6,6 +6,7 @@
 #include "gpuplan/workload/workload.hpp"
 
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -59,8 +60,11 @@ struct WorkloadOverrides {
 
 // Reads a workload file and applies the flags on top (flags win). Throws InputError for problems
 // in the file and for what the file and the flags together still lack (placed at the `data` or
-// `model` section), UsageError for a bad flag value.
-[[nodiscard]] Workload read_workload(const TextFile& file, const WorkloadOverrides& overrides);
+// `model` section), UsageError for a bad flag value. When `currencies` is not empty, a budget or
+// finance.currency in any other currency is an error at its place in the file (the catalog's
+// exchange rates decide which currencies gpuplan can convert).
+[[nodiscard]] Workload read_workload(const TextFile& file, const WorkloadOverrides& overrides,
+                                     std::span<const std::string> currencies = {});
 
 // Applies the flags on top of `workload`. Throws UsageError naming the flag for a bad value.
 void apply_overrides(Workload& workload, const WorkloadOverrides& overrides);
