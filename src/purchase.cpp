@@ -10,6 +10,10 @@ std::string_view to_string(PurchaseOption option) {
         return "reserved_1y";
     case PurchaseOption::reserved_3y:
         return "reserved_3y";
+    case PurchaseOption::subscription_monthly:
+        return "subscription_monthly";
+    case PurchaseOption::subscription_yearly:
+        return "subscription_yearly";
     case PurchaseOption::spot:
         return "spot";
     case PurchaseOption::self_built:

@@ -200,14 +200,23 @@ CashFlows on_demand_cash_flows(const Usage& usage, double price_per_node_hour,
 
 namespace {
 
+// Whether term `term` (0 covers months 1..T) is bought: the first always, later ones when they
+// end within the horizon.
+bool term_allowed(int term, const Commitment& commitment) {
+    if (term == 0 || commitment.horizon_months <= 0.0) {
+        return true;
+    }
+    const double last_month = std::ceil(commitment.horizon_months - 1e-9);
+    return (term + 1) * commitment.term_months <= last_month + 1e-9;
+}
+
 // Indices of the back-to-back terms (0 covers months 1..T, 1 covers T+1..2T, ...) in which the
-// workload works; the first term is always bought.
-std::vector<int> terms_needed(const Usage& usage, const Commitment& commitment) {
-    const Profile profile = usage_profile(usage, 0.0);
+// workload works and that may be bought; the first term is always bought.
+std::vector<int> terms_needed(const Profile& profile, const Commitment& commitment) {
     std::vector<int> terms{0};
     for (std::size_t k = 1; k < profile.node_hours.size(); ++k) {
         const int term = static_cast<int>(k - 1) / commitment.term_months;
-        if (profile.node_hours[k] > 0.0 && term != terms.back()) {
+        if (profile.node_hours[k] > 0.0 && term != terms.back() && term_allowed(term, commitment)) {
             terms.push_back(term);
         }
     }
@@ -222,7 +231,7 @@ CashFlows reserved_cash_flows(const Usage& usage, const Commitment& commitment) 
         usage.nodes * commitment.effective_per_hour * commitment.term_months * k_hours_per_month;
     const double upfront = term_total * commitment.upfront_fraction;
     const double monthly = (term_total - upfront) / commitment.term_months;
-    for (int term : terms_needed(usage, commitment)) {
+    for (int term : terms_needed(usage_profile(usage, 0.0), commitment)) {
         const int first_month = term * commitment.term_months;
         flows.add(first_month, Item::upfront, upfront);
         for (int m = 1; m <= commitment.term_months; ++m) {
@@ -232,11 +241,25 @@ CashFlows reserved_cash_flows(const Usage& usage, const Commitment& commitment) 
     return flows;
 }
 
+CashFlows commitment_spill(const Usage& usage, const Commitment& commitment) {
+    CashFlows flows;
+    const Profile profile = usage_profile(usage, 0.0);
+    for (std::size_t k = 1; k < profile.node_hours.size(); ++k) {
+        const int term = static_cast<int>(k - 1) / commitment.term_months;
+        if (profile.node_hours[k] > 0.0 && !term_allowed(term, commitment)) {
+            flows.add(static_cast<int>(k), Item::compute, profile.node_hours[k]);
+        }
+    }
+    return flows;
+}
+
 CommitmentUse commitment_use(const Usage& usage, const Commitment& commitment) {
     CommitmentUse use;
-    use.terms = static_cast<int>(terms_needed(usage, commitment).size());
+    const Profile profile = usage_profile(usage, 0.0);
+    use.terms = static_cast<int>(terms_needed(profile, commitment).size());
     use.committed_node_hours = use.terms * usage.nodes * commitment.term_months * k_hours_per_month;
-    use.used_node_hours = usage_profile(usage, 0.0).total_node_hours();
+    use.used_node_hours = profile.total_node_hours();
+    use.spill_node_hours = commitment_spill(usage, commitment).total();
     return use;
 }
 

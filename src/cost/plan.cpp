@@ -263,6 +263,8 @@ struct Region {
     std::string_view name;
     std::optional<double> on_demand;
     std::optional<double> spot;
+    std::optional<double> monthly; // cheapest monthly subscription, per instance-month
+    std::optional<double> yearly;  // cheapest yearly subscription, per instance-year
     std::string_view spot_zone;
     std::optional<Date> as_of;      // of the region's first price row
     std::optional<Date> spot_as_of; // of its first row in the spot zone or with no zone
@@ -314,6 +316,12 @@ std::vector<Region> regions_of(const catalog::Provider& provider,
         if (row.on_demand && (!it->on_demand || *row.on_demand < *it->on_demand)) {
             it->on_demand = row.on_demand;
         }
+        for (auto [price, best] :
+             {std::pair{&row.monthly, &it->monthly}, std::pair{&row.yearly, &it->yearly}}) {
+            if (*price && (!*best || **price < **best)) {
+                *best = *price;
+            }
+        }
         if (row.spot && (!it->spot || *row.spot < *it->spot)) {
             it->spot = row.spot;
             it->spot_zone = row.zone;
@@ -349,13 +357,21 @@ std::optional<Date> reserved_as_of(const catalog::Instance& instance, const Regi
     return std::nullopt;
 }
 
-// Commitment prices for a term in a region, into `choices` (a buffer reused across regions): the
-// instance's explicit prices, else the provider's
-// discounts applied to the on-demand price.
-void commitments_for(const catalog::Provider& provider, const catalog::Instance& instance,
-                     const Region& region, catalog::Term term,
-                     std::vector<CommitmentChoice>& choices) {
-    choices.clear();
+// The ways to commit in advance: reservations and prepaid subscriptions.
+constexpr std::array<PurchaseOption, 4> k_commitment_kinds{
+    PurchaseOption::reserved_1y, PurchaseOption::reserved_3y, PurchaseOption::subscription_monthly,
+    PurchaseOption::subscription_yearly};
+
+catalog::Term reserved_term(PurchaseOption kind) {
+    return kind == PurchaseOption::reserved_3y ? catalog::Term::three_years
+                                               : catalog::Term::one_year;
+}
+
+// Reservation prices for a term in a region, into `choices`: the instance's explicit prices,
+// else the provider's discounts applied to the on-demand price.
+void reserved_for(const catalog::Provider& provider, const catalog::Instance& instance,
+                  const Region& region, catalog::Term term,
+                  std::vector<CommitmentChoice>& choices) {
     const int months = catalog::term_months(term);
     for (const catalog::ReservedPrice& price : instance.reserved) {
         if (price.term == term && (price.region.empty() || price.region == region.name)) {
@@ -376,6 +392,29 @@ void commitments_for(const catalog::Provider& provider, const catalog::Instance&
                                {months, *region.on_demand * (1.0 - discount.discount), upfront},
                                discount.is_default});
         }
+    }
+}
+
+// Commitment prices of `kind` in a region, into `choices` (a buffer reused across regions). A
+// subscription is prepaid for each whole period (a 730-hour month, or twelve of them). Terms
+// after the first end within `horizon_months` when the region has an on-demand price to pay the
+// spill with; else they are bought as needed.
+void commitments_for(const catalog::Provider& provider, const catalog::Instance& instance,
+                     const Region& region, PurchaseOption kind, double horizon_months,
+                     std::vector<CommitmentChoice>& choices) {
+    choices.clear();
+    if (kind == PurchaseOption::subscription_monthly && region.monthly) {
+        choices.push_back(
+            {catalog::Payment::all_upfront, {1, *region.monthly / k_hours_per_month, 1.0}, false});
+    } else if (kind == PurchaseOption::subscription_yearly && region.yearly) {
+        choices.push_back({catalog::Payment::all_upfront,
+                           {12, *region.yearly / (12.0 * k_hours_per_month), 1.0},
+                           false});
+    } else if (kind == PurchaseOption::reserved_1y || kind == PurchaseOption::reserved_3y) {
+        reserved_for(provider, instance, region, reserved_term(kind), choices);
+    }
+    for (CommitmentChoice& choice : choices) {
+        choice.commitment.horizon_months = region.on_demand ? horizon_months : 0.0;
     }
 }
 
@@ -430,12 +469,15 @@ private:
         double fraction = 0.0;
         NoteIndex note = 0;
     };
-    // Prices `option` from `flows` at `price`, less `discount`, in the output currency.
-    void finish(Option& option, const Flows& flows, double price, const Discount* discount) const;
+    // Prices `option` from `flows` at `price` (and `spill` at `spill_price`, when given), less
+    // `discount`, in the output currency.
+    void finish(Option& option, const Flows& flows, double price, const Discount* discount,
+                const Flows* spill = nullptr, double spill_price = 0.0) const;
     // A commitment at a price of 1 for `usage`: its flows, their present value and the hours it
     // leaves unused. Instance types that the workload uses alike share it.
     struct CommittedUsage {
         CashFlows flows;
+        CashFlows spill; // node-hours outside the terms, paid on demand
         double npv = 0.0;
         CommitmentUse use;
     };
@@ -445,6 +487,9 @@ private:
     void judge(Option& option, const estimate::GpuEstimate& e, const catalog::Gpu& gpu,
                bool has_rate);
     void compare_self_built();
+    // The take-or-pay and spill notes of a commitment used as `use` says; `payment` names how.
+    void add_commitment_notes(Option& option, const CommitmentUse& use,
+                              const Commitment& commitment, std::string payment);
     // Keeps `note` in the plan's table; its index for Option::notes.
     NoteIndex add_note(Note note) {
         m_plan.notes.push_back(std::move(note));
@@ -459,8 +504,9 @@ private:
     Plan m_plan;
     std::optional<double> m_budget_rate; // output currency per unit of the budget's currency
     // committed(): by nodes, busy hours per run, hours per day, runs, months between runs,
-    // session hours, term months and upfront share.
-    std::map<std::tuple<int, double, double, int, double, double, int, double>, CommittedUsage>
+    // session hours, term months, upfront share and horizon.
+    std::map<std::tuple<int, double, double, int, double, double, int, double, double>,
+             CommittedUsage>
         m_committed;
     std::map<std::string, double> m_cheapest_on_demand_per_gpu_hour; // GPU -> output currency
 };
@@ -491,18 +537,36 @@ const Planner::CommittedUsage& Planner::committed(const Usage& usage,
                                 usage.every_months,
                                 usage.session_hours,
                                 commitment.term_months,
-                                commitment.upfront_fraction};
+                                commitment.upfront_fraction,
+                                commitment.horizon_months};
     auto it = m_committed.find(key);
     if (it == m_committed.end()) {
         Commitment unit = commitment;
         unit.effective_per_hour = 1.0;
         CommittedUsage value;
         value.flows = reserved_cash_flows(usage, unit);
+        value.spill = commitment_spill(usage, unit);
         value.npv = finance::npv(m_plan.monthly_rate, value.flows.amounts());
         value.use = commitment_use(usage, unit);
         it = m_committed.emplace(key, std::move(value)).first;
     }
     return it->second;
+}
+
+void Planner::add_commitment_notes(Option& option, const CommitmentUse& use,
+                                   const Commitment& commitment, std::string payment) {
+    if (use.committed_node_hours > 0.0) {
+        option.notes.push_back(add_note(
+            make_note(NoteKind::commitment_use,
+                      {static_cast<double>(use.terms), static_cast<double>(commitment.term_months),
+                       use.unused_node_hours(), use.committed_node_hours},
+                      std::move(payment))));
+    }
+    if (use.spill_node_hours > 0.0) {
+        option.notes.push_back(add_note(
+            make_note(NoteKind::commitment_spill, {use.spill_node_hours, m_workload.horizon_months,
+                                                   static_cast<double>(commitment.term_months)})));
+    }
 }
 
 Option Planner::base_option(const catalog::Gpu& gpu, const estimate::GpuEstimate& e, int per_node) {
@@ -546,12 +610,13 @@ CashFlows Planner::hidden_flows(const estimate::GpuEstimate& e, const Usage& usa
     return flows;
 }
 
-void Planner::finish(Option& option, const Flows& flows, double price,
-                     const Discount* discount) const {
+void Planner::finish(Option& option, const Flows& flows, double price, const Discount* discount,
+                     const Flows* spill, double spill_price) const {
     // Each amount is the unit flow at `price`, plus the hidden cost, less the negotiated
     // discount, converted to the output currency; the zero cells add nothing and are skipped.
     const auto horizon = static_cast<std::size_t>(std::ceil(m_workload.horizon_months - 1e-9));
-    const std::size_t count = std::max(flows.months, horizon + 1);
+    const std::size_t count =
+        std::max({flows.months, spill != nullptr ? spill->months : 0, horizon + 1});
     const double keep = discount != nullptr ? 1.0 - discount->fraction : 1.0;
     if (discount != nullptr) {
         option.notes.push_back(discount->note);
@@ -561,20 +626,26 @@ void Planner::finish(Option& option, const Flows& flows, double price,
     if (m_settings.itemise) {
         option.cash_flows.months.assign(count, {});
     }
-    for (const Flows::Cell& cell : flows.cells) {
-        double amount = cell.unit * price;
-        if (cell.hidden != 0.0) {
-            amount += cell.hidden;
+    auto add = [&](const Flows& from, double at) {
+        for (const Flows::Cell& cell : from.cells) {
+            double amount = cell.unit * at;
+            if (cell.hidden != 0.0) {
+                amount += cell.hidden;
+            }
+            if (discount != nullptr) {
+                amount *= keep;
+            }
+            amount *= option.fx_rate;
+            option.amounts[cell.month] += amount;
+            option.item_totals[cell.item] += amount;
+            if (m_settings.itemise) {
+                option.cash_flows.months[cell.month][cell.item] += amount;
+            }
         }
-        if (discount != nullptr) {
-            amount *= keep;
-        }
-        amount *= option.fx_rate;
-        option.amounts[cell.month] += amount;
-        option.item_totals[cell.item] += amount;
-        if (m_settings.itemise) {
-            option.cash_flows.months[cell.month][cell.item] = amount;
-        }
+    };
+    add(flows, price);
+    if (spill != nullptr) {
+        add(*spill, spill_price);
     }
     option.npv = finance::npv(m_plan.monthly_rate, option.amounts);
     option.total = std::accumulate(option.amounts.begin(), option.amounts.end(), 0.0);
@@ -687,18 +758,21 @@ void Planner::add_cloud(const catalog::Provider& provider, const catalog::Instan
         flows_of(endless ? CashFlows{} : on_demand_cash_flows(usage, 1.0, billing), hidden);
     struct UnitCommitment {
         Flows flows;
+        Flows spill;
         double npv = 0.0;
         CommitmentUse use;
     };
-    std::map<std::pair<int, double>, UnitCommitment> unit_reserved; // (term, upfront share)
+    // By term, upfront share and horizon.
+    std::map<std::tuple<int, double, double>, UnitCommitment> unit_reserved;
     auto reserved_unit = [&](const Commitment& c) -> const UnitCommitment& {
-        const auto key = std::pair{c.term_months, c.upfront_fraction};
+        const auto key = std::tuple{c.term_months, c.upfront_fraction, c.horizon_months};
         auto it = unit_reserved.find(key);
         if (it == unit_reserved.end()) {
             const CommittedUsage none;
             const CommittedUsage& unit = endless ? none : committed(usage, c);
             it = unit_reserved
-                     .emplace(key, UnitCommitment{flows_of(unit.flows, hidden), unit.npv, unit.use})
+                     .emplace(key, UnitCommitment{flows_of(unit.flows, hidden),
+                                                  flows_of(unit.spill, {}), unit.npv, unit.use})
                      .first;
         }
         return it->second;
@@ -781,13 +855,11 @@ void Planner::add_cloud(const catalog::Provider& provider, const catalog::Instan
             option.prices_as_of = region.as_of;
             emit(option, unit_on_demand, *region.on_demand);
         }
-        for (const auto& [kind, term] :
-             {std::pair{PurchaseOption::reserved_1y, catalog::Term::one_year},
-              std::pair{PurchaseOption::reserved_3y, catalog::Term::three_years}}) {
+        for (const PurchaseOption kind : k_commitment_kinds) {
             if (!allowed(purchase, kind)) {
                 continue;
             }
-            commitments_for(provider, instance, region, term, choices);
+            commitments_for(provider, instance, region, kind, m_workload.horizon_months, choices);
             if (choices.empty()) {
                 continue;
             }
@@ -806,21 +878,26 @@ void Planner::add_cloud(const catalog::Provider& provider, const catalog::Instan
             option.region = region.name;
             option.purchase = kind;
             option.payment = best->payment;
-            option.prices_as_of = reserved_as_of(instance, region, term).value_or(*region.as_of);
+            const bool reserved =
+                kind == PurchaseOption::reserved_1y || kind == PurchaseOption::reserved_3y;
+            option.prices_as_of =
+                reserved
+                    ? reserved_as_of(instance, region, reserved_term(kind)).value_or(*region.as_of)
+                    : region.as_of;
             const UnitCommitment& unit = reserved_unit(best->commitment);
-            const CommitmentUse& use = unit.use;
-            if (use.committed_node_hours > 0.0) {
-                option.notes.push_back(
-                    add_note(make_note(NoteKind::commitment_use,
-                                       {static_cast<double>(use.terms),
-                                        static_cast<double>(best->commitment.term_months),
-                                        use.unused_node_hours(), use.committed_node_hours},
-                                       std::string(catalog::to_string(best->payment)))));
-            }
+            add_commitment_notes(option, unit.use, best->commitment,
+                                 reserved ? std::string(catalog::to_string(best->payment))
+                                          : std::string("prepaid"));
             if (best->is_default) {
                 option.notes.push_back(add_note(make_note(NoteKind::default_commitment_price)));
             }
-            emit(option, unit.flows, best->commitment.effective_per_hour);
+            if (unit.spill.cells.empty()) {
+                emit(option, unit.flows, best->commitment.effective_per_hour);
+            } else {
+                finish(option, unit.flows, best->commitment.effective_per_hour, discount_used,
+                       &unit.spill, *region.on_demand);
+                judge(option, e, gpu, rate.has_value());
+            }
         }
         if (region.spot && allowed(purchase, PurchaseOption::spot)) {
             Option& option = m_plan.options.emplace_back(spot_proto);

@@ -13,11 +13,16 @@ std::string note_text(const cost::Note& note) {
         return fmt::format("negotiated discount {}% applied to every charge", f[0] * 100.0);
     case cost::NoteKind::commitment_use: {
         const int terms = static_cast<int>(f[0]);
-        return fmt::format("{} term{} of {} months, {}, take-or-pay: {:.0f} of {:.0f} committed "
+        const int months = static_cast<int>(f[1]);
+        return fmt::format("{} term{} of {} month{}, {}, take-or-pay: {:.0f} of {:.0f} committed "
                            "instance-hours unused ({:.0f}%)",
-                           terms, terms == 1 ? "" : "s", static_cast<int>(f[1]), note.subject, f[2],
-                           f[3], 100.0 * f[2] / f[3]);
+                           terms, terms == 1 ? "" : "s", months, months == 1 ? "" : "s",
+                           note.subject, f[2], f[3], 100.0 * f[2] / f[3]);
     }
+    case cost::NoteKind::commitment_spill:
+        return fmt::format("{:.0f} instance-hours past the {:g}-month horizon paid on demand: a "
+                           "further {}-month term would outlast the horizon",
+                           f[0], f[1], static_cast<int>(f[2]));
     case cost::NoteKind::default_commitment_price:
         return "commitment price is the provider's default discount (market survey), not a "
                "published price for this instance";

@@ -195,7 +195,9 @@ void apply_overrides(Workload& workload, const WorkloadOverrides& o) {
         for (const std::string& text : o.purchase) {
             auto option = parse_purchase_option(text);
             if (!option) {
-                bad_flag("--purchase", "on_demand, reserved_1y, reserved_3y, spot or self_built",
+                bad_flag("--purchase",
+                         "on_demand, reserved_1y, reserved_3y, subscription_monthly, "
+                         "subscription_yearly, spot or self_built",
                          text);
             }
             if (std::find(options.begin(), options.end(), *option) == options.end()) {

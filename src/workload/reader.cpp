@@ -194,6 +194,18 @@ void read_schedule(const YamlNode& node, Schedule& schedule) {
     }
 }
 
+// The published purchase option names, in k_all_purchase_options order.
+const std::vector<std::string_view>& purchase_names() {
+    static const std::vector<std::string_view> names = [] {
+        std::vector<std::string_view> out;
+        for (PurchaseOption option : k_all_purchase_options) {
+            out.push_back(to_string(option));
+        }
+        return out;
+    }();
+    return names;
+}
+
 std::optional<std::vector<PurchaseOption>> purchase_list(const YamlNode& node) {
     std::vector<YamlNode> items;
     if (node.is_scalar()) {
@@ -205,8 +217,7 @@ std::optional<std::vector<PurchaseOption>> purchase_list(const YamlNode& node) {
     }
     std::vector<PurchaseOption> out;
     for (const YamlNode& item : items) {
-        if (auto index =
-                item.as_choice({"on_demand", "reserved_1y", "reserved_3y", "spot", "self_built"})) {
+        if (auto index = item.as_choice(purchase_names())) {
             const PurchaseOption option = k_all_purchase_options.at(*index);
             if (std::find(out.begin(), out.end(), option) == out.end()) {
                 out.push_back(option);

@@ -88,6 +88,54 @@ TEST_CASE("a 3-month job is not cheaper on a 3-year commitment", "[cost][reserve
     CHECK(reserved.total() > on_demand_cash_flows(three_months, 10.0, k_hourly).total());
 }
 
+TEST_CASE("no further term is bought past the horizon: the spill is paid on demand",
+          "[cost][reserved]") {
+    // Busy round the clock for 36 months and 100 hours: the work spills into month 37.
+    const Usage busy{.nodes = 1, .busy_hours_per_run = 36 * 730 + 100};
+    const Commitment one_year{
+        .term_months = 12, .effective_per_hour = 6.0, .upfront_fraction = 0, .horizon_months = 36};
+    const Commitment three_years{
+        .term_months = 36, .effective_per_hour = 4.0, .upfront_fraction = 0, .horizon_months = 36};
+    CHECK(commitment_use(busy, one_year).terms == 3);
+    CHECK(commitment_use(busy, three_years).terms == 1);
+    CHECK(reserved_cash_flows(busy, one_year).total() == Approx(3 * 6.0 * 8760));
+    CHECK(reserved_cash_flows(busy, three_years).total() == Approx(4.0 * 3 * 8760));
+    const CashFlows spill = commitment_spill(busy, three_years);
+    CHECK(spill.total() == Approx(100));
+    CHECK(spill.at(37) == Approx(100));
+    CHECK(commitment_spill(busy, one_year) == spill);
+    const CommitmentUse use = commitment_use(busy, three_years);
+    CHECK(use.spill_node_hours == Approx(100));
+    CHECK(use.unused_node_hours() == Approx(0).margin(1e-6));
+    // Without a horizon, a second 3-year term covers the 100 hours (the old over-buying).
+    Commitment unlimited = three_years;
+    unlimited.horizon_months = 0;
+    CHECK(commitment_use(busy, unlimited).terms == 2);
+    CHECK(commitment_spill(busy, unlimited).total() == 0.0);
+    // The first term is always bought, even when it outlasts the horizon.
+    const Usage short_job{.nodes = 1, .busy_hours_per_run = 100};
+    Commitment long_term = three_years;
+    long_term.horizon_months = 12;
+    CHECK(commitment_use(short_job, long_term).terms == 1);
+    CHECK(commitment_spill(short_job, long_term).total() == 0.0);
+}
+
+TEST_CASE("a monthly subscription is prepaid month by month while the work runs",
+          "[cost][subscription]") {
+    // 4,032 a month (Alibaba gn6i-c8g1.2xlarge), one node busy for 2.5 months.
+    const Usage usage{.nodes = 1, .busy_hours_per_run = 2.5 * 730};
+    const Commitment monthly{.term_months = 1,
+                             .effective_per_hour = 4032.0 / 730,
+                             .upfront_fraction = 1,
+                             .horizon_months = 12};
+    const CashFlows flows = reserved_cash_flows(usage, monthly);
+    CHECK(flows.at(0) == Approx(4032));
+    CHECK(flows.at(1) == Approx(4032));
+    CHECK(flows.at(2) == Approx(4032));
+    CHECK(flows.total() == Approx(3 * 4032));
+    CHECK(commitment_use(usage, monthly).unused_node_hours() == Approx(0.5 * 730));
+}
+
 TEST_CASE("all upfront pays the whole term at month 0", "[cost][reserved]") {
     const Usage usage{.nodes = 2, .busy_hours_per_run = 100};
     const Commitment all_upfront{

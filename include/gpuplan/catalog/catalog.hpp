@@ -73,7 +73,8 @@ struct PriceRow {
     std::string zone;                // empty when the provider prices whole regions
     std::optional<double> on_demand; // per instance-hour, provider currency
     std::optional<double> spot;
-    std::optional<double> monthly;    // monthly subscription, where sold
+    std::optional<double> monthly; // monthly subscription (包月), per instance-month, where sold
+    std::optional<double> yearly;  // yearly subscription (包年), per instance-year, where sold
     std::vector<std::string> sources; // empty = the provider's
     std::optional<Date> as_of;        // nullopt = the provider's
 

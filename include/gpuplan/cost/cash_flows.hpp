@@ -87,27 +87,38 @@ struct Profile {
 [[nodiscard]] CashFlows on_demand_cash_flows(const Usage& usage, double price_per_node_hour,
                                              const catalog::Billing& billing);
 
-// One commitment offer: term, payment and price.
+// One commitment offer: term, payment and price. A reservation, or a subscription prepaid by the
+// month (term 1, all upfront) or the year (term 12, all upfront).
 struct Commitment {
     int term_months = 12;
     double effective_per_hour = 0.0; // per instance-hour of the whole term
     double upfront_fraction = 0.0;   // share of each term's total paid at its start
+    // Terms after the first are bought only when they end within this many months (the plan's
+    // horizon, rounded up to whole months); work outside the bought terms is paid on demand
+    // (commitment_spill). 0 = no limit.
+    double horizon_months = 0.0;
 };
 
 // Reserved: `usage.nodes` instances committed for back-to-back terms (months 1..T, T+1..2T, ...),
-// each bought only if the workload works in it (the first always). Each term is take-or-pay: the
-// upfront share at its start and the rest in equal monthly payments for every month of the term,
-// used or not.
+// each bought only if the workload works in it (the first always) and, after the first, only if
+// it ends within `horizon_months`. Each term is take-or-pay: the upfront share at its start and
+// the rest in equal monthly payments for every month of the term, used or not.
 [[nodiscard]] CashFlows reserved_cash_flows(const Usage& usage, const Commitment& commitment);
 
-// Committed instance-hours and the part of them the workload leaves unused.
+// The node-hours per month (Item::compute, at a price of 1) that fall outside the terms bought:
+// the spill past the horizon, paid at the on-demand price.
+[[nodiscard]] CashFlows commitment_spill(const Usage& usage, const Commitment& commitment);
+
+// Committed instance-hours, the part of them the workload leaves unused, and the work outside
+// the terms.
 struct CommitmentUse {
     double committed_node_hours = 0.0;
-    double used_node_hours = 0.0;
+    double used_node_hours = 0.0; // all the work, in the terms or not
+    double spill_node_hours = 0.0;
     int terms = 0;
 
     [[nodiscard]] double unused_node_hours() const {
-        return committed_node_hours - used_node_hours;
+        return committed_node_hours - (used_node_hours - spill_node_hours);
     }
 };
 [[nodiscard]] CommitmentUse commitment_use(const Usage& usage, const Commitment& commitment);

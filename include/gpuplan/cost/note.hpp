@@ -20,6 +20,8 @@ enum class NoteKind {
     negotiated_discount,      // fraction off
     commitment_use,           // terms, term months, unused hours, committed hours; `subject`
                               // the payment
+    commitment_spill,         // instance-hours, horizon months, term months: work past the last
+                              // term that ends within the horizon, paid on demand
     default_commitment_price, // (none): the commitment price is a default discount
     spot_risk,                // rate per node-hour, nodes, checkpoint GB, checkpoint hours,
                               // interval hours, restart hours, wall factor; `subject` the source
