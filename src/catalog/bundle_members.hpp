@@ -17,7 +17,8 @@ template <class A> void members(A& a, Gpu& v) {
         a(v.mig_instances), a(v.released), a(v.sources), a(v.as_of), a(v.note);
 }
 template <class A> void members(A& a, PriceRow& v) {
-    a(v.region), a(v.zone), a(v.on_demand), a(v.spot), a(v.monthly), a(v.sources), a(v.as_of);
+    a(v.region), a(v.zone), a(v.on_demand), a(v.spot), a(v.monthly), a(v.yearly), a(v.sources),
+        a(v.as_of);
 }
 template <class A> void members(A& a, ReservedPrice& v) {
     a(v.term), a(v.payment), a(v.effective_per_hour), a(v.upfront_fraction), a(v.region),

@@ -29,10 +29,11 @@ std::map<OfferKey, Located> index_prices(const Catalog& catalog) {
     return out;
 }
 
-constexpr std::array<std::pair<std::string_view, std::optional<double> PriceRow::*>, 3> k_fields{{
+constexpr std::array<std::pair<std::string_view, std::optional<double> PriceRow::*>, 4> k_fields{{
     {"on_demand", &PriceRow::on_demand},
     {"spot", &PriceRow::spot},
     {"monthly", &PriceRow::monthly},
+    {"yearly", &PriceRow::yearly},
 }};
 
 } // namespace

@@ -259,7 +259,7 @@ private:
     void read_price_row(const YamlNode& node, Instance& instance,
                         std::set<std::pair<std::string, std::string>>& seen) {
         if (!node.expect_map(
-                {"region", "zone", "on_demand", "spot", "monthly", "source", "as_of"})) {
+                {"region", "zone", "on_demand", "spot", "monthly", "yearly", "source", "as_of"})) {
             return;
         }
         PriceRow row;
@@ -268,15 +268,16 @@ private:
         row.on_demand = node.number_at("on_demand", false, k_price);
         row.spot = node.number_at("spot", false, k_price);
         row.monthly = node.number_at("monthly", false, k_price);
+        row.yearly = node.number_at("yearly", false, k_price);
         if (auto source = node.get("source")) {
             row.sources = read_source_refs(*source);
         }
         if (auto as_of = node.get("as_of")) {
             row.as_of = as_of->as_date();
         }
-        if (!row.on_demand && !row.spot && !row.monthly && !node.get("on_demand") &&
-            !node.get("spot") && !node.get("monthly")) {
-            node.error("a price row needs at least one of on_demand, spot or monthly");
+        if (!row.on_demand && !row.spot && !row.monthly && !row.yearly && !node.get("on_demand") &&
+            !node.get("spot") && !node.get("monthly") && !node.get("yearly")) {
+            node.error("a price row needs at least one of on_demand, spot, monthly or yearly");
             return;
         }
         if (!seen.emplace(row.region, row.zone).second) {

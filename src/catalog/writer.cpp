@@ -84,6 +84,9 @@ void write_instance(std::string& out, const Instance& instance, std::set<std::st
         if (row.monthly) {
             out += fmt::format(", monthly: {}", yaml_number(*row.monthly));
         }
+        if (row.yearly) {
+            out += fmt::format(", yearly: {}", yaml_number(*row.yearly));
+        }
         if (!row.sources.empty()) {
             out += fmt::format(", source: {}", source_refs(row.sources));
             cited.insert(row.sources.begin(), row.sources.end());

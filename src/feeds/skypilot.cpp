@@ -1066,6 +1066,7 @@ private:
                                                    unpack(row.on_demand),
                                                    unpack(row.spot),
                                                    std::nullopt,
+                                                   std::nullopt,
                                                    {},
                                                    origin.as_of == provider_as_of
                                                        ? std::nullopt

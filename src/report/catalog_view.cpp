@@ -172,6 +172,9 @@ std::string list_json(const Catalog& catalog, const Selection& selection,
                 if (row.monthly) {
                     offer["monthly"] = *row.monthly;
                 }
+                if (row.yearly) {
+                    offer["yearly"] = *row.yearly;
+                }
                 offer["as_of"] = row.as_of.value_or(provider.as_of).to_string();
                 offer["sources"] = sources_json(sources);
                 offers.push_back(std::move(offer));

@@ -74,6 +74,7 @@ struct PriceRow {
     std::optional<double> on_demand; // per instance-hour, provider currency
     std::optional<double> spot;
     std::optional<double> monthly;    // monthly subscription, where sold
+    std::optional<double> yearly;     // yearly subscription (price per instance-year), where sold
     std::vector<std::string> sources; // empty = the provider's
     std::optional<Date> as_of;        // nullopt = the provider's
 
