@@ -60,6 +60,11 @@ MARKET_DISCOUNTS = [
     {"term": "1y", "payment": "no_upfront", "discount": "0.38", "source": "market-a100-2026", "default": True},
     {"term": "3y", "payment": "no_upfront", "discount": "0.52", "source": "market-a100-2026", "default": True},
 ]
+PLACEHOLDER_HAZARD_NOTE = (
+    "placeholder (UNVERIFIED): the provider publishes no interruption frequency and none was read; 0.05 per "
+    "node-hour (a mean of 20 hours between interruptions) is the methodology's default, far more pessimistic "
+    "than the AWS advisor bands read for GPU types (about 0.00007-0.0003); override it with --interruption-rate or a "
+    "catalog overlay")
 METHODOLOGY_SOURCE = {
     "title": "gpuplan cost methodology, section 8 default parameter table",
     "url": "urn:gpuplan:research:cost-methodology#8",
@@ -116,6 +121,30 @@ def aws_hazard(p):
     return -math.log(1.0 - p) / 730.0
 
 
+# AWS Spot Instance Advisor bands read by a third party (thundercompute,
+# May 2025 and Feb 2026), per instance type: (band, p taken, read when).
+# The value taken is the band's upper edge (a closed band's worst case).
+AWS_SPOT_BANDS = {
+    "p4d.24xlarge": ("5-10%", 0.10, "May 2025 and Feb 2026", "thundercompute-spot-2026"),
+    "p5.48xlarge": ("15-20%", 0.20, "Feb 2026 (10-20% in May 2025)", "thundercompute-spot-2026"),
+    "g6f.xlarge": ("5-10%", 0.10, "Feb 2026", "thundercompute-spot-2026"),
+}
+# L4: the May 2025 read gives "L4 <5%" without naming a size; applied to the g6 sizes.
+AWS_SPOT_L4 = ("<5%", 0.05, "May 2025, reported for L4 without a size", "thundercompute-spot-2025")
+AWS_L4_TYPES = {"g6.xlarge", "g6.2xlarge", "g6.4xlarge", "g6.8xlarge", "g6.16xlarge",
+                "g6.12xlarge", "g6.24xlarge", "g6.48xlarge"}
+
+
+def aws_spot_rate(t):
+    band = AWS_SPOT_BANDS.get(t) or (AWS_SPOT_L4 if t in AWS_L4_TYPES else None)
+    if band is None:
+        return None
+    label, p, when, source = band
+    note = ("advisor band %s (%s); value = the band's upper edge p = %.2f, lambda = -ln(1-p)/730"
+            % (label, when, p))
+    return ("%.7f" % aws_hazard(p), source, note)
+
+
 # GCP pairing of host VM types with accelerator rows (machine-type naming and
 # matching zone lists; prices/README.md). g2 sizes: 4/8/12/16/32 = 1 L4,
 # 24 = 2, 48 = 4, 96 = 8 (same table as SkyPilot's gcp_catalog.py).
@@ -147,22 +176,46 @@ GCP_N1_GPUS = ("T4", "V100")
 # Network: per-size figures from the Compute Engine "network bandwidths and
 # GPUs" page (older version, a2-highgpu table) and the current page
 # (per-series maxima for A3).
+GCP_MT = "gcp-gpu-machine-types"
 GCP_NETWORK = {
-    "a2-highgpu-1g": (24, "gcp-gpu-bw-table"), "a2-highgpu-2g": (32, "gcp-gpu-bw-table"),
-    "a2-highgpu-4g": (50, "gcp-gpu-bw-table"), "a2-highgpu-8g": (100, "gcp-gpu-bw-table"),
-    "a3-highgpu-8g": (1000, "gcp-gpu-bw-current"),
-    "a3-edgegpu-8g": (800, "gcp-gpu-bw-current"), "a3-edgegpu-8g-nolssd": (800, "gcp-gpu-bw-current"),
-    "a3-megagpu-8g": (1600, "gcp-gpu-bw-current"),
-    "a3-ultragpu-8g": (3600, "gcp-gpu-bw-current"), "a3-ultragpu-8g-nolssd": (3600, "gcp-gpu-bw-current"),
+    "a2-highgpu-1g": (24, GCP_MT), "a2-highgpu-2g": (32, GCP_MT),
+    "a2-highgpu-4g": (50, GCP_MT), "a2-highgpu-8g": (100, GCP_MT),
+    "a2-megagpu-16g": (100, GCP_MT),
+    "a2-ultragpu-1g": (24, GCP_MT), "a2-ultragpu-2g": (32, GCP_MT),
+    "a2-ultragpu-4g": (50, GCP_MT), "a2-ultragpu-8g": (100, GCP_MT),
+    "a3-highgpu-1g": (25, GCP_MT), "a3-highgpu-2g": (50, GCP_MT),
+    "a3-highgpu-4g": (100, GCP_MT), "a3-highgpu-8g": (1000, GCP_MT),
+    "a3-edgegpu-8g": (400, GCP_MT), "a3-edgegpu-8g-nolssd": (400, GCP_MT),
+    "a3-megagpu-8g": (1800, GCP_MT),
+    "a3-ultragpu-8g": (3600, GCP_MT), "a3-ultragpu-8g-nolssd": (3600, GCP_MT),
+    "g2-standard-4": (10, GCP_MT), "g2-standard-8": (16, GCP_MT), "g2-standard-12": (16, GCP_MT),
+    "g2-standard-16": (32, GCP_MT), "g2-standard-24": (32, GCP_MT), "g2-standard-32": (32, GCP_MT),
+    "g2-standard-48": (50, GCP_MT), "g2-standard-96": (100, GCP_MT),
 }
+# Attached Local SSD in GiB per machine type (same page); written as GB
+# (x 1.073741824). Types that only "support" Local SSD (a2-highgpu, g2) get none.
+GCP_LOCAL_SSD_GIB = {
+    "a2-ultragpu-1g": 375, "a2-ultragpu-2g": 750, "a2-ultragpu-4g": 1500, "a2-ultragpu-8g": 3000,
+    "a3-highgpu-1g": 750, "a3-highgpu-2g": 1500, "a3-highgpu-4g": 3000, "a3-highgpu-8g": 6000,
+    "a3-megagpu-8g": 6000, "a3-edgegpu-8g": 6000, "a3-ultragpu-8g": 12000,
+}
+
+
+def gib_to_gb(gib):
+    return "%.2f" % (gib * 1.073741824)
 GCP_NVLINK_PREFIXES = ("a2-", "a3-")
 GCP_NOTES = {
-    "a3-megagpu-8g": "GPU price from the H100-MEGA accelerator rows (GCP's a3-megagpu name); catalog GPU is H100",
     "a3-ultragpu-8g": "network 3600 Gbps = 8 CX-7 NICs (3200 Gbps GPU-to-GPU RDMA) + 400 Gbps gVNIC",
-    "a3-ultragpu-8g-nolssd": "network 3600 Gbps = 8 CX-7 NICs (3200 Gbps GPU-to-GPU RDMA) + 400 Gbps gVNIC",
-    "a3-highgpu-8g": "network is the A3 High series maximum (up to 1,000 Gbps)",
-    "a3-edgegpu-8g": "network is the A3 Edge series maximum (up to 800 Gbps)",
-    "a3-edgegpu-8g-nolssd": "network is the A3 Edge series maximum (up to 800 Gbps)",
+    "a3-highgpu-8g": "network: maximum 1,000 Gbps over 5 physical NICs (GPU machine types page)",
+    "a3-megagpu-8g": ("GPU price from the H100-MEGA accelerator rows (GCP's a3-megagpu name); catalog GPU is H100; "
+                      "network: maximum 1,800 Gbps over 9 physical NICs (an earlier read of the network-bandwidth "
+                      "page gave 1,600)"),
+    "a3-edgegpu-8g": ("network: maximum 400 Gbps (600 in asia-south1 and northamerica-northeast2); an earlier read "
+                      "of the network-bandwidth page gave 800"),
+    "a3-edgegpu-8g-nolssd": ("network: maximum 400 Gbps (600 in asia-south1 and northamerica-northeast2); no Local "
+                             "SSD on this variant"),
+    "a3-ultragpu-8g-nolssd": ("network 3600 Gbps = 8 CX-7 NICs (3200 Gbps GPU-to-GPU RDMA) + 400 Gbps gVNIC; no Local "
+                              "SSD on this variant"),
 }
 
 AZURE_NETWORK = {
@@ -183,6 +236,12 @@ AZURE_NETWORK = {
     "Standard_NV36adms_A10_v5": (80, "azure-nvadsa10v5"),
     "Standard_NV72ads_A10_v5": (80, "azure-nvadsa10v5"),
 }
+# Temp storage (SSD) in GiB from the size tables, written as GB.
+AZURE_LOCAL_GIB = {
+    "Standard_NC6s_v3": (736, "azure-ncv3"), "Standard_NC12s_v3": (1474, "azure-ncv3"),
+    "Standard_NC24s_v3": (2948, "azure-ncv3"), "Standard_NC24rs_v3": (2948, "azure-ncv3"),
+    "Standard_ND96asr_v4": (6000, "azure-nda100v4-sizes"),
+}
 AZURE_NVLINK = {"Standard_ND96isr_H100_v5", "Standard_ND96asr_v4",
                 "Standard_ND96amsr_A100_v4", "Standard_ND40rs_v2"}
 AZURE_GPU_COUNT_FIX = {"Standard_ND96isr_H100_v5": ("12", 8)}
@@ -191,7 +250,13 @@ AZURE_NOTES = {
         "source lists 12 GPUs; 8 written: Microsoft lists the size as 96 vCPUs, 1900 GB RAM, 8 GPUs "
         "(ms-aspire-ndh100v5) and the ND H100 v5 series starts with eight H100 GPUs per VM (azure-ndv5); "
         "network = 8 x 400 Gb/s InfiniBand; spot equals on-demand in the source"),
-    "Standard_ND96asr_v4": "network = 8 x 200 Gb/s HDR InfiniBand (1.6 Tb/s per VM)",
+    "Standard_ND96asr_v4": ("network = 8 x 200 Gb/s HDR InfiniBand (1.6 Tb/s per VM), configured between VMs of one "
+                            "VM scale set; local disk = 6,000 GiB temp SSD (azure-nda100v4-sizes)"),
+    "Standard_NC24rs_v3": ("RDMA capable (InfiniBand) per azure-ncv3, bandwidth not stated; local disk = 2,948 GiB "
+                           "temp SSD"),
+    "Standard_NC6s_v3": "local disk = 736 GiB temp SSD (azure-ncv3); network bandwidth not stated",
+    "Standard_NC12s_v3": "local disk = 1,474 GiB temp SSD (azure-ncv3); network bandwidth not stated",
+    "Standard_NC24s_v3": "local disk = 2,948 GiB temp SSD (azure-ncv3); network bandwidth not stated",
     "Standard_ND96amsr_A100_v4": "network = 8 x 200 Gb/s HDR InfiniBand (1.6 Tb/s per VM)",
     "Standard_ND40rs_v2": "network = 100 Gb/s EDR InfiniBand",
     "Standard_NC40ads_H100_v5": "spot equals on-demand in the source",
@@ -214,6 +279,16 @@ def lambda_nvlink(t, count):
 
 
 NEBIUS_NVLINK = {"gpu-h100-sxm_8gpu-128vcpu-1600gb", "gpu-h200-sxm_8gpu-128vcpu-1600gb"}
+# 8-GPU presets: 3.2 Tbit/s InfiniBand per host (8 x 400 Gbit/s), for VMs placed in a GPU cluster.
+NEBIUS_NETWORK = {t: (3200, "nebius-site-summary") for t in NEBIUS_NVLINK}
+NEBIUS_NOTES = {t: ("network: 3.2 Tbit/s InfiniBand per host (8 x 400 Gbit/s NICs), used between VMs placed in "
+                    "the same Nebius GPU cluster (a free grouping of VMs in one InfiniBand fabric)")
+                for t in NEBIUS_NVLINK}
+# Published H100 reserve prices per GPU-hour (nebius-site-summary); commitments are
+# generally prepaid (nebius-commitments), so all_upfront. Term lengths other than
+# 1 and 3 years (3 and 6 months) are not representable and are left out.
+NEBIUS_H100_RESERVE = [("1y", "2.94"), ("3y", "2.12")]
+NEBIUS_RESERVE_AS_OF = "2026-03-16"
 
 OCI_NETWORK = {
     "BM.GPU4.8": (1600, "8 x 200 Gbps RDMA (plus 1 x 50 Gbps front-end)"),
@@ -261,12 +336,25 @@ PROVIDERS = {
                 "title": "AWS Spot Instance Advisor interruption-frequency bands (commitments-and-spot.md 4.1)",
                 "url": "https://spot-bid-advisor.s3.amazonaws.com/spot-advisor-data.json",
                 "grade": "D",
-                "note": ("derived: a monthly interruption fraction p becomes a per-instance-hour hazard "
-                         "lambda = -ln(1-p)/730. Provider default uses the worst band '>20%%' taken as p = 0.20 "
-                         "(conservative): lambda = %.7f. Third-party reads of the advisor (thundercompute, "
-                         "2025-2026): p4d 5-10%% (p=0.10 -> %.7f), p5.48xlarge 15-20%% (p=0.20 -> %.7f), "
-                         "L4 <5%% (p=0.05 -> %.7f). The live file was not fetched."
-                         % (aws_hazard(0.20), aws_hazard(0.10), aws_hazard(0.20), aws_hazard(0.05))),
+                "note": ("derived: the advisor gives a monthly interruption-frequency band per type and region "
+                         "(<5%%, 5-10%%, 10-15%%, 15-20%%, >20%%); a monthly fraction p becomes a per-instance-hour "
+                         "hazard lambda = -ln(1-p)/730. The '>20%%' band has no upper bound. The live file was not "
+                         "fetched; per-type bands come from third-party reads (thundercompute-spot-2025/-2026). "
+                         "Provider default (types with no band read): placeholder p = 0.20 -> lambda = %.7f, the "
+                         "upper edge of the worst band read for an AWS GPU type (p5.48xlarge 15-20%%, Feb 2026)"
+                         % aws_hazard(0.20)),
+            },
+            "thundercompute-spot-2025": {
+                "title": "Thunder Compute: should I use cloud GPU spot instances? (AWS Spot Advisor bands read May 2025)",
+                "url": "https://www.thundercompute.com/blog/should-i-use-cloud-gpu-spot-instances",
+                "grade": "R",
+                "note": "p4d (A100) 5-10%, L4 <5%, p5 (H100) 10-20% interruption frequency per month (commitments-and-spot.md 4.1)",
+            },
+            "thundercompute-spot-2026": {
+                "title": "Thunder Compute: cloud GPU spot instance availability (AWS Spot Advisor bands read Feb 2026)",
+                "url": "https://www.thundercompute.com/blog/cloud-gpu-spot-instance-availability",
+                "grade": "R",
+                "note": "p4d.24xlarge 5-10%, p5.48xlarge 15-20%, g6f.xlarge 5-10% per month (commitments-and-spot.md 4.1)",
             },
             "aws-spot-notice": {
                 "title": "AWS: Spot Instance interruption notices (two-minute warning)",
@@ -296,7 +384,11 @@ PROVIDERS = {
         },
         "billing": {"granularity_seconds": 1, "minimum_seconds": 60, "source": "aws-ec2-pricing"},
         "spot": {
-            "interruption_rate_per_node_hour": ("%.7f" % aws_hazard(0.20), "aws-spot-advisor"),
+            "interruption_rate_per_node_hour": ("%.7f" % aws_hazard(0.20), "aws-spot-advisor",
+                                                "placeholder for types with no advisor band read: p = 0.20 per "
+                                                "month, the upper edge of the worst band read for an AWS GPU type "
+                                                "(p5.48xlarge 15-20%); a type in the open '>20%' band is "
+                                                "interrupted more often than this"),
             "notice_seconds": ("120", "aws-spot-notice"),
             "restart_minutes": ("15", "methodology"),
         },
@@ -329,19 +421,26 @@ PROVIDERS = {
                          "(V100 x1: 12 vCPU / 78 GB ... T4 x1: 48 vCPU), citing cloud.google.com/compute/docs/gpus; "
                          "default host: >= 8 vCPU (V100 x1), >= 4 GiB per vCPU, cheapest n1 family"),
             },
-            "gcp-gpu-bw-table": {
-                "title": "Compute Engine: network bandwidths and GPUs (older version, per-machine-type table)",
-                "url": "https://cloud.google.com/compute/docs/gpus/gpu-network-bandwidth?hl=de",
+            "gcp-gpu-machine-types": {
+                "title": "Compute Engine: GPU machine types (per machine type: vCPU, memory, attached Local SSD, maximum network bandwidth)",
+                "url": "https://cloud.google.com/compute/docs/gpus",
                 "grade": "P",
-                "note": "a2-highgpu-1g 24, -2g 32, -4g 50, -8g 100 Gbps (the 50/100 rows marked Beta in that version)",
+                "note": ("read as the copy served for S3NS (documentation.s3ns.fr/compute/docs/gpus, 'Last updated "
+                         "2026-08-26'; the copy warns that some details may not apply to S3NS). Maximum egress Gbps: "
+                         "a2-highgpu/a2-ultragpu 1g 24, 2g 32, 4g 50, 8g 100; a2-megagpu-16g 100; a3-highgpu 1g 25, "
+                         "2g 50, 4g 100, 8g 1,000; a3-megagpu-8g 1,800; a3-edgegpu-8g 400 (600 in asia-south1, "
+                         "northamerica-northeast2); a3-ultragpu-8g 3,600; g2-standard-4 10, -8/-12 16, -16/-24/-32 "
+                         "32, -48 50, -96 100. Attached Local SSD GiB: a2-ultragpu 375 per GPU; a3-highgpu 750 per "
+                         "GPU; a3-mega and a3-edge 6,000; a3-ultra 12,000. Earlier reads of the network-bandwidth "
+                         "page gave A3 Mega 1,600 and A3 Edge 800"),
             },
-            "gcp-gpu-bw-current": {
-                "title": "Compute Engine: networking and GPU machines (current version, read via a mirror)",
-                "url": "https://cloud.google.com/compute/docs/gpus/gpu-network-bandwidth",
-                "grade": "P",
-                "note": ("maximum network bandwidth per series: A3 Ultra (H200) up to 3,600 Gbps, A3 Mega up to "
-                         "1,600, A3 High up to 1,000, A3 Edge up to 800, A2 and G2 up to 100 based on machine type. "
-                         "Read through a mirror (mobile.dudasite.com); an older version gave A3 Mega 1,800"),
+            "gcp-billing": {
+                "title": "Google Cloud course 'Essential Google Cloud Infrastructure: Foundation', Compute pricing (transcript)",
+                "url": "https://campus.datacamp.com/courses/essential-google-cloud-infrastructure-foundation/virtual-machines?ex=9",
+                "grade": "R",
+                "note": ("'All vCPUs, GPUs, and GB of memory are charged a minimum of 1 minute ... After 1 minute, "
+                         "instances are charged in 1-second increments' (Google's course text as republished); the "
+                         "Compute Engine pricing page itself was not read"),
             },
             "methodology": METHODOLOGY_SOURCE,
             "gcp-spot-notice": {
@@ -358,8 +457,9 @@ PROVIDERS = {
                          "are billed monthly (no upfront) and cannot be cancelled (archera, littlepig)"),
             },
         },
+        "billing": {"granularity_seconds": 1, "minimum_seconds": 60, "source": "gcp-billing"},
         "spot": {
-            "interruption_rate_per_node_hour": ("0.05", "methodology"),
+            "interruption_rate_per_node_hour": ("0.05", "methodology", PLACEHOLDER_HAZARD_NOTE),
             "notice_seconds": ("30", "gcp-spot-notice"),
             "restart_minutes": ("15", "methodology"),
         },
@@ -424,6 +524,18 @@ PROVIDERS = {
                 "grade": "P",
             },
             "methodology": METHODOLOGY_SOURCE,
+            "azure-ncv3": {
+                "title": "Azure docs: NCv3-series (V100; size table with temp storage (SSD) GiB; NC24rs_v3 RDMA capable)",
+                "url": "https://github.com/MicrosoftDocs/azure-docs/blob/01111677e5be6f231b5500c605d4458ff603f80a/articles/virtual-machines/ncv3-series.md",
+                "grade": "P",
+                "note": "temp storage (SSD): NC6s_v3 736, NC12s_v3 1,474, NC24s_v3 and NC24rs_v3 2,948 GiB; no network bandwidth figure in the page",
+            },
+            "azure-nda100v4-sizes": {
+                "title": "Azure docs: ND A100 v4-series size table (temp storage (SSD) 6,000 GiB; max network bandwidth 24,000 Mbps)",
+                "url": "https://github.com/MicrosoftDocs/azure-docs/blob/0300cb444a63a1520ed236bbd4e481f09710630f/articles/virtual-machines/nda100-v4-series.md",
+                "grade": "P",
+                "note": "ms.date 2021-03-13 revision 2023; the 24,000 Mbps is the Ethernet front end, the 8 x 200 Gb HDR InfiniBand (1.6 Tb/s) is the GPU fabric",
+            },
             "azure-spot-docs": {
                 "title": "Azure Spot Virtual Machines (eviction with 30 seconds notice)",
                 "url": "https://learn.microsoft.com/en-us/azure/virtual-machines/spot-vms",
@@ -432,7 +544,7 @@ PROVIDERS = {
             "market-a100-2026": MARKET_SOURCE,
         },
         "spot": {
-            "interruption_rate_per_node_hour": ("0.05", "methodology"),
+            "interruption_rate_per_node_hour": ("0.05", "methodology", PLACEHOLDER_HAZARD_NOTE),
             "notice_seconds": ("30", "azure-spot-docs"),
             "restart_minutes": ("15", "methodology"),
         },
@@ -446,7 +558,16 @@ PROVIDERS = {
             "skypilot-lambda-v9": skypilot_source("lambda", "v9", "2c3d7ea7d76bf84cf80d382e946c1609571485fd",
                                                   extra="Same price in all 17 regions; no spot market."),
             "market-a100-2026": MARKET_SOURCE,
+            "lambda-billing": {
+                "title": "Lambda docs: Billing (On-Demand Cloud instances and 1-Click Clusters)",
+                "url": "https://docs.lambda.ai/public-cloud/billing",
+                "grade": "P",
+                "note": ("'ODC prices instances by hourly usage and bills in one-minute increments'; 1-Click Clusters "
+                         "(1CCs) are a separate product, 'priced per GPU per hour and billed in weekly increments "
+                         "according to the terms of your reservation'. Page undated (read 2026)"),
+            },
         },
+        "billing": {"granularity_seconds": 60, "minimum_seconds": 0, "source": "lambda-billing"},
         "reserved_discounts": MARKET_DISCOUNTS,
     },
     "nebius": {
@@ -463,9 +584,38 @@ PROVIDERS = {
             },
             "methodology": METHODOLOGY_SOURCE,
             "market-a100-2026": MARKET_SOURCE,
+            "nebius-billing-unit": {
+                "title": "Nebius docs: how charges and prices work (billing unit and pricing unit)",
+                "url": "https://docs.nebius.com/object-storage/resources/pricing",
+                "grade": "P",
+                "note": ("'for GPUs on running VMs, the billing unit is 1 second, and the pricing unit is 1 hour'; "
+                         "stated in the general part of the Object Storage pricing page (the Compute pricing page "
+                         "was not read)"),
+            },
+            "nebius-commitments": {
+                "title": "Nebius docs: commitment discounts billing model (prepaid commitments for companies)",
+                "url": "https://docs.nebius.com/signup-billing/billing-models/committed-usage",
+                "grade": "P",
+                "note": ("commitments cover GPUs, vCPUs and RAM of Compute VM platforms for a set period (example: "
+                         "365 days of 64 VMs with 8 H100); 'Generally, the commitment discounts are prepaid'; only "
+                         "for companies, through the sales team"),
+            },
+            "nebius-site-summary": {
+                "title": "Digest of nebius.com product and price pages (HGX H100/H200 specs, commitment and reserve prices)",
+                "url": "urn:gpuplan:research:code-index-file:58232393600",
+                "grade": "R",
+                "note": ("a machine-written summary of 748 stored nebius.com pages (read through the code index, "
+                         "file id 58232393600; repository and path not shown; latest event it mentions is "
+                         "2026-03-16). HGX H100 and H200: '1x or 8x GPU ... 200 or 1,600 GB DDR5; 3.2 Tbit/s "
+                         "InfiniBand'; networking 'NVIDIA Quantum-2 InfiniBand: up to 3.2 Tbit/s per host, 400 "
+                         "Gbit/s per GPU NIC'. H100 on-demand 2.95 per GPU-hour, 'commitment' 2.00; H100 reserve "
+                         "per GPU-hour: 3-year 2.12, 1-year 2.94, 6-month 3.20, 3-month 3.34; H200 commitment 2.30 "
+                         "(term not stated). Not the price page itself: check before relying on it"),
+            },
         },
+        "billing": {"granularity_seconds": 1, "minimum_seconds": 0, "source": "nebius-billing-unit"},
         "spot": {
-            "interruption_rate_per_node_hour": ("0.05", "methodology"),
+            "interruption_rate_per_node_hour": ("0.05", "methodology", PLACEHOLDER_HAZARD_NOTE),
             "notice_seconds": ("60", "nebius-preemptible"),
             "restart_minutes": ("15", "methodology"),
         },
@@ -495,8 +645,9 @@ PROVIDERS = {
 PROVIDER_NOTES = {
     "aws": ("Every CSV row of the ten GPU models is one price row (zone = AWS zone id; Local Zones such as "
             "usw2-lax1-az1 are listed under their parent region as in the source). Rows with neither price are "
-            "dropped: {dropped}. Spot hazard is the conservative provider default (worst advisor band); "
-            "per-type bands are in the aws-spot-advisor source note. egress_per_gb 0.11 is the Middle East (UAE) "
+            "dropped: {dropped}. Spot hazard: per-instance rates where a Spot Advisor band was read (p4d.24xlarge, "
+            "p5.48xlarge, g6f.xlarge, g6 sizes; value = the band's upper edge); the provider default for every "
+            "other type is a placeholder (see its note). egress_per_gb 0.11 is the Middle East (UAE) "
             "first-10-TB tier, not a US rate. Reserved defaults are one instance's (g6e.xlarge) RI data applied "
             "to all."),
     "gcp": ("Instance prices are derived sums of a GPU (accelerator) row and a host-VM row in the same zone. "
@@ -505,19 +656,30 @@ PROVIDER_NOTES = {
             "(type names '<host>+<GPU>x<count>'); multi-GPU configurations usually get a larger host, so their "
             "host cost is understated. Accelerator rows with no host row in the same zone are not used: "
             "{unused}. Rows dropped: {dropped}. Spot hazard 0.05 per node-hour is a placeholder (UNVERIFIED); "
-            "preemptible (not Spot) VMs also stop after 24 hours."),
+            "preemptible (not Spot) VMs also stop after 24 hours. Network and attached Local SSD per machine type "
+            "from the GPU machine-types page (gcp-gpu-machine-types); the GPU-to-GPU RDMA NICs of A3 Mega/Ultra are "
+            "used through GPUDirect-TCPXO/RDMA set-ups (compact placement), not by a default single-NIC VM. "
+            "Billing per second with a 1-minute minimum (gcp-billing)."),
     "azure": ("Old v6 extract, US regions only; no Azure H200, L4 or L40S rows exist in it. Rows dropped: "
               "{dropped}. NC A100 v4 uses the A100 80GB PCIe card (azure-nca100v4) and NCads H100 v5 lists 94 GB "
               "per GPU (azure-ncadsh100v5); both map to the catalog's SXM entries, so override their specs for exact work. Spot hazard 0.05 per node-hour "
               "is a placeholder (UNVERIFIED). Reserved defaults are market-survey derived (1y 38%, 3y 52%); the "
               "only Azure-specific typical figure read is 32% for a 1-year D4s_v3 reservation (non-GPU); Azure "
-              "lets reservations be paid monthly at no extra cost, hence no_upfront."),
-    "lambda": ("One price for all 17 regions (as in source); no spot market. Rows dropped: {dropped}. Network "
-               "bandwidth is not stated in the sources read. Reserved defaults are market-survey derived (not "
-               "Lambda prices)."),
+              "lets reservations be paid monthly at no extra cost, hence no_upfront. No Azure billing granularity "
+              "was read, so none is given (the catalog default applies). Local disks are the temp SSDs of the "
+              "size tables read (NCv3, ND A100 v4); other sizes' disks were not read."),
+    "lambda": ("One price for all 17 regions (as in source); no spot market. Rows dropped: {dropped}. These are "
+               "On-Demand Cloud (ODC) instances, billed per minute (lambda-billing). Lambda's InfiniBand-connected "
+               "multi-node product is a separate offer, 1-Click Clusters (1CCs: reserved, priced per GPU-hour and "
+               "billed weekly), not these instances; no network bandwidth between ODC instances is stated in the "
+               "sources read, so network_gbps is left out. No Lambda-published reserved or 1CC price was read: "
+               "reserved defaults are market-survey derived (not Lambda prices)."),
     "nebius": ("Spot prices exist for H100/H200 only (L40S rows have none, as in source). Rows dropped: "
-               "{dropped}. Network bandwidth not sourced. Spot hazard 0.05 per node-hour is a placeholder "
-               "(UNVERIFIED). Reserved defaults are market-survey derived."),
+               "{dropped}. 8-GPU H100/H200 presets: 3.2 Tbit/s InfiniBand per host for VMs in a GPU cluster "
+               "(nebius-site-summary); the 1-GPU and L40S presets have no stated inter-node network. Billing per "
+               "second (nebius-billing-unit). Spot hazard 0.05 per node-hour is a placeholder (UNVERIFIED). H100 "
+               "presets carry Nebius's published reserve prices (1y, 3y, prepaid); every other instance uses the "
+               "market-survey reserved defaults (default: true)."),
     "oci": ("Partial extract: 2 of about 29 region blocks (the source repeats identical shapes and prices). No "
             "spot prices in the source, so no spot section. Rows dropped: {dropped}. Network is the RDMA "
             "cluster-network figure for bare-metal shapes (front-end NIC in the note). Reserved defaults are "
@@ -593,6 +755,7 @@ class Instance:
         self.local_nvme_gb = None
         self.reserved = []
         self.notes = []
+        self.spot_rate = None   # (value, source, note) per-instance interruption rate
 
 
 def read_csv(path):
@@ -737,16 +900,22 @@ def decorate(pname, insts):
             if t in AWS_NOTES:
                 inst.notes.append(AWS_NOTES[t])
             inst.reserved = AWS_RESERVED.get(t, [])
+            inst.spot_rate = aws_spot_rate(t)
         elif pname == "gcp":
             if t in GCP_NETWORK:
                 inst.network = GCP_NETWORK[t]
             inst.nvlink = t.startswith(GCP_NVLINK_PREFIXES) and Decimal(inst.count_text) > 1
+            if t in GCP_LOCAL_SSD_GIB:
+                inst.local_nvme_gb = gib_to_gb(GCP_LOCAL_SSD_GIB[t])
+                inst.notes.append("local_nvme_gb = %s GiB attached Local SSD" % "{:,}".format(GCP_LOCAL_SSD_GIB[t]))
             if GCP_NOTES.get(t):
                 inst.notes.append(GCP_NOTES[t])
         elif pname == "azure":
             if t in AZURE_NETWORK:
                 inst.network = AZURE_NETWORK[t]
             inst.nvlink = t in AZURE_NVLINK
+            if t in AZURE_LOCAL_GIB:
+                inst.local_nvme_gb = gib_to_gb(AZURE_LOCAL_GIB[t][0])
             if t in AZURE_NOTES:
                 inst.notes.append(AZURE_NOTES[t])
         elif pname == "lambda":
@@ -755,6 +924,19 @@ def decorate(pname, insts):
                 inst.notes.append(LAMBDA_NOTES[t])
         elif pname == "nebius":
             inst.nvlink = t in NEBIUS_NVLINK
+            if t in NEBIUS_NETWORK:
+                inst.network = NEBIUS_NETWORK[t]
+            if t in NEBIUS_NOTES:
+                inst.notes.append(NEBIUS_NOTES[t])
+            if inst.gpu == "H100":
+                count = Decimal(inst.count_text)
+                for term, per_gpu in NEBIUS_H100_RESERVE:
+                    inst.reserved.append({
+                        "term": term, "payment": "all_upfront",
+                        "effective_per_hour": str((Decimal(per_gpu) * count).normalize()),
+                        "source": "nebius-site-summary", "as_of": NEBIUS_RESERVE_AS_OF})
+                inst.notes.append("reserved rows: Nebius H100 reserve prices per GPU-hour x GPUs (1-year 2.94, "
+                                  "3-year 2.12; nebius-site-summary), prepaid (nebius-commitments)")
         elif pname == "oci":
             if t in OCI_NETWORK:
                 gbps, detail = OCI_NETWORK[t]
@@ -790,8 +972,9 @@ def write_provider(pname, meta, insts, note, out_dir):
     if "spot" in meta:
         lines.append("    spot:")
         for key in ("interruption_rate_per_node_hour", "notice_seconds", "restart_minutes"):
-            v, s = meta["spot"][key]
-            lines.append("      %s: %s" % (key, flow([("value", v), ("source", s)])))
+            v, s, *note = meta["spot"][key]
+            pairs = [("value", v), ("source", s)] + [("note", ystr(n)) for n in note]
+            lines.append("      %s: %s" % (key, flow(pairs)))
     if meta.get("reserved_discounts"):
         lines.append("    reserved_discounts:")
         for d in meta["reserved_discounts"]:
@@ -818,6 +1001,10 @@ def write_provider(pname, meta, insts, note, out_dir):
             lines.append("        nvlink: true")
         if inst.local_nvme_gb:
             lines.append("        local_nvme_gb: %s" % inst.local_nvme_gb)
+        if inst.spot_rate:
+            v, s, n = inst.spot_rate
+            lines.append("        spot_interruption_rate_per_node_hour: %s"
+                         % flow([("value", v), ("source", s), ("note", ystr(n))]))
         lines.append("        prices:")
         row_src = getattr(inst, "rows_source", None)
         for r in sorted(inst.rows, key=lambda r: (r["region"], r.get("zone", ""))):
@@ -835,7 +1022,8 @@ def write_provider(pname, meta, insts, note, out_dir):
             lines.append("        reserved:")
             for d in inst.reserved:
                 lines.append("          - " + flow([(k, d[k]) for k in
-                                                      ("term", "payment", "effective_per_hour", "region", "source", "as_of")]))
+                                                      ("term", "payment", "effective_per_hour", "region", "source", "as_of")
+                                                      if k in d]))
         if inst.notes:
             lines.append("        note: %s" % ystr("; ".join(inst.notes)))
     path = os.path.join(out_dir, "%s.yaml" % pname)

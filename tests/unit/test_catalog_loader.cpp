@@ -148,3 +148,18 @@ providers:
     CHECK(provider.instances[0].prices[0].sources == std::vector<std::string>{"deal"});
     CHECK(catalog.files == std::vector<std::string>{"minimal.yaml", "deal.yaml"});
 }
+
+TEST_CASE("a price row may carry only a yearly subscription, and it survives the bundle",
+          "[catalog][bundle]") {
+    const std::string text =
+        with("- {region: r2, on_demand: 30.0}", "- {region: r2, yearly: 210000}");
+    std::vector<TextFile> files{{"c.yaml", text}};
+    const Catalog catalog = load_catalog(files);
+    const PriceRow& row = catalog.providers[0].instances[0].prices[1];
+    CHECK(row.yearly == Approx(210000.0));
+    CHECK_FALSE(row.on_demand.has_value());
+    CHECK_FALSE(row.monthly.has_value());
+    CHECK(read_bundle(write_bundle(catalog, {}, {})).catalog == catalog);
+    CHECK(problems(with("- {region: r2, on_demand: 30.0}", "- {region: r2, yearly: -1}")).size() ==
+          1);
+}

@@ -14,7 +14,8 @@ enum class ChangeKind { added, removed, changed };
 [[nodiscard]] std::string_view to_string(ChangeKind kind);
 
 // One price that appeared, disappeared or moved: the offer's key, which price (`on_demand`,
-// `spot` or `monthly`, per instance-hour or month in `currency`), and its values in A and B.
+// `spot`, `monthly` or `yearly`, per instance-hour, month or year in `currency`), and its values in
+// A and B.
 struct PriceChange {
     std::string provider;
     std::string instance;
