@@ -17,7 +17,12 @@ void apply_decision(Plan& plan, const decide::Decision& decision, ExcludedOption
     // GPU model, purchase option, GPUs share a node, several nodes, NVLink, network speed: all
     // that decide::rule_out looks at.
     using Shape = std::tuple<std::string, PurchaseOption, bool, bool, bool, std::optional<double>>;
-    std::map<Shape, std::optional<std::string>> exclusions;
+    // The exclusion's words, or the caveat's note when the rule cannot check the option.
+    struct Verdict {
+        std::optional<std::string> excluded;
+        std::optional<NoteIndex> caveat;
+    };
+    std::map<Shape, Verdict> exclusions;
     const auto add = [&plan](Note note) {
         plan.notes.push_back(std::move(note));
         return static_cast<NoteIndex>(plan.notes.size() - 1);
@@ -77,16 +82,21 @@ void apply_decision(Plan& plan, const decide::Decision& decision, ExcludedOption
                                                       .nodes = option.nodes,
                                                       .nvlink = option.nvlink,
                                                       .network_gbps = option.network_gbps};
-            std::optional<std::string> words;
+            Verdict words;
             if (auto out = decide::rule_out(decision, configuration)) {
-                words = fmt::format("excluded by rule '{}': {}. {}", out->reason.rule, out->what,
-                                    out->reason.why);
+                words.excluded = fmt::format("excluded by rule '{}': {}. {}", out->reason.rule,
+                                             out->what, out->reason.why);
+            } else if (auto caveat = decide::rule_caveat(decision, configuration)) {
+                words.caveat =
+                    add(make_note(NoteKind::rule_unchecked, {}, caveat->reason.rule, caveat->what));
             }
             verdict = exclusions.emplace(shape, std::move(words)).first;
         }
-        if (verdict->second) {
+        if (verdict->second.excluded) {
             option.rejection = Rejection::excluded_by_rule;
-            option.reason = *verdict->second;
+            option.reason = *verdict->second.excluded;
+        } else if (verdict->second.caveat) {
+            option.notes.push_back(*verdict->second.caveat);
         }
     }
     if (excluded == ExcludedOptions::drop) {

@@ -336,13 +336,8 @@ std::optional<RuleOut> rule_out(const Decision& decision, const Configuration& c
     if (need.nvlink && need.nvlink_reason && gpus_share_a_node && !configuration.nvlink) {
         return RuleOut{"its GPUs talk without NVLink inside a node", *need.nvlink_reason};
     }
-    if (need.min_network_gbps && need.network_reason && configuration.nodes > 1) {
-        if (!configuration.network_gbps) {
-            return RuleOut{fmt::format("its network speed is unknown; {} Gbps between nodes is "
-                                       "required",
-                                       describe(*need.min_network_gbps)),
-                           *need.network_reason};
-        }
+    if (need.min_network_gbps && need.network_reason && configuration.nodes > 1 &&
+        configuration.network_gbps) {
         if (*configuration.network_gbps < *need.min_network_gbps) {
             return RuleOut{fmt::format("its network has {} Gbps between nodes; {} Gbps is "
                                        "required",
@@ -350,6 +345,19 @@ std::optional<RuleOut> rule_out(const Decision& decision, const Configuration& c
                                        describe(*need.min_network_gbps)),
                            *need.network_reason};
         }
+    }
+    return std::nullopt;
+}
+
+std::optional<RuleOut> rule_caveat(const Decision& decision, const Configuration& configuration) {
+    const InterconnectRequirement& need = decision.interconnect;
+    if (need.min_network_gbps && need.network_reason && configuration.nodes > 1 &&
+        !configuration.network_gbps) {
+        return RuleOut{fmt::format("its network speed is unknown in the catalog; the rule needs {} "
+                                   "Gbps between nodes, so check the provider's fabric before "
+                                   "relying on this option",
+                                   describe(*need.min_network_gbps)),
+                       *need.network_reason};
     }
     return std::nullopt;
 }

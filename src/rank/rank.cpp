@@ -61,11 +61,16 @@ template <class Tie> std::vector<std::size_t> sorted(std::vector<Keyed>& keyed, 
 
 } // namespace
 
-std::vector<std::size_t> rank(std::span<const cost::Option> options, Objective objective) {
+std::vector<std::size_t> rank(std::span<const cost::Option> options, Objective objective,
+                              Candidates candidates) {
+    const auto candidate = [candidates](const cost::Option& option) {
+        return !option.rejection || (candidates == Candidates::feasible_or_rule_excluded &&
+                                     *option.rejection == cost::Rejection::excluded_by_rule);
+    };
     double best_npv = std::numeric_limits<double>::infinity();
     double best_wall = std::numeric_limits<double>::infinity();
     for (const cost::Option& option : options) {
-        if (!option.rejection) {
+        if (candidate(option)) {
             best_npv = std::min(best_npv, option.npv);
             best_wall = std::min(best_wall, option.wall_hours);
         }
@@ -86,7 +91,7 @@ std::vector<std::size_t> rank(std::span<const cost::Option> options, Objective o
     };
     std::vector<Keyed> keyed;
     for (std::size_t i = 0; i < options.size(); ++i) {
-        if (!options[i].rejection) {
+        if (candidate(options[i])) {
             keyed.push_back({key(options[i]), i});
         }
     }

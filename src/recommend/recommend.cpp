@@ -62,12 +62,38 @@ cost::Plan plan(const workload::Workload& workload, const catalog::Catalog& cata
     return out;
 }
 
+namespace {
+
+// Moves the options only a rule excludes out of `r.plan`, keeping those that would have ranked
+// among the first k_left_out_rank in `r.left_out`.
+void leave_out_excluded(Recommendation& r, rank::Objective objective) {
+    const std::vector<std::size_t> without_rules =
+        rank::rank(r.plan.options, objective, rank::Candidates::feasible_or_rule_excluded);
+    for (std::size_t place = 0; place < std::min(without_rules.size(), k_left_out_rank); ++place) {
+        const cost::Option& option = r.plan.options[without_rules[place]];
+        if (option.rejection == cost::Rejection::excluded_by_rule) {
+            r.left_out.push_back({option, place + 1});
+        }
+    }
+    std::erase_if(r.plan.options, [](const cost::Option& option) {
+        return option.rejection == cost::Rejection::excluded_by_rule;
+    });
+}
+
+} // namespace
+
 Recommendation recommend(const workload::Workload& workload, const catalog::Catalog& catalog,
                          const decide::Tree* tree, const Settings& settings,
                          GeneratorInfo generator) {
     Recommendation r;
     r.generator = std::move(generator);
-    r.plan = plan(workload, catalog, tree, settings.rules, settings.cost, &r.decision);
+    // Applied rules still price what they exclude, to name the excluded options that would have
+    // ranked high; the plan then keeps only what the rules allow.
+    const RuleUse pricing = settings.rules == RuleUse::apply ? RuleUse::explain : settings.rules;
+    r.plan = plan(workload, catalog, tree, pricing, settings.cost, &r.decision);
+    if (settings.rules == RuleUse::apply) {
+        leave_out_excluded(r, settings.objective);
+    }
     r.catalog = catalog_info(catalog, r.plan.options);
     r.workload = workload;
     r.settings = settings.cost;

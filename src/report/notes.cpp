@@ -54,6 +54,9 @@ std::string note_text(const cost::Note& note) {
                    ? fmt::format("break-even vs {}: none within the cash flows", note.subject)
                    : fmt::format("break-even vs {}: month {}", note.subject,
                                  static_cast<int>(f[0]));
+    case cost::NoteKind::rule_unchecked:
+        return fmt::format("warning: rule '{}' could not be checked: {}", note.subject,
+                           note.detail);
     case cost::NoteKind::rule_favours_gpu:
     case cost::NoteKind::rule_favours_purchase:
         return fmt::format("the rules favour {} (rule '{}')", note.subject, note.detail);

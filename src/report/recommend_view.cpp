@@ -222,6 +222,15 @@ std::string recommend_json(const recommend::Recommendation& r) {
                             {"reason", cost::reason(plan, o)}});
     }
     out["rejected"] = rejected;
+    ordered_json left_out = ordered_json::array();
+    for (const recommend::LeftOut& item : r.left_out) {
+        left_out.push_back({{"id", item.option.id()},
+                            {"would_rank", item.would_rank},
+                            {"npv", round_money(item.option.npv)},
+                            {"total", round_money(item.option.total)},
+                            {"reason", cost::reason(plan, item.option)}});
+    }
+    out["left_out"] = left_out;
     return out.dump(2) + "\n";
 }
 
@@ -353,6 +362,20 @@ std::string recommend_text(const recommend::Recommendation& r, bool markdown, bo
         for (std::size_t i = 0; i < listed; ++i) {
             const cost::Option& o = plan.options[r.rejected[i]];
             out += fmt::format("{}{}: {}\n", bullet, o.id(), cost::reason(plan, o));
+        }
+    }
+    if (!r.left_out.empty()) {
+        out +=
+            fmt::format("{}Left out by the rules: {} that would rank in the top {} without them "
+                        "(--explain lists every exclusion)\n",
+                        markdown ? "\n## " : "\n", r.left_out.size(), recommend::k_left_out_rank);
+        if (markdown) {
+            out += "\n";
+        }
+        for (const recommend::LeftOut& item : r.left_out) {
+            out += fmt::format("{}{} (would rank {}, NPV {}): {}\n", bullet, item.option.id(),
+                               item.would_rank, format_money(item.option.npv, plan.currency),
+                               cost::reason(plan, item.option));
         }
     }
     out += markdown ? "\n## Assumptions\n\n" : "\nAssumptions:\n";

@@ -330,12 +330,18 @@ TEST_CASE("rule_out names the rule that excludes a configuration", "[decide]") {
     c.network_gbps = 100.0;
     CHECK(rule_out(decision, c)->what ==
           "its network has 100 Gbps between nodes; 400 Gbps is required");
+    CHECK_FALSE(rule_caveat(decision, c).has_value());
+    // An unknown network is not a reason to exclude: the option stays, with a caveat.
     c.network_gbps.reset();
-    CHECK(rule_out(decision, c)->what ==
-          "its network speed is unknown; 400 Gbps between nodes is required");
+    CHECK_FALSE(rule_out(decision, c).has_value());
+    REQUIRE(rule_caveat(decision, c).has_value());
+    CHECK(rule_caveat(decision, c)->what ==
+          "its network speed is unknown in the catalog; the rule needs 400 Gbps between nodes, "
+          "so check the provider's fabric before relying on this option");
     c.nodes = 1;
     c.gpu_count = 8;
     CHECK_FALSE(rule_out(decision, c).has_value());
+    CHECK_FALSE(rule_caveat(decision, c).has_value());
 }
 
 TEST_CASE("preference_rank orders the preferred models only", "[decide]") {

@@ -2,6 +2,7 @@
 
 #include "gpuplan/error.hpp"
 #include "gpuplan/gate/gate.hpp"
+#include "gpuplan/generator.hpp"
 
 #include <catch2/catch.hpp>
 
@@ -70,7 +71,8 @@ TEST_CASE("a plan of another major version fails alone, naming the versions read
                 std::string("p.json: error: /schema_version: unsupported plan schema_version \"") +
                     version +
                     "\"; this gpuplan (" GPUPLAN_VERSION
-                    ") reads plan files of schema_version 1.0 to 1.x (it writes 1.0)");
+                    ") reads plan files of schema_version 1.0 to 1.x (it writes " +
+                    std::string(k_json_schema_version) + ")");
         }
     }
 }

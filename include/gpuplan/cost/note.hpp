@@ -35,6 +35,7 @@ enum class NoteKind {
                               // option compared with
     rule_favours_gpu,         // `subject` the GPU model, `detail` the rule
     rule_favours_purchase,    // `subject` the purchase option, `detail` the rule
+    rule_unchecked,           // `subject` the rule, `detail` what it cannot check (a missing fact)
 };
 
 // Where a spot interruption rate comes from (NoteKind::spot_risk's `subject`).

@@ -131,11 +131,17 @@ struct RuleOut {
 
 // The first rule that rules `configuration` out, checked in this order: excluded GPU model,
 // excluded purchase option, no NVLink in a multi-GPU node, a multi-node run with a network
-// slower than required or of unknown speed; nullopt when the decision allows it. The answer
+// slower than required; nullopt when the decision allows it. The answer
 // depends only on the GPU model, the purchase option, whether GPUs share a node, whether there
 // are several nodes, NVLink and the network speed (cost::apply_decision reuses it on that key).
 [[nodiscard]] std::optional<RuleOut> rule_out(const Decision& decision,
                                               const Configuration& configuration);
+
+// What a rule cannot check on an allowed configuration because the catalog lacks the fact: a
+// multi-node run whose network speed is unknown. Such an option stays in the plan, marked with
+// the caveat, instead of being excluded on a missing number. Same key as rule_out.
+[[nodiscard]] std::optional<RuleOut> rule_caveat(const Decision& decision,
+                                                 const Configuration& configuration);
 
 // Position of `gpu` among the preferred candidates (0 = most favoured); nullopt when no rule
 // favours it. Used to order ties.

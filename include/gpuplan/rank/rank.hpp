@@ -18,11 +18,18 @@ enum class Objective { cost, time, balanced };
 [[nodiscard]] std::string_view to_string(Objective objective);
 [[nodiscard]] std::optional<Objective> parse_objective(std::string_view text);
 
-// Indices into `options` of the options without a rejection, best first. Ties on the objective
-// fall back to the decision tree's GPU preference (a favoured model first), then NPV, then wall
-// hours, then GPU count, then id (unique), so the order is total.
+// Which options take part in a ranking.
+enum class Candidates {
+    feasible,                  // options without a rejection
+    feasible_or_rule_excluded, // also those only a rule excludes: where they would have ranked
+};
+
+// Indices into `options` of the candidate options, best first. Ties on the objective fall back
+// to the decision tree's GPU preference (a favoured model first), then NPV, then wall hours, then
+// GPU count, then id (unique), so the order is total.
 [[nodiscard]] std::vector<std::size_t> rank(std::span<const cost::Option> options,
-                                            Objective objective);
+                                            Objective objective,
+                                            Candidates candidates = Candidates::feasible);
 
 // Indices of the rejected options, cheapest NPV first, then id.
 [[nodiscard]] std::vector<std::size_t> rejected(std::span<const cost::Option> options);

@@ -56,6 +56,16 @@ struct CatalogInfo {
 [[nodiscard]] CatalogInfo catalog_info(const catalog::Catalog& catalog,
                                        std::span<const cost::Option> priced);
 
+// Options a rule left out that would otherwise rank among the first k_left_out_rank: the default
+// output names them, so a rule never hides a cheaper answer silently.
+inline constexpr std::size_t k_left_out_rank = 10;
+struct LeftOut {
+    cost::Option option;        // as priced; its reason names the rule
+    std::size_t would_rank = 0; // 1-based place among the feasible options without the rules
+
+    bool operator==(const LeftOut&) const = default;
+};
+
 // The answer for one workload, as every renderer of recommend, report and check shows it.
 struct Recommendation {
     GeneratorInfo generator;
@@ -69,7 +79,8 @@ struct Recommendation {
     int top = 10;                             // options shown; 0 = all
     std::optional<decide::Decision> decision; // the decision tree's verdict; nullopt = no rules
     std::string rules_file;                   // the tree applied
-    bool explain = false; // full trace and every rejected option, rule exclusions included
+    std::vector<LeftOut> left_out; // RuleUse::apply: excluded options that would rank high
+    bool explain = false;          // full trace and every rejected option, rule exclusions included
     std::optional<Sensitivity> sensitivity; // with Settings::sensitivity
     std::string generated_at;               // Settings::generated_at
     // Unit costs of the options shown (shown_count()), in ranked order.
