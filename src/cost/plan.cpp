@@ -731,8 +731,7 @@ std::pair<SpotRisk, std::string> spot_risk(const Settings& settings,
 void Planner::add_cloud(const catalog::Provider& provider, const catalog::Instance& instance,
                         const catalog::Gpu& gpu) {
     const int per_node = static_cast<int>(instance.gpu_count);
-    const estimate::NodeShape shape{per_node, instance.nvlink, instance.network_gbps,
-                                    instance.local_nvme_gb};
+    const estimate::NodeShape shape = estimate::node_shape(instance);
     const estimate::GpuEstimate& e = m_cache.get(gpu, shape);
     const auto rate = fx(provider.currency);
     const std::vector<PurchaseOption>& purchase = m_plan.purchase_options;
@@ -927,7 +926,7 @@ void Planner::add_cloud(const catalog::Provider& provider, const catalog::Instan
 void Planner::add_self_built(const catalog::Build& build, const catalog::Gpu& gpu) {
     const catalog::SelfBuilt& sb = *m_catalog.self_built;
     const estimate::NodeShape shape{build.gpu_count, build.nvlink, build.network_gbps,
-                                    std::nullopt};
+                                    std::nullopt,    std::nullopt, 0};
     const estimate::GpuEstimate& e = m_cache.get(gpu, shape);
     const auto rate = fx(sb.currency);
     const catalog::Site& site = sb.site;

@@ -62,9 +62,25 @@ inline constexpr double k_zero3_gathered_share = 0.1;
 inline constexpr double k_comm_overlap = 0.8;
 // Achieved share of a link's bandwidth (E5.3).
 inline constexpr double k_link_efficiency = 0.8;
-// Tokens per optimizer step (E5.4): Llama 2's 4M for >= 1e9 parameters, nanoGPT's 0.5M below.
+// Tokens per optimizer step by model size (E5.4): nanoGPT's and GPT-3's 0.5M below 1e9
+// parameters, Llama 2's 4M up to 1e11, Llama 3 405B's 16M above.
 inline constexpr double k_global_batch_tokens_large = 4'194'304.0;
 inline constexpr double k_global_batch_tokens_small = 524'288.0;
+inline constexpr double k_global_batch_tokens_huge = 16'777'216.0;
+inline constexpr double k_huge_transformer_params = 1e11;
+// Sequence length of a micro-batch when the workload gives none: GPT-3's and LLaMA's 2,048.
+inline constexpr double k_default_seq_len = 2048.0;
+// Interleaved 1F1B: model chunks per pipeline rank at most (E5.4).
+inline constexpr int k_max_virtual_stages = 4;
+// Modelled step efficiency (compute / step) of the runs the large-transformer MFU cells were
+// measured on: Llama 2 7B and 70B and LLaMA 65B on 2,048 A100 model at 0.885-0.899 (E3.7).
+inline constexpr double k_table_reference_efficiency = 0.89;
+// Hidden size per layer of GPT-3's and Llama's shapes (h / L = 128), for the depth of a
+// transformer given without a shape (E4.2).
+inline constexpr double k_hidden_per_layer = 128.0;
+// Adding GPUs stops helping when the next count gains less than this share of its proportional
+// speed-up (E5.2).
+inline constexpr double k_min_marginal_scaling = 0.5;
 // ZeRO-3 communicates 1.5x the data of an all-reduce (Rajbhandari et al.).
 inline constexpr double k_zero3_comm_factor = 1.5;
 // Tensor-parallel all-reduces per layer per micro-batch: 2 forward + 2 backward.
@@ -76,6 +92,9 @@ inline constexpr double k_pcie3_gb_per_s = 16.0;
 inline constexpr double k_pcie4_gb_per_s = 32.0;
 inline constexpr double k_pcie5_gb_per_s = 64.0;
 
+// Share of host RAM the page cache may hold for the dataset, and its read rate per node (E6).
+inline constexpr double k_host_cache_share = 0.5;
+inline constexpr double k_host_cache_gb_per_s = 10.0;
 // Training data read throughput per node: remote storage, or local NVMe when the dataset fits.
 inline constexpr double k_network_disk_gb_per_s = 0.131;
 inline constexpr double k_nvme_gb_per_s = 2.0;
@@ -83,6 +102,9 @@ inline constexpr double k_nvme_gb_per_s = 2.0;
 inline constexpr double k_object_store_gb_per_s = 1.25;
 // Data loading is the bottleneck when reading takes longer than this share of the training time.
 inline constexpr double k_data_bottleneck_share = 0.8;
+
+// Benchmark matching: distance of a spec the catalog lacks (E3.6).
+inline constexpr double k_unknown_spec_distance = 10.0;
 
 // Inference: share of peak memory bandwidth decode achieves, and prefill MFU.
 inline constexpr double k_decode_bandwidth_efficiency_small = 0.68; // t <= 2

@@ -40,7 +40,8 @@ cost::Plan plan(const workload::Workload& workload, const catalog::Catalog& cata
     estimate::Memo memo(
         [&](const catalog::Gpu& gpu, const estimate::NodeShape& node, std::optional<int> count) {
             return estimate::estimate(workload, gpu, node, count, catalog);
-        });
+        },
+        estimate::host_facts(workload));
     const estimate::Estimator estimator =
         [&memo](const catalog::Gpu& gpu, const estimate::NodeShape& node,
                 std::optional<int> count) { return memo.get(gpu, node, count); };

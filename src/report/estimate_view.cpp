@@ -73,6 +73,21 @@ ordered_json estimate_json(const GpuEstimate& e) {
     out["throughput"] = throughput;
     out["from_benchmark"] = e.from_benchmark;
     out["checkpoint_gb"] = round_to(e.checkpoint_gb, 2);
+    out["flops_convention"] = e.flops_convention;
+    if (e.time.micro_batches > 0) {
+        const estimate::TrainingTime& t = e.time;
+        out["training_time"] = {
+            {"compute_hours", round_significant(t.compute_hours, k_json_digits_hours)},
+            {"bubble_hours", round_significant(t.bubble_hours, k_json_digits_hours)},
+            {"communication_hours", round_significant(t.communication_hours, k_json_digits_hours)},
+            {"data_loading_hours", round_significant(t.data_loading_hours, k_json_digits_hours)},
+            {"staging_hours", round_significant(t.staging_hours, k_json_digits_hours)},
+            {"bubble_fraction", round_to(t.bubble_fraction, 4)},
+            {"global_batch", round_significant(t.global_batch, k_json_digits_hours)},
+            {"micro_batches", t.micro_batches},
+            {"virtual_stages", t.virtual_stages},
+            {"data_cache", estimate::to_string(t.data_cache)}};
+    }
     out["notes"] = e.notes;
     return out;
 }

@@ -34,14 +34,20 @@ ordered_json workload_json(const workload::Workload& w) {
     out["data"] = {{"tokens", optional_json(w.data.tokens)},
                    {"samples", optional_json(w.data.samples)},
                    {"epochs", w.data.epochs},
-                   {"dataset_gb", optional_json(w.data.dataset_gb)}};
+                   {"dataset_gb", optional_json(w.data.dataset_gb)},
+                   {"decode_samples_per_second_per_vcpu",
+                    optional_json(w.data.decode_samples_per_second_per_vcpu)}};
     out["training"] = {{"precision", catalog::to_string(w.training.precision)},
                        {"optimizer", workload::to_string(w.training.optimizer)},
                        {"method", workload::to_string(w.training.method)},
                        {"sharding", workload::to_string(w.training.sharding)},
                        {"micro_batch", w.training.micro_batch},
                        {"activation_checkpointing", w.training.activation_checkpointing},
-                       {"mfu", optional_json(w.training.mfu)}};
+                       {"mfu", optional_json(w.training.mfu)},
+                       {"global_batch_tokens", optional_json(w.training.global_batch_tokens)},
+                       {"tensor_parallel", optional_json(w.training.tensor_parallel)},
+                       {"pipeline_parallel", optional_json(w.training.pipeline_parallel)},
+                       {"flash_attention", w.training.flash_attention}};
     out["inference"] = {{"precision", catalog::to_string(w.inference.precision)},
                         {"requests_per_second", w.inference.requests_per_second},
                         {"input_tokens", w.inference.input_tokens},

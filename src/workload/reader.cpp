@@ -129,18 +129,22 @@ void read_model(const YamlNode& node, Model& model) {
 }
 
 void read_data(const YamlNode& node, Data& data) {
-    if (!node.expect_map({"tokens", "samples", "epochs", "dataset_gb"})) {
+    if (!node.expect_map(
+            {"tokens", "samples", "epochs", "dataset_gb", "decode_samples_per_second_per_vcpu"})) {
         return;
     }
     data.tokens = si_at(node, "tokens", k_positive_count);
     data.samples = si_at(node, "samples", k_positive_count);
     assign(data.epochs, si_at(node, "epochs", k_positive_count));
     data.dataset_gb = si_at(node, "dataset_gb", detail::k_non_negative);
+    data.decode_samples_per_second_per_vcpu =
+        si_at(node, "decode_samples_per_second_per_vcpu", k_positive_count);
 }
 
 void read_training(const YamlNode& node, Training& training) {
     if (!node.expect_map({"precision", "optimizer", "method", "sharding", "micro_batch",
-                          "activation_checkpointing", "mfu"})) {
+                          "activation_checkpointing", "mfu", "global_batch_tokens",
+                          "tensor_parallel", "pipeline_parallel", "flash_attention"})) {
         return;
     }
     assign(training.precision, precision_at(node, k_training_precisions));
@@ -164,6 +168,10 @@ void read_training(const YamlNode& node, Training& training) {
     if (auto mfu = node.get("mfu")) {
         training.mfu = fraction_of(*mfu, k_mfu_range);
     }
+    training.global_batch_tokens = si_at(node, "global_batch_tokens", k_positive_count);
+    training.tensor_parallel = int_at(node, "tensor_parallel", 1, k_max_shape);
+    training.pipeline_parallel = int_at(node, "pipeline_parallel", 1, k_max_shape);
+    assign(training.flash_attention, bool_at(node, "flash_attention"));
 }
 
 void read_inference(const YamlNode& node, Inference& inference) {

@@ -23,11 +23,13 @@ template <class A> void members(A& a, Model& v) {
         a(v.kv_heads), a(v.seq_len), a(v.flops_per_sample), a(v.reference);
 }
 template <class A> void members(A& a, Data& v) {
-    a(v.tokens), a(v.samples), a(v.epochs), a(v.dataset_gb);
+    a(v.tokens), a(v.samples), a(v.epochs), a(v.dataset_gb),
+        a(v.decode_samples_per_second_per_vcpu);
 }
 template <class A> void members(A& a, Training& v) {
     a(v.precision), a(v.optimizer), a(v.method), a(v.sharding), a(v.micro_batch),
-        a(v.activation_checkpointing), a(v.mfu);
+        a(v.activation_checkpointing), a(v.mfu), a(v.global_batch_tokens), a(v.tensor_parallel),
+        a(v.pipeline_parallel), a(v.flash_attention);
 }
 template <class A> void members(A& a, Inference& v) {
     a(v.precision), a(v.requests_per_second), a(v.input_tokens), a(v.output_tokens), a(v.batch),
@@ -55,7 +57,7 @@ namespace {
 
 using detail::enum_within;
 
-constexpr detail::Header k_workload_header{0x574b4c44, 1}; // "WKLD", format 1
+constexpr detail::Header k_workload_header{0x574b4c44, 2}; // "WKLD", format 2
 
 bool valid(const Workload& w) {
     return enum_within(w.task, Task::inference) && enum_within(w.model.family, Family::custom) &&

@@ -1,5 +1,6 @@
 // Estimator formulas against hand-computed values (docs/methodology.md, "Estimator").
 
+#include "estimate/constants.hpp"
 #include "gpuplan/catalog/loader.hpp"
 #include "gpuplan/embedded.hpp"
 #include "gpuplan/error.hpp"
@@ -58,7 +59,7 @@ Workload train_workload(double params, double tokens) {
 }
 
 NodeShape nvlink_node() {
-    return NodeShape{8, true, std::nullopt, std::nullopt};
+    return NodeShape{8, true, std::nullopt, std::nullopt, std::nullopt, 0};
 }
 
 bool finite(const GpuEstimate& e) {
@@ -100,13 +101,19 @@ TEST_CASE("transformer training FLOPs are 6 N D plus the attention term 12 L h s
     CHECK(plain.total_flops == Approx(6.0 * 6.738e9 * 2e12));
 }
 
-TEST_CASE("cnn training FLOPs are 3 F samples epochs", "[estimate]") {
+// ResNet-50 on ImageNet-1k for 90 epochs.
+Workload resnet50() {
     Workload w;
     w.model.family = workload::Family::cnn;
     w.model.params = 25.6e6;
     w.model.flops_per_sample = 8.18e9;
     w.data.samples = 1281167;
     w.data.epochs = 90;
+    return w;
+}
+
+TEST_CASE("cnn training FLOPs are 3 F samples epochs", "[estimate]") {
+    const Workload w = resnet50();
     const GpuEstimate e = estimate::estimate(w, a100(), nvlink_node(), 1, a100_catalog());
     CHECK(e.total_flops == Approx(3.0 * 8.18e9 * 1281167 * 90));
     // Ampere cnn default 0.20 (E3.2): 2.8296e18 / (312e12 * 0.20) s = 12.595 h.
@@ -117,22 +124,39 @@ TEST_CASE("cnn training FLOPs are 3 F samples epochs", "[estimate]") {
 TEST_CASE("wall time on 8 GPUs is compute plus the exposed part of a ring all-reduce",
           "[estimate]") {
     Workload w = train_workload(1e9, 1e12);
-    w.training.mfu = 0.5;
     const GpuEstimate e = estimate::estimate(w, a100(), nvlink_node(), 8, a100_catalog());
-    // Global batch 4,194,304 tokens -> 238,418.58 steps; compute per step
-    // 6e9 * 4194304 / (8 * 312e12 * 0.5) = 20.1650 s. All-reduce of 2e9 gradient bytes over
-    // NVLink at 300 GB/s per direction * 0.8: 2 * 7/8 * 2e9 / 240e9 = 0.0145833 s, hidden but
-    // for 20 %: step = 20.1650 + 0.2 * 0.0145833 = 20.16792 s.
+    // Table MFU 0.45 (Ampere, >= 1e9 parameters), divided by the table's reference efficiency.
+    const double mfu = 0.45 / estimate::detail::k_table_reference_efficiency;
+    // Global batch 4,194,304 tokens = 2,048 micro-batches of 2,048 tokens (no seq_len given) over
+    // 8 ranks: 256 each.
+    // All-reduce of 2e9 gradient bytes over NVLink at 300 GB/s per direction * 0.8:
+    // 2 * 7/8 * 2e9 / 240e9 = 0.0145833 s, hidden but for 20 %.
     const double steps = 1e12 / 4194304.0;
-    const double step_compute = 6e9 * 4194304.0 / (8 * 312e12 * 0.5);
+    const double step_compute = 6e9 * 4194304.0 / (8 * 312e12 * mfu);
     const double comm = 2.0 * 7.0 / 8.0 * 2e9 / (300e9 * 0.8);
+    CHECK(e.mfu == Approx(0.45));
     CHECK(e.wall_hours == Approx(steps * (step_compute + 0.2 * comm) / 3600.0).epsilon(1e-9));
-    CHECK(e.wall_hours == Approx(1335.67).epsilon(1e-5));
     CHECK(e.gpu_hours == Approx(e.wall_hours * 8));
     CHECK(e.scaling_efficiency == Approx(step_compute / (step_compute + 0.2 * comm)));
+    CHECK(e.time.communication_hours == Approx(steps * 0.2 * comm / 3600.0));
+    CHECK(e.time.micro_batches == 256);
     CHECK(e.bottleneck == Bottleneck::compute);
     CHECK(e.nodes == 1);
     CHECK(e.data_parallel == 8);
+}
+
+TEST_CASE("training.mfu is end-to-end: the time is FLOPs / (GPUs x peak x MFU), nothing added",
+          "[estimate]") {
+    // Llama 2 7B, 2T tokens, --mfu 0.40 on 2,048 A100-80GB: 6ND / (312 TFLOPS x 0.40) GPU-hours.
+    Workload w = train_workload(6.738e9, 2e12);
+    w.training.mfu = 0.40;
+    w.training.sharding = workload::Sharding::zero3;
+    const GpuEstimate e = estimate::estimate(w, a100(), nvlink_node(), 2048, a100_catalog());
+    CHECK(e.gpu_hours == Approx(6.0 * 6.738e9 * 2e12 / (312e12 * 0.40) / 3600.0).epsilon(1e-12));
+    CHECK(e.gpu_hours == Approx(179967.9).epsilon(1e-6));
+    CHECK(e.scaling_efficiency == 1.0);
+    CHECK(e.time.communication_hours == 0.0);
+    CHECK(e.flops_convention == "6N per token (6ND)");
 }
 
 TEST_CASE("memory per GPU follows the model-state, activation and ZeRO formulas", "[estimate]") {
@@ -146,11 +170,16 @@ TEST_CASE("memory per GPU follows the model-state, activation and ZeRO formulas"
     CHECK(e.memory.weights_gib == Approx(2e9 / k_gib));
     CHECK(e.memory.gradients_gib == Approx(2e9 / k_gib));
     CHECK(e.memory.optimizer_gib == Approx(12e9 / k_gib));
-    // Korthikanti: s b h (34 + 5 a s / h) per layer = 2048 * 2048 * (34 + 80) * 24 bytes.
-    CHECK(e.memory.activations_gib == Approx(2048.0 * 2048.0 * 114.0 * 24.0 / k_gib));
+    // FlashAttention keeps no attention scores: s b h 34 per layer = 2048 * 2048 * 34 * 24 bytes.
+    CHECK(e.memory.activations_gib == Approx(2048.0 * 2048.0 * 34.0 * 24.0 / k_gib));
     CHECK(e.memory.overhead_gib == 1.5);
-    // 1.8626 + 1.8626 + 11.1759 + 10.6875 + 1.5 GiB.
-    CHECK(e.memory_per_gpu_gib == Approx(27.0887).epsilon(1e-4));
+    // 1.8626 + 1.8626 + 11.1759 + 3.1875 + 1.5 GiB.
+    CHECK(e.memory_per_gpu_gib == Approx(19.5887).epsilon(1e-4));
+    // Without it, Korthikanti's s b h (34 + 5 a s / h) = 2048 * 2048 * (34 + 80) * 24 bytes.
+    Workload stored = w;
+    stored.training.flash_attention = false;
+    const GpuEstimate s = estimate::estimate(stored, a100(), nvlink_node(), 1, a100_catalog());
+    CHECK(s.memory.activations_gib == Approx(2048.0 * 2048.0 * 114.0 * 24.0 / k_gib));
     CHECK(e.fits);
     CHECK(e.checkpoint_gb == Approx(14.0));
 
@@ -162,7 +191,7 @@ TEST_CASE("memory per GPU follows the model-state, activation and ZeRO formulas"
     CHECK(z.memory.gradients_gib == Approx(2e9 / 8 / k_gib));
     CHECK(z.memory.optimizer_gib == Approx(12e9 / 8 / k_gib));
     // Checkpointing keeps 2 s b h per layer plus one full layer.
-    CHECK(z.memory.activations_gib == Approx(2048.0 * 2048.0 * (2.0 * 24 + 114.0) / k_gib));
+    CHECK(z.memory.activations_gib == Approx(2048.0 * 2048.0 * (2.0 * 24 + 34.0) / k_gib));
 }
 
 TEST_CASE("the minimum GPU count is the first count whose memory fits 90 % of the GPU",
@@ -336,25 +365,71 @@ TEST_CASE("every shipped preset estimates on every catalog GPU with finite numbe
 TEST_CASE("across nodes the all-reduce adds the inter-node ring over the instance network",
           "[estimate]") {
     Workload w = train_workload(1e9, 1e12);
-    w.training.mfu = 0.5;
-    const NodeShape node{8, true, 100.0, std::nullopt};
+    const NodeShape node{8, true, 100.0, std::nullopt, std::nullopt, 0};
     const GpuEstimate e = estimate::estimate(w, a100(), node, 16, a100_catalog());
+    const double mfu = 0.45 / estimate::detail::k_table_reference_efficiency;
     // d = 16: 8 ranks per node over NVLink, 2 nodes over 100 Gbps = 12.5 GB/s, both at 0.8.
     const double intra = 2.0 * 7.0 / 8.0 * 2e9 / (300e9 * 0.8);
     const double inter = 2.0 * 1.0 / 2.0 * 2e9 / (12.5e9 * 0.8);
-    const double compute = 6e9 * 4194304.0 / (16 * 312e12 * 0.5); // 10.0825 s per step
+    const double compute = 6e9 * 4194304.0 / (16 * 312e12 * mfu);
     const double steps = 1e12 / 4194304.0;
     CHECK(e.nodes == 2);
     CHECK(e.wall_hours == Approx(steps * (compute + 0.2 * (intra + inter)) / 3600.0));
     CHECK(e.bottleneck == Bottleneck::compute);
 
-    // At 1 Gbps the gradients take longer than the compute: communication bound.
-    const NodeShape slow{8, true, 1.0, std::nullopt};
+    // At 0.1 Gbps the gradients take longer than the compute: communication bound.
+    const NodeShape slow{8, true, 0.1, std::nullopt, std::nullopt, 0};
     const GpuEstimate s = estimate::estimate(w, a100(), slow, 16, a100_catalog());
-    const double slow_comm = intra + 2e9 / (0.125e9 * 0.8);
+    const double slow_comm = intra + 2e9 / (0.0125e9 * 0.8);
     CHECK(s.bottleneck == Bottleneck::communication);
     CHECK(s.wall_hours == Approx(steps * (slow_comm + 0.2 * compute) / 3600.0));
     CHECK(s.scaling_efficiency == Approx(compute / (slow_comm + 0.2 * compute)));
+}
+
+TEST_CASE("ZeRO-3 gathers the parameters for every micro-batch", "[estimate]") {
+    // 8 single-GPU nodes over 100 Gbps: each micro-batch gathers 2e9 weight bytes twice and
+    // reduce-scatters 2e9 gradient bytes; 2,048 micro-batches of 2,048 tokens = 256 per rank.
+    Workload w = train_workload(1e9, 1e12);
+    w.training.sharding = workload::Sharding::zero3;
+    const NodeShape single{1, false, 100.0, std::nullopt, std::nullopt, 0};
+    const GpuEstimate e = estimate::estimate(w, a100(), single, 8, a100_catalog());
+    const double ring = 2.0 * 7.0 / 8.0 * 2e9 / (12.5e9 * 0.8);
+    const double comm = 256 * (ring + ring / 2.0);
+    const double compute =
+        6e9 * 4194304.0 / (8 * 312e12 * 0.45 / estimate::detail::k_table_reference_efficiency);
+    CHECK(e.bottleneck == Bottleneck::communication);
+    CHECK(e.scaling_efficiency == Approx(compute / (comm + 0.2 * compute)));
+}
+
+TEST_CASE("a dataset cached in host RAM is read from the network once", "[estimate]") {
+    Workload w = resnet50();
+    w.data.dataset_gb = 138;
+    w.training.micro_batch = 256;
+    w.training.mfu = 0.20;
+    NodeShape node{8, true, 400.0, std::nullopt, 1152.0, 96};
+    const GpuEstimate e = estimate::estimate(w, a100(), node, std::nullopt, a100_catalog());
+    // 138 GB fit in half of 1,152 GiB: staged once at 1.25 GB/s, then 90 reads at 10 GB/s.
+    CHECK(e.gpu_count == 1);
+    CHECK(e.time.data_cache == estimate::DataCache::host_ram);
+    CHECK(e.time.staging_hours == Approx(138.0 / 1.25 / 3600.0));
+    CHECK(e.time.data_loading_hours == Approx(138.0 * 90 / 10.0 / 3600.0));
+    CHECK(e.wall_hours ==
+          Approx(2.82963e18 / (312e12 * 0.20) / 3600.0 + 138.0 / 1.25 / 3600.0).epsilon(1e-4));
+    CHECK(e.bottleneck == Bottleneck::compute);
+
+    // Without RAM or NVMe every epoch streams from the network disk: data-loading bound, and
+    // the count is not raised to buy read bandwidth.
+    node.host_memory_gib = 16.0;
+    w.constraints.deadline_hours = 24.0;
+    const GpuEstimate d = estimate::estimate(w, a100(), node, std::nullopt, a100_catalog());
+    CHECK(d.time.data_cache == estimate::DataCache::none);
+    CHECK(d.bottleneck == Bottleneck::data_loading);
+    CHECK(d.gpu_count == 1);
+    CHECK_FALSE(d.meets_deadline);
+    const bool limited = std::any_of(d.notes.begin(), d.notes.end(), [](const std::string& n) {
+        return n.rfind("scaling_limit: data loading", 0) == 0;
+    });
+    CHECK(limited);
 }
 
 TEST_CASE("a reference benchmark sets the MFU on its GPU and scales the default on others",

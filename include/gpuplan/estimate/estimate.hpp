@@ -21,9 +21,18 @@ struct NodeShape {
     bool nvlink = false;                // GPUs inside a node talk over NVLink
     std::optional<double> network_gbps; // node to node; nullopt = unknown (documented fallback)
     std::optional<double> local_nvme_gb;
+    std::optional<double> host_memory_gib; // host RAM per node; nullopt = unknown (no RAM cache)
+    int vcpus = 0;                         // per node; 0 = unknown (no CPU decode check)
 
     bool operator==(const NodeShape&) const = default;
 };
+
+// The node shape of a catalog instance: its GPUs, NVLink, network, local NVMe, RAM and vCPUs.
+[[nodiscard]] NodeShape node_shape(const catalog::Instance& instance);
+
+// Where the training data is read from after the first pass (docs/methodology.md E6).
+enum class DataCache { none, host_ram, local_nvme };
+[[nodiscard]] std::string_view to_string(DataCache value);
 
 enum class Bottleneck { compute, memory_bandwidth, communication, data_loading };
 [[nodiscard]] std::string_view to_string(Bottleneck value);
@@ -55,6 +64,24 @@ struct Throughput {
     bool operator==(const Throughput&) const = default;
 };
 
+// Where the wall time of one training run goes, in hours (docs/methodology.md E5.4, E6).
+// Compute, bubble and exposed communication add up to the training time; data loading overlaps
+// it, and the run takes the longer of the two plus staging.
+struct TrainingTime {
+    double compute_hours = 0.0;       // model FLOPs at the efficiency used
+    double bubble_hours = 0.0;        // pipeline fill and drain
+    double communication_hours = 0.0; // communication not hidden behind compute
+    double data_loading_hours = 0.0;  // storage reads or CPU decode of all epochs
+    double staging_hours = 0.0;       // copying the dataset into the node's cache first
+    double bubble_fraction = 0.0;     // bubble / compute
+    double global_batch = 0.0;        // tokens (transformer) or samples per optimizer step
+    int micro_batches = 0;            // per data-parallel rank per step
+    int virtual_stages = 1;           // interleaved 1F1B model chunks per pipeline rank
+    DataCache data_cache = DataCache::none;
+
+    bool operator==(const TrainingTime&) const = default;
+};
+
 struct GpuEstimate {
     std::string gpu;
     NodeShape node;
@@ -78,9 +105,11 @@ struct GpuEstimate {
     double wall_hours = 0.0; // per run; inference: service hours per month (docs/methodology.md)
     Bottleneck bottleneck = Bottleneck::compute;
     Throughput throughput;
-    double checkpoint_gb = 0.0;  // size of one checkpoint (spot and storage costs)
-    bool meets_deadline = true;  // wall_hours within constraints.deadline (true without one)
-    bool from_benchmark = false; // time from a measured catalog benchmark, not from MFU
+    double checkpoint_gb = 0.0;   // size of one checkpoint (spot and storage costs)
+    bool meets_deadline = true;   // wall_hours within constraints.deadline (true without one)
+    bool from_benchmark = false;  // time from a measured catalog benchmark, not from MFU
+    std::string flops_convention; // how total_flops counts model FLOPs (e.g. 6ND + attention)
+    TrainingTime time;            // training only
     std::vector<std::string> notes;
 
     bool operator==(const GpuEstimate&) const = default;
@@ -99,10 +128,17 @@ struct GpuEstimate {
 using Estimator =
     std::function<GpuEstimate(const catalog::Gpu&, const NodeShape&, std::optional<int>)>;
 
-// Memoises an Estimator: each (GPU model, node shape, GPU count) is estimated on its first call.
+// Whether a node's host RAM and vCPUs can change an estimate: only through the data pipeline
+// (data.dataset_gb or a decode rate), so a memo may share estimates across them otherwise.
+enum class HostFacts { matter, ignored };
+[[nodiscard]] HostFacts host_facts(const workload::Workload& workload);
+
+// Memoises an Estimator: each (GPU model, node shape, GPU count) is estimated on its first call;
+// with HostFacts::ignored, shapes that differ only in host RAM and vCPUs share one estimate.
 class Memo {
 public:
-    explicit Memo(Estimator estimator) : m_estimator(std::move(estimator)) {}
+    explicit Memo(Estimator estimator, HostFacts host = HostFacts::matter)
+        : m_estimator(std::move(estimator)), m_host(host) {}
 
     // The estimate for these arguments; the reference lives as long as the memo.
     [[nodiscard]] const GpuEstimate& get(const catalog::Gpu& gpu, const NodeShape& node,
@@ -111,10 +147,11 @@ public:
     [[nodiscard]] std::size_t size() const { return m_estimates.size(); }
 
 private:
-    // GPU model, GPUs per node, NVLink, network Gbps, local NVMe GB (-1 = unknown), GPU count
-    // (-1 = chosen by the estimator).
-    using Key = std::tuple<std::string, int, bool, double, double, int>;
+    // GPU model, GPUs per node, NVLink, network Gbps, local NVMe GB, host RAM GiB (-1 =
+    // unknown), vCPUs, GPU count (-1 = chosen by the estimator).
+    using Key = std::tuple<std::string, int, bool, double, double, double, int, int>;
     Estimator m_estimator;
+    HostFacts m_host;
     std::map<Key, GpuEstimate> m_estimates;
 };
 
@@ -134,8 +171,9 @@ private:
                                                     const catalog::Catalog& catalog);
 
 // The node shape `gpuplan estimate` assumes for a GPU type: the catalog's largest instance of it
-// (most GPUs per node, then fastest network), or 8 GPUs with NVLink when the GPU has NVLink.
-[[nodiscard]] NodeShape default_node_shape(const catalog::Catalog& catalog,
-                                           const catalog::Gpu& gpu);
+// among `providers` (all when empty): a stated network first, then most GPUs per node, then the
+// fastest network; or 8 GPUs with NVLink when the GPU has NVLink and no instance matches.
+[[nodiscard]] NodeShape default_node_shape(const catalog::Catalog& catalog, const catalog::Gpu& gpu,
+                                           const std::vector<std::string>& providers = {});
 
 } // namespace gpuplan::estimate

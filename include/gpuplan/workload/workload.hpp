@@ -52,6 +52,8 @@ struct Data {
     std::optional<double> samples; // cnn/custom: samples per epoch
     double epochs = 1.0;
     std::optional<double> dataset_gb;
+    // CPU decode and augmentation rate per vCPU (samples/s); nullopt = not modelled.
+    std::optional<double> decode_samples_per_second_per_vcpu;
 
     bool operator==(const Data&) const = default;
 };
@@ -63,7 +65,12 @@ struct Training {
     Sharding sharding = Sharding::none;
     int micro_batch = 1;
     bool activation_checkpointing = false;
-    std::optional<double> mfu; // overrides the efficiency default
+    std::optional<double> mfu; // end-to-end MFU; overrides the efficiency model
+    // Tokens per optimizer step (transformer); nullopt = the default by model size (E5.4).
+    std::optional<double> global_batch_tokens;
+    std::optional<int> tensor_parallel;   // pinned degree; nullopt = searched
+    std::optional<int> pipeline_parallel; // pinned degree; nullopt = searched
+    bool flash_attention = true;          // attention scores are not stored (E4.3)
 
     bool operator==(const Training&) const = default;
 };

@@ -1,0 +1,664 @@
+#include "estimate/training.hpp"
+
+#include "estimate/common.hpp"
+#include "estimate/constants.hpp"
+#include "estimate/data_pipeline.hpp"
+#include "gpuplan/units.hpp"
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <fmt/format.h>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace gpuplan::estimate::detail {
+
+namespace {
+
+using catalog::Architecture;
+using catalog::Gpu;
+using catalog::Precision;
+using workload::Family;
+using workload::Method;
+using workload::Sharding;
+using workload::Workload;
+
+// Per-direction bandwidth in GB/s between GPUs of one node (E5.3).
+double intra_node_gb_per_s(const Gpu& gpu, const NodeShape& node) {
+    if (node.nvlink && gpu.nvlink_gb_per_s > 0.0) {
+        return gpu.nvlink_gb_per_s / 2.0;
+    }
+    if (gpu.architecture <= Architecture::turing) {
+        return k_pcie3_gb_per_s;
+    }
+    return gpu.architecture >= Architecture::hopper ? k_pcie5_gb_per_s : k_pcie4_gb_per_s;
+}
+
+double inter_node_gb_per_s(const NodeShape& node) {
+    return node.network_gbps.value_or(k_default_network_gbps) / k_bits_per_byte;
+}
+
+// GPU counts tried (E5.2): 1, 2, 4, ... below a node, one node, then whole nodes, up to `cap`.
+std::vector<int> candidate_counts(int gpus_per_node, int cap) {
+    std::vector<int> counts;
+    for (int n = 1; n < gpus_per_node && n <= cap; n *= 2) {
+        counts.push_back(n);
+    }
+    for (int n = gpus_per_node; n <= cap; n += gpus_per_node) {
+        counts.push_back(n);
+    }
+    return counts;
+}
+
+struct TrainModel {
+    double params = 0.0;
+    double active = 0.0;
+    double trainable = 0.0;
+    double weight_bytes = 0.0;    // per parameter of the whole model, as stored
+    double grad_bytes = 0.0;      // per trainable parameter
+    double optimizer_bytes = 0.0; // per trainable parameter, master weights included
+    double activation_scale = 1.0;
+    Shape shape;
+    double flops_per_unit = 0.0; // per token (transformer) or sample
+    double work = 0.0;           // tokens (transformer) or samples (cnn/custom), whole run
+    double work_per_micro = 0.0; // per replica per micro-batch
+    double global_batch = 0.0;   // work units per optimizer step before the d*b floor (E5.4)
+    double total_flops = 0.0;
+    double checkpoint_bytes = 0.0; // weights and optimizer state, without gradients (E4.7)
+    std::string flops_convention;
+};
+
+// Tokens per optimizer step when the workload gives none (E5.4).
+double default_global_batch_tokens(double active) {
+    return active >= k_huge_transformer_params    ? k_global_batch_tokens_huge
+           : active >= k_large_transformer_params ? k_global_batch_tokens_large
+                                                  : k_global_batch_tokens_small;
+}
+
+// How total_flops counts model FLOPs, for the output (E2).
+std::string flops_convention(const Workload& w, bool attention) {
+    if (w.model.family != Family::transformer) {
+        return "3 x forward FLOPs per sample (backward = 2 x forward)";
+    }
+    const std::string base = w.training.method == Method::full
+                                 ? "6N per token (6ND)"
+                                 : "4N + 6N_lora per token (frozen base: no weight gradients)";
+    return attention ? base + " + attention 12*L*h*s per token (PaLM convention)" : base;
+}
+
+TrainModel train_model(const Workload& w, Precision precision, std::vector<std::string>& notes) {
+    TrainModel m;
+    m.params = w.model.params;
+    m.active = active_params(w.model);
+    m.shape = shape_of(w.model);
+    const bool mixed = is_mixed(precision);
+    const bool transformer = w.model.family == Family::transformer;
+    // AdamW keeps two fp32 moments; SGD momentum and Adafactor about one (E4.1).
+    const double state_bytes = w.training.optimizer == workload::Optimizer::adamw ? 8.0 : 4.0;
+    const double compute_bytes = mixed ? 2.0 : 4.0;
+    m.activation_scale = mixed ? 1.0 : 2.0;
+    m.grad_bytes = compute_bytes;
+    m.optimizer_bytes = (mixed ? 4.0 : 0.0) + state_bytes;
+    m.checkpoint_bytes = m.params * (compute_bytes + m.optimizer_bytes);
+    if (transformer && !m.shape.known()) {
+        notes.emplace_back("shape_missing: no layers, hidden or seq_len; attention FLOPs, "
+                           "activation memory and tensor/pipeline parallelism left out");
+    }
+    const double attention =
+        transformer && m.shape.known()
+            ? k_train_attention_flops * m.shape.layers * m.shape.hidden * m.shape.seq_len
+            : 0.0;
+    if (w.training.method == Method::full) {
+        m.trainable = m.params;
+        m.weight_bytes = compute_bytes;
+        m.flops_per_unit = k_train_flops_per_param * m.active + attention;
+    } else {
+        // Adapters on q, k, v, o (E4.5): fp32 weights (4), gradients (4) and AdamW moments (8).
+        const bool sized = m.shape.layers > 0.0 && m.shape.hidden > 0.0;
+        m.trainable = sized ? 8.0 * k_lora_rank * m.shape.hidden * m.shape.layers
+                            : k_lora_trainable_fraction * m.params;
+        const double base_bytes = w.training.method == Method::qlora ? k_nf4_bytes : compute_bytes;
+        m.weight_bytes = base_bytes + 4.0 * m.trainable / m.params;
+        m.grad_bytes = 4.0;
+        m.optimizer_bytes = k_lora_adapter_bytes - 8.0;
+        m.checkpoint_bytes = m.trainable * k_lora_checkpoint_bytes;
+        m.flops_per_unit =
+            k_frozen_flops_per_param * m.active + k_train_flops_per_param * m.trainable + attention;
+    }
+    if (transformer) {
+        m.work = w.data.tokens ? *w.data.tokens
+                               : w.data.samples.value_or(0.0) * m.shape.seq_len * w.data.epochs;
+        m.work_per_micro =
+            w.training.micro_batch * (m.shape.seq_len > 0.0 ? m.shape.seq_len : k_default_seq_len);
+        m.global_batch = w.training.global_batch_tokens ? *w.training.global_batch_tokens
+                                                        : default_global_batch_tokens(m.active);
+    } else {
+        m.flops_per_unit = k_train_flops_per_forward * w.model.flops_per_sample.value_or(0.0);
+        m.work = w.data.samples.value_or(0.0) * w.data.epochs;
+        m.work_per_micro = w.training.micro_batch;
+        m.global_batch = 0.0; // b * G samples per step
+    }
+    m.total_flops = m.flops_per_unit * m.work;
+    m.flops_convention = flops_convention(w, attention > 0.0);
+    return m;
+}
+
+struct Layout {
+    int tensor = 1;
+    int pipeline = 1;
+    [[nodiscard]] int model() const { return tensor * pipeline; }
+};
+
+// Degrees tried for one dimension: the pinned one, or powers of two from 1 up to `limit`.
+std::vector<int> degrees(std::optional<int> pinned, int limit) {
+    if (pinned) {
+        return {*pinned};
+    }
+    std::vector<int> out;
+    for (int d = 1; d <= std::max(1, limit); d *= 2) {
+        out.push_back(d);
+    }
+    return out;
+}
+
+// Tensor x pipeline layouts for `gpus` GPUs (E5.1), smaller tensor then pipeline first.
+std::vector<Layout> layouts_for(const Workload& w, const Shape& shape, int gpus, int gpn) {
+    std::vector<Layout> out;
+    const bool parallel = w.model.family == Family::transformer && shape.known();
+    const int max_tensor = parallel ? k_tensor_parallel_degrees.back() : 1;
+    const int max_pipeline = parallel ? static_cast<int>(shape.layers) : 1;
+    for (int t : degrees(w.training.tensor_parallel, max_tensor)) {
+        if (t > gpn || t > gpus ||
+            (t > 1 && (!parallel || shape.heads <= 0.0 || std::fmod(shape.heads, t) != 0.0))) {
+            continue;
+        }
+        for (int pp : degrees(w.training.pipeline_parallel, std::min(max_pipeline, gpus / t))) {
+            if ((pp == 1 || parallel) && gpus % (t * pp) == 0) {
+                out.push_back({t, pp});
+            }
+        }
+    }
+    return out;
+}
+
+// Micro-batches per data-parallel rank per optimizer step (E5.4): the global batch split over
+// the replicas, at least one.
+int micro_batches(const TrainModel& m, double dp) {
+    if (m.global_batch <= 0.0) {
+        return 1;
+    }
+    return static_cast<int>(std::max(1.0, std::round(m.global_batch / (dp * m.work_per_micro))));
+}
+
+// Interleaved 1F1B model chunks per pipeline rank (E5.4).
+int virtual_stages(const TrainModel& m, Layout layout) {
+    if (layout.pipeline <= 1) {
+        return 1;
+    }
+    const double per_stage = std::floor(m.shape.layers / layout.pipeline);
+    return static_cast<int>(std::clamp(per_stage, 1.0, static_cast<double>(k_max_virtual_stages)));
+}
+
+// Layers of the model a transformer without a shape is assumed to have (E4.2).
+double assumed_layers(const TrainModel& m) {
+    if (m.shape.layers > 0.0) {
+        return m.shape.layers;
+    }
+    // N = 12 L h^2 with h = 128 L.
+    return std::max(
+        1.0, std::round(std::cbrt(m.params / (12.0 * k_hidden_per_layer * k_hidden_per_layer))));
+}
+
+double activation_bytes(const Workload& w, const TrainModel& m, Layout layout, int micro) {
+    if (w.model.family != Family::transformer) {
+        return w.training.micro_batch * w.model.flops_per_sample.value_or(0.0) / 1e9 *
+               k_cnn_act_bytes_per_gflop * m.activation_scale;
+    }
+    if (!m.shape.known()) {
+        return 0.0;
+    }
+    const double scores = w.training.flash_attention ? 0.0
+                                                     : k_attention_score_bytes * m.shape.heads *
+                                                           m.shape.seq_len / m.shape.hidden;
+    const double full_layer = k_activation_bytes + scores;
+    // 1F1B: the first stage holds min(pp, m) micro-batches of L/pp layers.
+    const double held = m.shape.layers / layout.pipeline * std::min(layout.pipeline, micro);
+    const double per_token = w.training.activation_checkpointing
+                                 ? k_checkpointed_activation_bytes * held + full_layer
+                                 : full_layer * held;
+    return m.shape.seq_len * w.training.micro_batch * m.shape.hidden * per_token *
+           m.activation_scale / layout.tensor;
+}
+
+MemoryBreakdown training_memory(const Workload& w, const TrainModel& m, Layout layout, int gpus) {
+    const double mp = layout.model();
+    const double dp = std::max(1.0, std::floor(gpus / mp));
+    const Sharding s = w.training.sharding;
+    double weights = m.params * m.weight_bytes / mp;
+    double grads = m.trainable * m.grad_bytes / mp;
+    double optimizer = m.trainable * m.optimizer_bytes / mp;
+    if (s != Sharding::none) {
+        optimizer /= dp;
+    }
+    if (s == Sharding::zero2 || s == Sharding::zero3) {
+        grads /= dp;
+    }
+    if (s == Sharding::zero3) {
+        const double gathered = w.model.family == Family::transformer
+                                    ? k_zero3_gathered_layers * m.params * m.weight_bytes /
+                                          (assumed_layers(m) * layout.tensor)
+                                    : k_zero3_gathered_share * m.params * m.weight_bytes;
+        weights = weights / dp + gathered;
+    }
+    MemoryBreakdown mem;
+    mem.weights_gib = weights / k_bytes_per_gib;
+    mem.gradients_gib = grads / k_bytes_per_gib;
+    mem.optimizer_gib = optimizer / k_bytes_per_gib;
+    mem.activations_gib = activation_bytes(w, m, layout, micro_batches(m, dp)) / k_bytes_per_gib;
+    mem.overhead_gib = k_framework_overhead_gib;
+    return mem;
+}
+
+// One optimizer step of a layout (E5.4), in seconds.
+struct StepTime {
+    double compute = 0.0; // model FLOPs at the core efficiency
+    double bubble = 0.0;
+    double dp_comm = 0.0; // data-parallel and pipeline traffic, overlappable
+    double tp_comm = 0.0; // tensor-parallel all-reduces, on the critical path
+    double step = 0.0;
+    double steps = 0.0;
+    double global_batch = 0.0;
+    int micro = 1;
+    int virtual_stages = 1;
+};
+
+// Ring all-reduce of `bytes` per GPU across `dp` data-parallel ranks, hierarchical over nodes
+// of `gpn` GPUs with `tensor` x `pipeline` model shards (E5.4).
+double all_reduce_seconds(double bytes, double dp, Layout layout, double gpn, double intra,
+                          double inter) {
+    if (dp <= 1.0) {
+        return 0.0;
+    }
+    const double d_in = std::max(1.0, std::min(dp, std::floor(gpn / layout.tensor)));
+    const double n_dp = std::max(1.0, dp / d_in);
+    return 2.0 * (d_in - 1.0) / d_in * bytes / intra +
+           2.0 * (n_dp - 1.0) / n_dp * bytes * (gpn / d_in) / inter;
+}
+
+StepTime step_time(const Workload& w, const TrainModel& m, const Gpu& gpu, const NodeShape& node,
+                   int gpus, Layout layout, double flops_per_gpu) {
+    StepTime t;
+    const double mp = layout.model();
+    const double dp = std::max(1.0, std::floor(gpus / mp));
+    const double gpn = node.gpus_per_node;
+    t.micro = micro_batches(m, dp);
+    t.virtual_stages = virtual_stages(m, layout);
+    t.global_batch = t.micro * dp * m.work_per_micro;
+    t.steps = std::max(1.0, m.work / t.global_batch);
+    t.compute = safe_div(m.total_flops / t.steps, gpus * flops_per_gpu);
+    t.bubble = t.compute * (layout.pipeline - 1.0) / (t.virtual_stages * t.micro);
+    const double intra = intra_node_gb_per_s(gpu, node) * k_bytes_per_gb * k_link_efficiency;
+    const double inter = inter_node_gb_per_s(node) * k_bytes_per_gb * k_link_efficiency;
+    const double grads = m.grad_bytes * m.trainable / mp;
+    if (w.training.sharding == Sharding::zero3) {
+        // Parameters gathered for every micro-batch's forward and backward, gradients
+        // reduce-scattered after every backward (each half an all-reduce).
+        const double weights = m.weight_bytes * m.params / mp;
+        t.dp_comm = t.micro * (all_reduce_seconds(weights, dp, layout, gpn, intra, inter) +
+                               all_reduce_seconds(grads, dp, layout, gpn, intra, inter) / 2.0);
+    } else {
+        t.dp_comm = all_reduce_seconds(grads, dp, layout, gpn, intra, inter);
+    }
+    const double activation = 2.0 * m.shape.seq_len * w.training.micro_batch * m.shape.hidden;
+    if (layout.pipeline > 1) {
+        // Activations forward and gradients backward at each of the v chunk boundaries; stages
+        // span nodes when one model replica does not fit in a node.
+        const bool across = layout.model() > gpn;
+        const double link = across ? inter / std::min(gpn, mp) : intra;
+        t.dp_comm += t.micro * 2.0 * t.virtual_stages * activation / layout.tensor / link;
+    }
+    if (layout.tensor > 1) {
+        t.tp_comm = (m.shape.layers / layout.pipeline) * t.micro * k_tp_allreduces * 2.0 *
+                    (layout.tensor - 1.0) / layout.tensor * activation / intra;
+    }
+    const double busy = t.compute + t.bubble;
+    t.step =
+        std::max(busy, t.dp_comm) + (1.0 - k_comm_overlap) * std::min(busy, t.dp_comm) + t.tp_comm;
+    return t;
+}
+
+// How the efficiency relates to the modelled step (E3.7): an end-to-end MFU stated for this very
+// job (training.mfu) already holds communication and bubbles; a benchmark or the table holds
+// those of its own layout, so the modelled terms are charged relative to that.
+struct Pace {
+    double flops_per_gpu = 0.0; // core rate: peak x MFU / reference efficiency
+    bool end_to_end = false;    // training.mfu: the time is FLOPs / (peak x MFU), nothing added
+};
+
+// The run at one layout: the step, the data pipeline and the resulting wall time.
+struct TrainTiming {
+    StepTime step;
+    DataTiming data;
+    double train_seconds = 0.0; // steps x step time (compute only when end-to-end)
+    double wall_seconds = 0.0;
+    double scaling_efficiency = 1.0;
+    Bottleneck bottleneck = Bottleneck::compute;
+};
+
+TrainTiming train_timing(const Workload& w, const TrainModel& m, const Gpu& gpu,
+                         const NodeShape& node, int gpus, Layout layout, const Pace& pace) {
+    TrainTiming t;
+    t.step = step_time(w, m, gpu, node, gpus, layout, pace.flops_per_gpu);
+    if (pace.end_to_end) {
+        t.step.bubble = 0.0;
+        t.step.dp_comm = 0.0;
+        t.step.tp_comm = 0.0;
+        t.step.step = t.step.compute;
+    }
+    t.train_seconds = t.step.steps * t.step.step;
+    t.scaling_efficiency = safe_div(t.step.compute, t.step.step);
+    t.data = data_timing(w, node, gpus, t.train_seconds);
+    t.wall_seconds = t.data.wall_seconds;
+    t.bottleneck = t.data.bound ? Bottleneck::data_loading
+                   : t.step.dp_comm + t.step.tp_comm > t.step.compute + t.step.bubble
+                       ? Bottleneck::communication
+                       : Bottleneck::compute;
+    return t;
+}
+
+// A training configuration at one GPU count: the layout with the shortest run that fits, or
+// (when none fits) the one needing the least memory.
+struct TrainConfig {
+    Layout layout;
+    bool fits = false;
+    MemoryBreakdown memory;
+    TrainTiming timing;
+    bool batch_kept = true; // one micro-batch per replica stays within the global batch
+};
+
+// Whether the data-parallel replicas of a layout, one micro-batch each, fit in the global batch.
+bool keeps_batch(const TrainModel& m, Layout layout, int gpus) {
+    const double dp = std::max(1.0, std::floor(gpus / static_cast<double>(layout.model())));
+    return m.global_batch <= 0.0 || dp * m.work_per_micro <= m.global_batch * (1.0 + 1e-9);
+}
+
+// Whether `a` should replace `best` as the configuration of one GPU count.
+bool better(const TrainConfig& a, const TrainConfig& best) {
+    if (a.fits != best.fits) {
+        return a.fits;
+    }
+    if (a.fits && a.batch_kept != best.batch_kept) {
+        return a.batch_kept;
+    }
+    if (!a.fits) {
+        return a.memory.total_gib() < best.memory.total_gib();
+    }
+    // Strictly shorter runs win; ties keep the earlier (smaller t, then pp) layout.
+    return a.timing.wall_seconds < best.timing.wall_seconds;
+}
+
+std::optional<TrainConfig> configure(const Workload& w, const TrainModel& m, const Gpu& gpu,
+                                     const NodeShape& node, int gpus, const Pace& pace) {
+    std::optional<TrainConfig> best;
+    for (const Layout& layout : layouts_for(w, m.shape, gpus, node.gpus_per_node)) {
+        TrainConfig config{
+            layout, false, training_memory(w, m, layout, gpus), {}, keeps_batch(m, layout, gpus)};
+        config.fits = fits_in(config.memory, gpu);
+        if (best && !config.fits &&
+            (best->fits || config.memory.total_gib() >= best->memory.total_gib())) {
+            continue; // cannot win: skip the timing
+        }
+        config.timing = train_timing(w, m, gpu, node, gpus, layout, pace);
+        if (!best || better(config, *best)) {
+            best = config;
+        }
+    }
+    return best;
+}
+
+// Whether going from `from` to `to` GPUs gains at least k_min_marginal_scaling of its
+// proportional speed-up (E5.2).
+bool still_helps(int from, double from_seconds, int to, double to_seconds) {
+    const double ideal = static_cast<double>(to) / from - 1.0;
+    const double gained = safe_div(from_seconds, to_seconds) - 1.0;
+    return ideal <= 0.0 || gained >= k_min_marginal_scaling * ideal;
+}
+
+// The term that keeps a configuration from scaling further, for the scaling_limit note.
+std::string limiting_term(const TrainTiming& t) {
+    const std::array<std::pair<double, std::string_view>, 3> terms = {
+        {{t.step.steps * t.step.bubble, "pipeline bubble"},
+         {t.step.steps * (t.step.dp_comm + t.step.tp_comm), "communication"},
+         {std::max(t.data.read_seconds, t.data.decode_seconds), "data loading"}}};
+    const auto* top = std::max_element(
+        terms.begin(), terms.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+    return fmt::format("{} ({:.1f} h)", top->second, top->first / k_seconds_per_hour);
+}
+
+// Memory differences below this count as ties when choosing a count that does not fit.
+constexpr double k_memory_tie_gib = 1e-9;
+
+// The core rate of the efficiency (E3.7): the modelled step efficiency of the reference layout
+// is divided out, so that the reference's own layout reproduces its MFU.
+Pace pace_for(const Workload& w, const TrainModel& m, const Gpu& gpu, const NodeShape& node,
+              const Efficiency& eff, double peak) {
+    Pace pace{peak * eff.mfu, eff.source == EfficiencySource::user};
+    if (eff.source == EfficiencySource::table && w.model.family == Family::transformer &&
+        m.active >= k_large_transformer_params) {
+        // The large-transformer cells come from runs on thousands of GPUs; the others from
+        // one to eight GPUs, where the model's overheads are below 1 %.
+        pace.flops_per_gpu /= k_table_reference_efficiency;
+    } else if (!pace.end_to_end && eff.reference_gpus > 0) {
+        if (auto ref = configure(w, m, gpu, node, eff.reference_gpus, pace)) {
+            pace.flops_per_gpu /= std::max(ref->timing.scaling_efficiency, 1e-6);
+        }
+    }
+    return pace;
+}
+
+struct Choice {
+    int gpus = 0;
+    TrainConfig config;
+};
+
+// The smallest count from `min_gpus` on that meets the deadline; without one, the count where
+// more GPUs stop helping or only buy data-loading bandwidth (E5.2), with a scaling_limit note.
+std::optional<Choice> choose_count(const Workload& w, const TrainModel& m, const Gpu& gpu,
+                                   const NodeShape& node, const std::vector<int>& counts,
+                                   int min_gpus, const Pace& pace,
+                                   std::vector<std::string>& notes) {
+    std::optional<Choice> chosen;
+    std::optional<std::string> limit; // why the first count skipped did not help
+    for (int n : counts) {
+        if (n < min_gpus) {
+            continue;
+        }
+        auto config = configure(w, m, gpu, node, n, pace);
+        if (!config || !config->fits) {
+            continue;
+        }
+        const double seconds = config->timing.wall_seconds;
+        if (chosen && !still_helps(chosen->gpus, chosen->config.timing.wall_seconds, n, seconds)) {
+            if (!limit) {
+                limit = fmt::format("scaling_limit: {} GPUs would gain less than {:.0f} % of "
+                                    "their share over {}; {} limits the run",
+                                    n, k_min_marginal_scaling * 100.0, chosen->gpus,
+                                    limiting_term(config->timing));
+            }
+            continue;
+        }
+        chosen = Choice{n, *config};
+        limit.reset();
+        if (!w.constraints.deadline_hours ||
+            seconds / k_seconds_per_hour <= *w.constraints.deadline_hours) {
+            break;
+        }
+        const TrainTiming& t = config->timing;
+        const double data = std::max(t.data.read_seconds, t.data.decode_seconds);
+        if (t.data.bound && data >= t.train_seconds) {
+            limit = fmt::format(
+                "scaling_limit: data loading limits the run on {} GPUs ({:.1f} h of reads or "
+                "decode against {:.1f} h of training); more GPUs would only buy I/O: cache the "
+                "dataset in host RAM or on local NVMe, or use faster storage",
+                n, data / k_seconds_per_hour, t.train_seconds / k_seconds_per_hour);
+            break;
+        }
+    }
+    if (limit) {
+        notes.push_back(*limit);
+    }
+    return chosen;
+}
+
+// Nothing fits: the count needing the least memory per GPU (the smallest such).
+std::optional<Choice> least_memory(const Workload& w, const TrainModel& m, const Gpu& gpu,
+                                   const NodeShape& node, const std::vector<int>& counts,
+                                   const Pace& pace) {
+    std::optional<Choice> chosen;
+    for (int n : counts) {
+        auto config = configure(w, m, gpu, node, n, pace);
+        if (config && (!chosen || config->memory.total_gib() <
+                                      chosen->config.memory.total_gib() - k_memory_tie_gib)) {
+            chosen = Choice{n, *config};
+        }
+    }
+    return chosen;
+}
+
+TrainingTime time_of(const TrainTiming& t) {
+    TrainingTime out;
+    const double steps = t.step.steps;
+    out.compute_hours = steps * t.step.compute / k_seconds_per_hour;
+    out.bubble_hours = steps * t.step.bubble / k_seconds_per_hour;
+    out.communication_hours =
+        std::max(0.0, t.train_seconds / k_seconds_per_hour - out.compute_hours - out.bubble_hours);
+    out.data_loading_hours =
+        std::max(t.data.read_seconds, t.data.decode_seconds) / k_seconds_per_hour;
+    out.staging_hours = t.data.stage_seconds / k_seconds_per_hour;
+    out.bubble_fraction = safe_div(t.step.bubble, t.step.compute);
+    out.global_batch = t.step.global_batch;
+    out.micro_batches = t.step.micro;
+    out.virtual_stages = t.step.virtual_stages;
+    out.data_cache = t.data.cache;
+    return out;
+}
+
+GpuEstimate evaluate(const Workload& w, const GpuEstimate& base, const Choice& c) {
+    const int gpn = base.node.gpus_per_node;
+    GpuEstimate out = base;
+    out.gpu_count = c.gpus;
+    out.nodes = (c.gpus + gpn - 1) / gpn;
+    out.fits = c.config.fits;
+    out.tensor_parallel = c.config.layout.tensor;
+    out.pipeline_parallel = c.config.layout.pipeline;
+    out.model_parallel = c.config.layout.model();
+    out.data_parallel = std::max(1, c.gpus / c.config.layout.model());
+    out.memory = c.config.memory;
+    out.memory_per_gpu_gib = c.config.memory.total_gib();
+    out.wall_hours = c.config.timing.wall_seconds / k_seconds_per_hour;
+    out.gpu_hours = out.wall_hours * c.gpus;
+    out.scaling_efficiency = c.config.timing.scaling_efficiency;
+    out.bottleneck = c.config.timing.bottleneck;
+    out.time = time_of(c.config.timing);
+    out.meets_deadline =
+        !w.constraints.deadline_hours || out.wall_hours <= *w.constraints.deadline_hours;
+    return out;
+}
+
+// The notes every training estimate ends with: memory, deadline, unknown network.
+void closing_notes(const Workload& w, const Gpu& gpu, const NodeShape& node, GpuEstimate& out) {
+    if (!out.fits) {
+        out.notes.push_back(
+            does_not_fit(out.memory, fmt::format("on {} GPU(s)", out.gpu_count), gpu));
+    }
+    if (!out.meets_deadline) {
+        out.notes.push_back(fmt::format("deadline_missed: {:.1f} h on {} GPU(s) exceeds the {:g} h "
+                                        "deadline",
+                                        out.wall_hours, out.gpu_count,
+                                        *w.constraints.deadline_hours));
+    }
+    if (!node.network_gbps && out.nodes > 1) {
+        out.notes.push_back(fmt::format("network_bandwidth_unknown: node network assumed {:g} Gbps",
+                                        k_default_network_gbps));
+    }
+}
+
+} // namespace
+
+GpuEstimate estimate_training(const Workload& w, const Gpu& gpu, const NodeShape& node,
+                              std::optional<int> requested, const catalog::Catalog& catalog) {
+    GpuEstimate e;
+    e.gpu = gpu.name;
+    e.node = node;
+    e.node.gpus_per_node = std::max(1, node.gpus_per_node);
+    e.precision = resolve_precision(gpu, w.training.precision, e.notes);
+    const TrainModel m = train_model(w, e.precision, e.notes);
+    e.total_flops = m.total_flops;
+    e.flops_convention = m.flops_convention;
+    e.checkpoint_gb = m.checkpoint_bytes / k_bytes_per_gb;
+    const double peak = peak_flops(gpu, e.precision);
+    if (peak <= 0.0) {
+        return no_peak(e, gpu);
+    }
+    const double factor = method_factor(w);
+    const Efficiency eff = efficiency(
+        w, gpu, e.precision, table_mfu(w, gpu, e.precision) * factor, m.flops_per_unit, catalog,
+        [&](const Gpu& other, Precision p) { return table_mfu(w, other, p) * factor; });
+    e.mfu = eff.mfu;
+    e.from_benchmark = eff.from_benchmark;
+    if (!eff.note.empty()) {
+        e.notes.push_back(eff.note);
+    }
+    if (eff.source == EfficiencySource::user) {
+        e.notes.emplace_back("mfu_end_to_end: training.mfu is end-to-end MFU; communication and "
+                             "pipeline bubble are inside it, none is added");
+    }
+    const Pace pace = pace_for(w, m, gpu, e.node, eff, peak);
+    const int cap = w.constraints.max_gpus.value_or(workload::k_default_max_gpus);
+    const std::vector<int> counts = candidate_counts(e.node.gpus_per_node, cap);
+    for (int n : counts) {
+        auto config = configure(w, m, gpu, e.node, n, pace);
+        if (config && config->fits) {
+            e.min_gpus = n;
+            break;
+        }
+    }
+    std::optional<Choice> chosen;
+    if (requested || w.constraints.gpu_count) {
+        const int n = requested ? *requested : *w.constraints.gpu_count;
+        if (auto config = configure(w, m, gpu, e.node, n, pace)) {
+            chosen = Choice{n, *config};
+        }
+    } else if (e.min_gpus > 0) {
+        chosen = choose_count(w, m, gpu, e.node, counts, e.min_gpus, pace, e.notes);
+    } else {
+        chosen = least_memory(w, m, gpu, e.node, counts, pace);
+    }
+    if (!chosen) {
+        // No layout exists at this count (e.g. fewer GPUs than one tensor group): plain DP.
+        const int n = requested ? *requested : w.constraints.gpu_count.value_or(1);
+        TrainConfig config{Layout{}, false, training_memory(w, m, Layout{}, n), {}, true};
+        config.fits = fits_in(config.memory, gpu);
+        config.timing = train_timing(w, m, gpu, e.node, n, Layout{}, pace);
+        chosen = Choice{n, config};
+    }
+    GpuEstimate out = evaluate(w, e, *chosen);
+    const double work_per_second = safe_div(m.work, chosen->config.timing.wall_seconds);
+    out.throughput.samples_per_second = work_per_second;
+    out.throughput.tokens_per_second =
+        w.model.family == Family::transformer ? work_per_second : 0.0;
+    if (!chosen->config.batch_kept) {
+        out.notes.push_back(fmt::format("global_batch_raised: {} replicas of one {:g}-token "
+                                        "micro-batch exceed the global batch "
+                                        "of {:g} tokens; the step holds {:g}",
+                                        out.data_parallel, m.work_per_micro, m.global_batch,
+                                        out.time.global_batch));
+    }
+    closing_notes(w, gpu, node, out);
+    return out;
+}
+
+} // namespace gpuplan::estimate::detail
