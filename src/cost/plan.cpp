@@ -180,11 +180,11 @@ std::string reason(const Plan& plan, const Option& o) {
         return fmt::format("no exchange rate from {} to {} in the catalog", o.price_currency,
                            plan.currency);
     case Rejection::misses_deadline:
-        return d.service
-                   ? fmt::format("the service can start only after the hardware's lead "
-                                 "time, past the {:.1f} h deadline",
-                                 d.limit)
-                   : fmt::format("finishes after {:.1f} h; deadline is {:.1f} h", d.value, d.limit);
+        return d.service ? fmt::format("the service can start only after the hardware's lead "
+                                       "time, past the {:.1f} h deadline",
+                                       d.limit)
+                         : fmt::format("finishes after {:.1f} h{}; deadline is {:.1f} h", d.value,
+                                       d.at_p90 ? " at P90 (spot interruptions)" : "", d.limit);
     case Rejection::over_budget:
         return fmt::format("costs {:.2f} {}; budget is {:.2f} {}", d.value, plan.currency, d.limit,
                            plan.budget ? plan.budget->currency : plan.currency);
@@ -509,6 +509,7 @@ private:
              CommittedUsage>
         m_committed;
     std::map<std::string, double> m_cheapest_on_demand_per_gpu_hour; // GPU -> output currency
+    std::size_t m_unusable_spot = 0; // spot prices at or above on-demand, not offered
 };
 
 std::optional<double> Planner::fx(const std::string& currency) {
@@ -656,7 +657,8 @@ void Planner::judge(Option& option, const estimate::GpuEstimate& e, const catalo
                     bool has_rate) {
     const workload::Constraints& c = m_workload.constraints;
     if (c.deadline_hours && m_workload.task != Task::inference) {
-        option.meets_deadline = option.wall_hours <= *c.deadline_hours + 1e-9;
+        option.meets_deadline =
+            option.p90_wall_hours.value_or(option.wall_hours) <= *c.deadline_hours + 1e-9;
     }
     if (c.budget && m_budget_rate) {
         option.within_budget = option.total <= c.budget->amount * *m_budget_rate + 0.005;
@@ -695,8 +697,10 @@ void Planner::judge(Option& option, const estimate::GpuEstimate& e, const catalo
     }
     if (!option.meets_deadline) {
         if (RejectionDetail* d =
-                reject(Rejection::misses_deadline, option.wall_hours, *c.deadline_hours)) {
+                reject(Rejection::misses_deadline,
+                       option.p90_wall_hours.value_or(option.wall_hours), *c.deadline_hours)) {
             d->service = m_workload.task == Task::inference;
+            d->at_p90 = option.p90_wall_hours.has_value();
         }
     }
     if (!option.within_budget) {
@@ -723,6 +727,7 @@ std::pair<SpotRisk, std::string> spot_risk(const Settings& settings,
         risk.interruption_rate_per_node_hour = k_default_interruption_rate_per_node_hour;
         source = k_rate_from_gpuplan;
     }
+    risk.interruption_rate_per_node_hour *= settings.interruption_rate_factor;
     risk.restart_hours =
         (provider.spot ? provider.spot->restart_minutes.value : k_default_restart_minutes) / 60.0;
     return {risk, source};
@@ -792,6 +797,19 @@ void Planner::add_cloud(const catalog::Provider& provider, const catalog::Instan
                                 k_seconds_per_hour;
         overhead = spot_overhead(proto.nodes, spot);
         spot_proto.wall_hours = e.wall_hours * overhead.wall_factor;
+        // Interruptions arrive as a Poisson process at lambda over the wall time; each costs the
+        // work since the last checkpoint (uniform over tau) plus the restart, so the overhead is
+        // compound Poisson with variance lambda W E[L^2], E[L^2] = (tau/2 + R)^2 + tau^2/12.
+        const double tau = overhead.checkpoint_interval_hours;
+        const double loss = tau / 2.0 + spot.restart_hours;
+        const double variance = overhead.interruption_rate_per_hour * spot_proto.wall_hours *
+                                (loss * loss + tau * tau / 12.0);
+        spot_proto.p90_wall_hours = spot_proto.wall_hours + k_z90 * std::sqrt(variance);
+    }
+    if (m_workload.task != Task::inference && proto.nodes > 1 &&
+        spot_proto.wall_hours > k_spot_gang_caveat_hours) {
+        spot_proto.notes.push_back(add_note(make_note(
+            NoteKind::spot_capacity, {static_cast<double>(proto.nodes), spot_proto.wall_hours})));
     }
     spot_proto.notes.push_back(add_note(
         make_note(NoteKind::spot_risk,
@@ -898,12 +916,19 @@ void Planner::add_cloud(const catalog::Provider& provider, const catalog::Instan
                 judge(option, e, gpu, rate.has_value());
             }
         }
-        if (region.spot && allowed(purchase, PurchaseOption::spot)) {
+        // A spot price at or above the region's on-demand price is no discount to gamble on.
+        const bool usable_spot =
+            region.spot && (!region.on_demand || *region.spot < *region.on_demand);
+        if (region.spot && !usable_spot && allowed(purchase, PurchaseOption::spot)) {
+            ++m_unusable_spot;
+        }
+        if (usable_spot && allowed(purchase, PurchaseOption::spot)) {
             Option& option = m_plan.options.emplace_back(spot_proto);
             option.region = region.name;
             option.zone = region.spot_zone;
             option.prices_as_of = region.spot_as_of;
             if (simulation) {
+                option.p90_wall_hours = simulation->p90_wall_hours;
                 const double per_hour = *region.spot * proto.nodes * proto.fx_rate;
                 option.simulation = SpotQuantiles{simulation->samples,
                                                   m_settings.seed,
@@ -1096,8 +1121,9 @@ Plan Planner::run() {
             add_cloud(provider, instance, *gpu);
         }
     }
-    if (m_catalog.self_built && allowed(m_plan.purchase_options, PurchaseOption::self_built) &&
-        (w.constraints.providers.empty() || contains(w.constraints.providers, "self_built"))) {
+    // Owning stays in the comparison under a provider filter: it is the alternative to renting
+    // that the user weighs; only `purchase` leaves it out.
+    if (m_catalog.self_built && allowed(m_plan.purchase_options, PurchaseOption::self_built)) {
         for (const catalog::Build& build : m_catalog.self_built->builds) {
             const catalog::Gpu* gpu = catalog::find_gpu(m_catalog, build.gpu);
             if (gpu != nullptr && contains(m_plan.candidate_gpus, gpu->name)) {
@@ -1108,6 +1134,11 @@ Plan Planner::run() {
     compare_self_built();
     if (m_rules.decision != nullptr) {
         apply_decision(m_plan, *m_rules.decision, m_rules.excluded);
+    }
+    if (m_unusable_spot > 0) {
+        m_plan.assumptions.push_back(fmt::format(
+            "{} spot price{} at or above the region's on-demand price not offered as spot",
+            m_unusable_spot, m_unusable_spot == 1 ? "" : "s"));
     }
     if (fractional > 0) {
         m_plan.assumptions.push_back(fmt::format("{} fractional-GPU instance type{} not planned",

@@ -64,6 +64,7 @@ catalog::Catalog scale_prices(catalog::Catalog catalog, double factor) {
                 scale(row.on_demand);
                 scale(row.spot);
                 scale(row.monthly);
+                scale(row.yearly);
             }
             for (catalog::ReservedPrice& price : instance.reserved) {
                 price.effective_per_hour *= factor;
@@ -127,26 +128,36 @@ Sensitivity sensitivity(const workload::Workload& workload, const catalog::Catal
                          high.finance.discount_rate, run(low, catalog, settings),
                          run(high, catalog, settings)});
 
-    const double rate = settings.interruption_rate_per_node_hour.value_or(
-        cost::k_default_interruption_rate_per_node_hour);
+    // The rate each spot option is priced with, from whichever source, moved by a factor.
     cost::Settings calm = settings;
     cost::Settings stormy = settings;
-    calm.interruption_rate_per_node_hour = rate / k_scale_swing;
-    stormy.interruption_rate_per_node_hour = rate * k_scale_swing;
-    out.cases.push_back({SensitivityInput::spot_interruption_rate, rate / k_scale_swing,
-                         rate * k_scale_swing, run(workload, catalog, calm),
+    calm.interruption_rate_factor = settings.interruption_rate_factor / k_spot_rate_swing;
+    stormy.interruption_rate_factor = settings.interruption_rate_factor * k_spot_rate_swing;
+    out.cases.push_back({SensitivityInput::spot_interruption_rate, 1.0 / k_spot_rate_swing,
+                         k_spot_rate_swing, run(workload, catalog, calm),
                          run(workload, catalog, stormy)});
 
-    std::stable_sort(
-        out.cases.begin(), out.cases.end(), [](const SensitivityCase& a, const SensitivityCase& b) {
-            // An infeasible side ranks as an infinite swing.
-            const double swing_a = a.swing() ? round_money(*a.swing()) : k_infinite_swing;
-            const double swing_b = b.swing() ? round_money(*b.swing()) : k_infinite_swing;
-            if (swing_a != swing_b) {
-                return swing_a > swing_b;
-            }
-            return to_string(a.input) < to_string(b.input);
-        });
+    const auto changes_top = [&out](const SensitivityCase& c) {
+        return c.low.best_id != out.base.best_id || c.high.best_id != out.base.best_id;
+    };
+    std::stable_sort(out.cases.begin(), out.cases.end(),
+                     [&changes_top](const SensitivityCase& a, const SensitivityCase& b) {
+                         // An infeasible side ranks as an infinite swing.
+                         const double swing_a =
+                             a.swing() ? round_money(*a.swing()) : k_infinite_swing;
+                         const double swing_b =
+                             b.swing() ? round_money(*b.swing()) : k_infinite_swing;
+                         if ((swing_a == k_infinite_swing) != (swing_b == k_infinite_swing)) {
+                             return swing_a == k_infinite_swing;
+                         }
+                         if (changes_top(a) != changes_top(b)) {
+                             return changes_top(a);
+                         }
+                         if (swing_a != swing_b) {
+                             return swing_a > swing_b;
+                         }
+                         return to_string(a.input) < to_string(b.input);
+                     });
     return out;
 }
 

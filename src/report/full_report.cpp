@@ -223,7 +223,7 @@ std::string break_even_section(const recommend::Recommendation& r) {
 }
 
 // One setting of a sensitivity input in its unit: `-20%`, `12.0 h`, `2 runs`, `6 months`,
-// `5.0%`, `0.025/node-h`.
+// `5.0%`, `x0.25 the rate used`.
 std::string sensitivity_setting(recommend::SensitivityInput input, double value) {
     switch (input) {
     case recommend::SensitivityInput::prices:
@@ -239,7 +239,7 @@ std::string sensitivity_setting(recommend::SensitivityInput input, double value)
     case recommend::SensitivityInput::discount_rate:
         return format_fixed(value * 100.0, 1) + "%";
     case recommend::SensitivityInput::spot_interruption_rate:
-        return format_fixed(value, 3) + "/node-h";
+        return fmt::format("x{:g} the rate used", value);
     }
     return {};
 }

@@ -34,6 +34,11 @@ std::string note_text(const cost::Note& note) {
                            f[0], note.subject, nodes, nodes == 1 ? "" : "s", f[2], f[3] * 60.0,
                            f[4], f[5] * 60.0, f[6]);
     }
+    case cost::NoteKind::spot_capacity:
+        return fmt::format("spot capacity: {} nodes must be held together for {:.0f} h; "
+                           "providers guarantee no spot capacity, so a gang this long may wait "
+                           "for or lose nodes beyond the modelled interruptions",
+                           static_cast<int>(f[0]), f[1]);
     case cost::NoteKind::spot_simulation:
         return fmt::format("Monte Carlo ({} samples, seed {}): wall P50 {:.2f} h, P90 {:.2f} h; "
                            "spot compute P50 {:.2f}, P90 {:.2f} {}",

@@ -63,6 +63,9 @@ ordered_json option_json(const cost::Option& o, std::span<const cost::Note> note
     out["payment"] =
         o.payment ? ordered_json(catalog::to_string(*o.payment)) : ordered_json(nullptr);
     out["wall_hours"] = round_to(o.wall_hours, k_json_hour_digits);
+    out["p90_wall_hours"] = o.p90_wall_hours
+                                ? ordered_json(round_to(*o.p90_wall_hours, k_json_hour_digits))
+                                : ordered_json(nullptr);
     out["gpu_hours"] = round_to(o.gpu_hours, k_json_hour_digits);
     out["meets_deadline"] = o.meets_deadline;
     out["within_budget"] = o.within_budget;

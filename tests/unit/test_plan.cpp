@@ -250,13 +250,38 @@ TEST_CASE("an output currency without an exchange rate rejects every option", "[
           "no exchange rate from USD to EUR in the catalog");
 }
 
-TEST_CASE("work that would never finish is rejected, not priced", "[plan]") {
+// The training workload made interruptible, priced at `rate` spot interruptions per node-hour.
+struct SpotCase {
+    workload::Workload workload = training();
+    Settings settings;
     int calls = 0;
-    workload::Workload w = training();
-    w.constraints.interruptible = true;
-    Settings absurd;
-    absurd.interruption_rate_per_node_hour = 1e5;
-    const Plan plan = cost::plan(w, fixture(), absurd, FakeEstimator{&calls});
+
+    explicit SpotCase(double rate) {
+        workload.constraints.interruptible = true;
+        settings.interruption_rate_per_node_hour = rate;
+    }
+    Plan plan() { return cost::plan(workload, fixture(), settings, FakeEstimator{&calls}); }
+};
+
+TEST_CASE("a spot deadline is checked at the P90 wall time, not the mean", "[plan][spot]") {
+    SpotCase run(0.05);
+    const Plan free_run = run.plan();
+    const Option& spot = find(free_run, "testcloud/r1/big.8x/spot");
+    REQUIRE(spot.p90_wall_hours.has_value());
+    CHECK(*spot.p90_wall_hours > spot.wall_hours);
+    CHECK_FALSE(find(free_run, "testcloud/r1/big.8x/on_demand").p90_wall_hours.has_value());
+    // A deadline between the mean and the P90 rejects the spot option, saying so.
+    run.workload.constraints.deadline_hours = (spot.wall_hours + *spot.p90_wall_hours) / 2.0;
+    const Plan tight = run.plan();
+    const Option& late = find(tight, "testcloud/r1/big.8x/spot");
+    CHECK(late.rejection == Rejection::misses_deadline);
+    CHECK(cost::reason(tight, late).find("at P90") != std::string::npos);
+    CHECK_FALSE(find(tight, "testcloud/r1/big.8x/on_demand").rejection.has_value());
+}
+
+TEST_CASE("work that would never finish is rejected, not priced", "[plan]") {
+    SpotCase absurd(1e5);
+    const Plan plan = absurd.plan();
     const Option& spot = find(plan, "testcloud/r1/big.8x/spot");
     CHECK(spot.rejection == Rejection::never_finishes);
     CHECK(std::isfinite(spot.npv));
@@ -272,7 +297,7 @@ TEST_CASE("work that would never finish is rejected, not priced", "[plan]") {
             return e;
         }
     };
-    const Plan endless = cost::plan(w, fixture(), Settings{}, Endless{});
+    const Plan endless = cost::plan(absurd.workload, fixture(), Settings{}, Endless{});
     for (const Option& option : endless.options) {
         CHECK(option.rejection == Rejection::never_finishes);
     }

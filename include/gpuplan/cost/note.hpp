@@ -25,6 +25,7 @@ enum class NoteKind {
     default_commitment_price, // (none): the commitment price is a default discount
     spot_risk,                // rate per node-hour, nodes, checkpoint GB, checkpoint hours,
                               // interval hours, restart hours, wall factor; `subject` the source
+    spot_capacity,            // nodes, wall hours: a multi-node spot gang over a long run
     spot_simulation,          // samples, P50 wall hours, P90 wall hours, P50 cost, P90 cost;
                               // `subject` the currency, `detail` the seed
     lead_time,                // weeks: the job waits for the hardware

@@ -36,6 +36,11 @@ inline constexpr double k_default_interruption_rate_per_node_hour = 0.05;
 inline constexpr double k_default_restart_minutes = 15.0;
 // Checkpoints kept in storage while a job runs (the last complete one and the one being written).
 inline constexpr double k_checkpoints_kept = 2.0;
+// Standard normal quantile of 0.90: spot wall times are checked against a deadline at P90.
+inline constexpr double k_z90 = 1.2815515655446004;
+// A spot gang of several nodes running longer than this gets a capacity caveat: providers do not
+// guarantee spot capacity, and a gang needs all its nodes at once (gpuplan's threshold, a day).
+inline constexpr double k_spot_gang_caveat_hours = 24.0;
 
 // Estimates the workload on a GPU model in a node shape with an optional GPU count.
 using Estimator = estimate::Estimator;
@@ -45,6 +50,9 @@ struct Settings {
     std::string currency; // output currency; empty = the workload's finance.currency
     std::map<std::string, double> provider_discounts;      // provider -> negotiated fraction off
     std::optional<double> interruption_rate_per_node_hour; // overrides the catalog for spot
+    // Multiplies the rate each spot option is priced with (after the override): the sensitivity
+    // analysis moves the rates actually used, whatever their source.
+    double interruption_rate_factor = 1.0;
     double checkpoint_gb_per_s_per_node = k_checkpoint_gb_per_s_per_node;
     double storage_per_gb_month_usd = k_storage_per_gb_month_usd;
     bool bridge = false;    // also price self-built bridged on cloud on-demand
@@ -101,6 +109,8 @@ struct RejectionDetail {
     double limit = 0.0;   // GiB on the GPU model, a GPU count, the deadline or the budget
     int gpu_count = 0;    // does_not_fit: the GPUs the memory is spread over
     bool service = false; // misses_deadline: an inference service (lead time, not runs)
+
+    bool at_p90 = false; // misses_deadline: `value` is the P90 wall time (spot)
 
     bool operator==(const RejectionDetail&) const = default;
 };
@@ -172,7 +182,10 @@ struct Option {
     std::optional<Date> prices_as_of; // date of the catalog prices it was priced from
     double fx_rate = 1.0;             // output currency per price currency
     double wall_hours = 0.0; // now until the first run ends; inference: service hours/month
-    double gpu_hours = 0.0;  // useful GPU-hours over the whole plan
+    // Spot training: the P90 of wall_hours (the Monte Carlo's with --simulate, else the compound
+    // Poisson approximation of methodology C5); the deadline is checked against it.
+    std::optional<double> p90_wall_hours;
+    double gpu_hours = 0.0; // useful GPU-hours over the whole plan
     bool fits = true;
     bool meets_deadline = true;
     bool within_budget = true;

@@ -20,8 +20,12 @@ enum class RuleUse;
 inline constexpr double k_price_swing = 0.20;
 // Absolute move of the annual discount rate (the low case stops at 0).
 inline constexpr double k_discount_rate_swing = 0.05;
-// Factor by which utilisation, horizon and interruption rate are halved and doubled.
+// Factor by which utilisation and horizon are halved and doubled.
 inline constexpr double k_scale_swing = 2.0;
+// Factor by which every spot option's own interruption rate is divided and multiplied: published
+// rates are bands (AWS Spot Advisor's "<5%" to ">20%" a month) or placeholders, so the plausible
+// range spans more than a factor of two either way.
+inline constexpr double k_spot_rate_swing = 4.0;
 
 // The best option under one setting of the inputs.
 struct BestOption {
@@ -39,7 +43,7 @@ enum class SensitivityInput {
     runs,                  // training: runs in the horizon
     horizon,               // months
     discount_rate,         // annual rate (0.05 = 5%)
-    spot_interruption_rate // interruptions per node-hour
+    spot_interruption_rate // factor on the rate each spot option uses (0.25 = a quarter)
 };
 
 // The name a report shows for the input, e.g. "prices".
@@ -61,7 +65,8 @@ struct SensitivityCase {
 
 struct Sensitivity {
     BestOption base;
-    std::vector<SensitivityCase> cases; // infeasible sides first, then widest swing, then name
+    // Infeasible sides first, then cases that change the top choice, then widest swing, then name.
+    std::vector<SensitivityCase> cases;
 
     bool operator==(const Sensitivity&) const = default;
 };
@@ -69,7 +74,7 @@ struct Sensitivity {
 // Prices `workload` again through the pipeline (recommend::plan with `tree` and `rules`) with
 // each input moved: prices -/+20%; utilisation (training: runs within the horizon; inference:
 // serving hours per day) halved and doubled; horizon halved and doubled; discount rate -/+5
-// points; spot interruption rate halved and doubled (one rate for every provider). Each run ranks
+// points; every spot option's own interruption rate divided and multiplied by 4. Each run ranks
 // by `objective` with the same tie-breakers as recommend.
 [[nodiscard]] Sensitivity sensitivity(const workload::Workload& workload,
                                       const catalog::Catalog& catalog, const decide::Tree* tree,
