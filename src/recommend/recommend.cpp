@@ -81,7 +81,39 @@ void leave_out_excluded(Recommendation& r, rank::Objective objective) {
     });
 }
 
+// The default behind the best option's price, and the best option priced without one.
+std::optional<DefaultDecides> default_decides(const Recommendation& r) {
+    if (r.ranked.empty()) {
+        return std::nullopt;
+    }
+    const auto kind = default_price(r.plan, r.plan.options[r.ranked.front()]);
+    if (!kind) {
+        return std::nullopt;
+    }
+    DefaultDecides out{*kind, std::nullopt};
+    for (const std::size_t index : r.ranked) {
+        if (!default_price(r.plan, r.plan.options[index])) {
+            out.best_without_defaults = index;
+            break;
+        }
+    }
+    return out;
+}
+
 } // namespace
+
+std::optional<cost::NoteKind> default_price(const cost::Plan& plan, const cost::Option& option) {
+    for (const cost::NoteIndex index : option.notes) {
+        const cost::Note& note = plan.notes[index];
+        if (note.kind == cost::NoteKind::default_commitment_price ||
+            (note.kind == cost::NoteKind::spot_risk &&
+             (note.subject == cost::k_rate_from_provider ||
+              note.subject == cost::k_rate_from_gpuplan))) {
+            return note.kind;
+        }
+    }
+    return std::nullopt;
+}
 
 Recommendation recommend(const workload::Workload& workload, const catalog::Catalog& catalog,
                          const decide::Tree* tree, const Settings& settings,
@@ -101,6 +133,7 @@ Recommendation recommend(const workload::Workload& workload, const catalog::Cata
     r.objective = settings.objective;
     r.ranked = rank::rank(r.plan.options, settings.objective);
     r.rejected = rank::rejected(r.plan.options);
+    r.default_decides = default_decides(r);
     r.top = settings.top;
     if (settings.rules != RuleUse::none) {
         r.rules_file = tree->file;

@@ -173,6 +173,25 @@ decide::Decision unruled_decision(const cost::Plan& plan) {
     return decision;
 }
 
+// The warning that the best option's price rests on a default, with the best option without one.
+std::string default_decides_text(const recommend::Recommendation& r) {
+    const recommend::DefaultDecides& d = *r.default_decides;
+    const std::string what = d.kind == cost::NoteKind::spot_risk
+                                 ? "a placeholder spot interruption rate"
+                                 : "a default commitment discount, not a published price";
+    if (!d.best_without_defaults) {
+        return fmt::format("warning: this answer's price rests on {}, and every ranked option "
+                           "rests on a default",
+                           what);
+    }
+    const cost::Option& best = r.plan.options[r.ranked.front()];
+    const cost::Option& sure = r.plan.options[*d.best_without_defaults];
+    return fmt::format("warning: this answer's price rests on {}; the best option priced from "
+                       "published figures only is {} at NPV {} ({:+.1f}%)",
+                       what, sure.id(), format_money(sure.npv, r.plan.currency),
+                       best.npv > 0.0 ? (sure.npv / best.npv - 1.0) * 100.0 : 0.0);
+}
+
 std::string recommend_json(const recommend::Recommendation& r) {
     const cost::Plan& plan = r.plan;
     ordered_json out;
@@ -234,6 +253,20 @@ std::string recommend_json(const recommend::Recommendation& r) {
                             {"reason", cost::reason(plan, item.option)}});
     }
     out["left_out"] = left_out;
+    if (r.default_decides) {
+        const recommend::DefaultDecides& d = *r.default_decides;
+        const auto sure = d.best_without_defaults;
+        out["default_decides"] = {
+            {"default", d.kind == cost::NoteKind::spot_risk ? "spot_interruption_rate"
+                                                            : "commitment_discount"},
+            {"best_without_defaults",
+             sure ? ordered_json(plan.options[*sure].id()) : ordered_json(nullptr)},
+            {"npv_without_defaults",
+             sure ? ordered_json(round_money(plan.options[*sure].npv)) : ordered_json(nullptr)},
+            {"message", default_decides_text(r)}};
+    } else {
+        out["default_decides"] = nullptr;
+    }
     return out.dump(2) + "\n";
 }
 
@@ -352,6 +385,9 @@ std::string recommend_text(const recommend::Recommendation& r, bool markdown, bo
         }
         for (const cost::NoteIndex note : best.notes) {
             out += bullet + note_text(plan.notes[note]) + "\n";
+        }
+        if (r.default_decides) {
+            out += bullet + default_decides_text(r) + "\n";
         }
     }
     if (!r.rejected.empty()) {

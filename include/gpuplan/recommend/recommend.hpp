@@ -66,6 +66,20 @@ struct LeftOut {
     bool operator==(const LeftOut&) const = default;
 };
 
+// When the best option is priced from a default rather than a published price (a provider-wide
+// commitment discount marked default, a placeholder spot interruption rate), what the default is
+// and the best option priced without any default, so the reader sees what the default decides.
+struct DefaultDecides {
+    cost::NoteKind kind = cost::NoteKind::default_commitment_price; // or spot_risk
+    std::optional<std::size_t> best_without_defaults; // index into plan.options; nullopt = none
+
+    bool operator==(const DefaultDecides&) const = default;
+};
+
+// Whether `option` is priced from a default (DefaultDecides::kind, or nullopt when it is not).
+[[nodiscard]] std::optional<cost::NoteKind> default_price(const cost::Plan& plan,
+                                                          const cost::Option& option);
+
 // The answer for one workload, as every renderer of recommend, report and check shows it.
 struct Recommendation {
     GeneratorInfo generator;
@@ -80,7 +94,8 @@ struct Recommendation {
     std::optional<decide::Decision> decision; // the decision tree's verdict; nullopt = no rules
     std::string rules_file;                   // the tree applied
     std::vector<LeftOut> left_out; // RuleUse::apply: excluded options that would rank high
-    bool explain = false;          // full trace and every rejected option, rule exclusions included
+    std::optional<DefaultDecides> default_decides; // the best option rests on a default price
+    bool explain = false; // full trace and every rejected option, rule exclusions included
     std::optional<Sensitivity> sensitivity; // with Settings::sensitivity
     std::string generated_at;               // Settings::generated_at
     // Unit costs of the options shown (shown_count()), in ranked order.
