@@ -104,20 +104,39 @@ const Provider* find_provider(const Catalog& catalog, std::string_view name) {
 }
 
 const FxRate* find_fx_rate(const Catalog& catalog, std::string_view currency) {
+    const FxRate* newest = nullptr;
     for (const FxRate& rate : catalog.fx.rates) {
-        if (rate.currency == currency) {
-            return &rate;
+        if (rate.currency == currency && (newest == nullptr || newest->as_of < rate.as_of)) {
+            newest = &rate;
         }
     }
-    return nullptr;
+    return newest;
 }
 
-std::optional<double> fx_rate(const Catalog& catalog, std::string_view from, std::string_view to) {
+const FxRate* find_fx_rate(const Catalog& catalog, std::string_view currency, Date on) {
+    const FxRate* best = nullptr; // the newest on or before `on`, else the oldest after it
+    for (const FxRate& rate : catalog.fx.rates) {
+        if (rate.currency != currency) {
+            continue;
+        }
+        const bool before = !(on < rate.as_of);
+        const bool best_before = best != nullptr && !(on < best->as_of);
+        if (best == nullptr || (before && (!best_before || best->as_of < rate.as_of)) ||
+            (!before && !best_before && rate.as_of < best->as_of)) {
+            best = &rate;
+        }
+    }
+    return best;
+}
+
+std::optional<double> fx_rate(const Catalog& catalog, std::string_view from, std::string_view to,
+                              std::optional<Date> on) {
     auto per_base = [&](std::string_view code) -> std::optional<double> {
         if (code == catalog.fx.base) {
             return 1.0;
         }
-        if (const FxRate* rate = find_fx_rate(catalog, code)) {
+        if (const FxRate* rate =
+                on ? find_fx_rate(catalog, code, *on) : find_fx_rate(catalog, code)) {
             return rate->per_base;
         }
         return std::nullopt;

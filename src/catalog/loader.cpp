@@ -662,7 +662,7 @@ private:
         if (!rates) {
             return;
         }
-        std::set<std::string, std::less<>> seen;
+        std::set<std::pair<std::string, std::string>> seen; // (currency, as_of)
         for (const YamlNode& item : rates->items()) {
             if (!item.expect_map({"currency", "per_base", "as_of", "source"})) {
                 continue;
@@ -684,12 +684,17 @@ private:
                 continue;
             }
             rate.currency = *code;
-            if (!seen.insert(rate.currency).second) {
-                item.get("currency")->error(fmt::format("duplicate rate for {}", rate.currency));
+            // Several dated rates per currency are kept; one currency and date is one rate.
+            if (!seen.emplace(rate.currency, rate.as_of.to_string()).second) {
+                item.get("currency")
+                    ->error(fmt::format("duplicate rate for {} as of {}", rate.currency,
+                                        rate.as_of.to_string()));
                 continue;
             }
             auto it = std::find_if(m_catalog.fx.rates.begin(), m_catalog.fx.rates.end(),
-                                   [&](const FxRate& r) { return r.currency == rate.currency; });
+                                   [&](const FxRate& r) {
+                                       return r.currency == rate.currency && r.as_of == rate.as_of;
+                                   });
             if (it != m_catalog.fx.rates.end()) {
                 *it = std::move(rate);
             } else {

@@ -487,6 +487,8 @@ private:
     void judge(Option& option, const estimate::GpuEstimate& e, const catalog::Gpu& gpu,
                bool has_rate);
     void compare_self_built();
+    // Flags a price converted at a rate dated far from the price (NoteKind::fx_date_gap).
+    void note_fx_gap(Option& option);
     // The take-or-pay and spill notes of a commitment used as `use` says; `payment` names how.
     void add_commitment_notes(Option& option, const CommitmentUse& use,
                               const Commitment& commitment, std::string payment);
@@ -510,6 +512,8 @@ private:
         m_committed;
     std::map<std::string, double> m_cheapest_on_demand_per_gpu_hour; // GPU -> output currency
     std::size_t m_unusable_spot = 0; // spot prices at or above on-demand, not offered
+    // note_fx_gap(): by price currency and price date.
+    std::map<std::pair<std::string, Date>, std::optional<NoteIndex>> m_fx_gaps;
 };
 
 std::optional<double> Planner::fx(const std::string& currency) {
@@ -567,6 +571,37 @@ void Planner::add_commitment_notes(Option& option, const CommitmentUse& use,
         option.notes.push_back(add_note(
             make_note(NoteKind::commitment_spill, {use.spill_node_hours, m_workload.horizon_months,
                                                    static_cast<double>(commitment.term_months)})));
+    }
+}
+
+void Planner::note_fx_gap(Option& option) {
+    if (!option.prices_as_of || option.price_currency == m_plan.currency) {
+        return;
+    }
+    const auto key = std::pair{option.price_currency, *option.prices_as_of};
+    auto it = m_fx_gaps.find(key);
+    if (it == m_fx_gaps.end()) {
+        std::optional<NoteIndex> note;
+        // The rates used are the newest; their date is that of the newer of the two records.
+        Date rate_date;
+        for (const std::string& code : {option.price_currency, m_plan.currency}) {
+            if (const catalog::FxRate* rate = catalog::find_fx_rate(m_catalog, code)) {
+                rate_date = std::max(rate_date, rate->as_of);
+            }
+        }
+        const long days =
+            std::labs(rate_date.days_since_epoch() - option.prices_as_of->days_since_epoch());
+        const auto then = catalog::fx_rate(m_catalog, option.price_currency, m_plan.currency,
+                                           *option.prices_as_of);
+        if (days > k_fx_date_gap_days && then) {
+            note = add_note(make_note(NoteKind::fx_date_gap,
+                                      {static_cast<double>(days), option.fx_rate, *then},
+                                      option.prices_as_of->to_string(), rate_date.to_string()));
+        }
+        it = m_fx_gaps.emplace(key, note).first;
+    }
+    if (it->second) {
+        option.notes.push_back(*it->second);
     }
 }
 
@@ -655,6 +690,9 @@ void Planner::finish(Option& option, const Flows& flows, double price, const Dis
 
 void Planner::judge(Option& option, const estimate::GpuEstimate& e, const catalog::Gpu& gpu,
                     bool has_rate) {
+    if (has_rate) {
+        note_fx_gap(option);
+    }
     const workload::Constraints& c = m_workload.constraints;
     if (c.deadline_hours && m_workload.task != Task::inference) {
         option.meets_deadline =

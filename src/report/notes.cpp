@@ -44,6 +44,11 @@ std::string note_text(const cost::Note& note) {
                            "spot compute P50 {:.2f}, P90 {:.2f} {}",
                            static_cast<long long>(f[0]), note.detail, f[1], f[2], f[3], f[4],
                            note.subject);
+    case cost::NoteKind::fx_date_gap:
+        return fmt::format("prices of {} converted at the exchange rate of {} ({:.1f} years "
+                           "apart): {:.6g}; at the prices' own date it was {:.6g} ({:+.1f}%)",
+                           note.subject, note.detail, f[0] / 365.0, f[1], f[2],
+                           (f[2] / f[1] - 1.0) * 100.0);
     case cost::NoteKind::lead_time:
         return fmt::format("lead time {:g} weeks: the job waits for the hardware", f[0]);
     case cost::NoteKind::lead_time_bridged:

@@ -163,3 +163,28 @@ TEST_CASE("a price row may carry only a yearly subscription, and it survives the
     CHECK(problems(with("- {region: r2, on_demand: 30.0}", "- {region: r2, yearly: -1}")).size() ==
           1);
 }
+
+TEST_CASE("several dated exchange rates per currency: the newest converts, a date finds its own",
+          "[catalog][fx]") {
+    const std::string text = R"(schema_version: 1
+sources:
+  s: {title: "rates", grade: D}
+fx:
+  base: USD
+  rates:
+    - {currency: CNY, per_base: 7.0, as_of: 2020-07-21, source: s}
+    - {currency: CNY, per_base: 7.2, as_of: 2023-06-16, source: s}
+    - {currency: CNY, per_base: 6.9, as_of: 2026-02-13, source: s}
+)";
+    const std::vector<TextFile> files{{"fx.yaml", text}};
+    const catalog::Catalog c = catalog::load_catalog(files);
+    CHECK(catalog::fx_rate(c, "USD", "CNY") == Approx(6.9));
+    CHECK(*catalog::fx_rate(c, "USD", "CNY", Date{2023, 6, 17}) == Approx(7.2));
+    CHECK(*catalog::fx_rate(c, "USD", "CNY", Date{2021, 1, 1}) == Approx(7.0));
+    CHECK(*catalog::fx_rate(c, "USD", "CNY", Date{2019, 1, 1}) == Approx(7.0)); // oldest after
+    CHECK(*catalog::fx_rate(c, "USD", "CNY", Date{2027, 1, 1}) == Approx(6.9));
+    const std::string twice = text + "    - {currency: CNY, per_base: 7.1, as_of: 2023-06-16, "
+                                     "source: s}\n";
+    const std::vector<TextFile> bad{{"fx.yaml", twice}};
+    CHECK_THROWS_AS(catalog::load_catalog(bad), InputError);
+}

@@ -250,11 +250,17 @@ struct Catalog {
 // The GPU named `name` or one of its aliases, compared case-insensitively; nullptr if none.
 [[nodiscard]] const Gpu* find_gpu(const Catalog& catalog, std::string_view name);
 [[nodiscard]] const Provider* find_provider(const Catalog& catalog, std::string_view name);
-// Units of `to` per unit of `from` through the base currency; nullopt if either is unknown.
+// Units of `to` per unit of `from` through the base currency, at the newest rates (or, with
+// `on`, at the rates find_fx_rate picks for that date); nullopt if either is unknown.
 [[nodiscard]] std::optional<double> fx_rate(const Catalog& catalog, std::string_view from,
-                                            std::string_view to);
-// The rate record for `currency` (nullptr for the base or an unknown code).
+                                            std::string_view to,
+                                            std::optional<Date> on = std::nullopt);
+// The newest rate record for `currency` (nullptr for the base or an unknown code).
 [[nodiscard]] const FxRate* find_fx_rate(const Catalog& catalog, std::string_view currency);
+// The rate record for `currency` nearest `on`: the newest dated on or before it, else the oldest
+// after it (nullptr for the base or an unknown code).
+[[nodiscard]] const FxRate* find_fx_rate(const Catalog& catalog, std::string_view currency,
+                                         Date on);
 // The currencies the catalog converts between: the base and every rated one, sorted.
 [[nodiscard]] std::vector<std::string> currencies(const Catalog& catalog);
 // Number of price rows (offers) across all providers.

@@ -28,6 +28,8 @@ enum class NoteKind {
     spot_capacity,            // nodes, wall hours: a multi-node spot gang over a long run
     spot_simulation,          // samples, P50 wall hours, P90 wall hours, P50 cost, P90 cost;
                               // `subject` the currency, `detail` the seed
+    fx_date_gap,              // days apart, rate used, rate at the price's date; `subject` the
+                              // price date, `detail` the rate date
     lead_time,                // weeks: the job waits for the hardware
     lead_time_bridged,        // weeks, price per GPU-hour; `subject` the GPU model, `detail` the
                               // currency

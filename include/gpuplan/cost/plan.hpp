@@ -36,6 +36,9 @@ inline constexpr double k_default_interruption_rate_per_node_hour = 0.05;
 inline constexpr double k_default_restart_minutes = 15.0;
 // Checkpoints kept in storage while a job runs (the last complete one and the one being written).
 inline constexpr double k_checkpoints_kept = 2.0;
+// A price converted at an exchange rate dated more than this many days from the price is flagged
+// with the rate of the price's own date (gpuplan's threshold: a year).
+inline constexpr long k_fx_date_gap_days = 365;
 // Standard normal quantile of 0.90: spot wall times are checked against a deadline at P90.
 inline constexpr double k_z90 = 1.2815515655446004;
 // A spot gang of several nodes running longer than this gets a capacity caveat: providers do not
