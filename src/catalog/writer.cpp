@@ -206,6 +206,9 @@ std::string write_providers_yaml(std::span<const Provider> providers,
         if (!source.note.empty()) {
             out += fmt::format("    note: {}\n", yaml_scalar(source.note));
         }
+        if (source.undated) {
+            out += "    undated: true\n";
+        }
     }
     return out + body;
 }

@@ -137,6 +137,7 @@ Exit run_catalog_import(const CommonOptions& common, const CatalogImportOptions&
     feeds::FeedOptions feed_options;
     feed_options.provider = options.provider;
     feed_options.as_of = as_of_option(common);
+    feed_options.undated = options.undated;
     const std::vector<feeds::FeedFile> files = read_feed_files(options.files);
     const feeds::FeedRead read = read_feeds(files, feed_options, base);
     if (read.overlay.providers.empty()) {

@@ -1096,10 +1096,14 @@ private:
             const bool derived = m_split_providers.contains(name);
             source.grade = derived ? "D" : "R";
             source.note = fmt::format(
-                "read by gpuplan from the SkyPilot vms.csv layout; as_of {}{}", date_note(),
+                "read by gpuplan from the SkyPilot vms.csv layout; as_of {}{}{}", date_note(),
+                m_options.undated ? "; the snapshot's own date is unknown, so as_of is the date "
+                                    "it was read, not the date the prices were set"
+                                  : "",
                 derived ? "; instance prices are exact sums of an accelerator row and a host-VM "
                           "row in the same zone"
                         : "");
+            source.undated = m_options.undated;
             provider.sources = {source.id};
             out.overlay.sources.push_back(std::move(source));
             out.overlay.providers.push_back(std::move(provider));

@@ -320,3 +320,14 @@ TEST_CASE("prices are the doubles parse_number reads from their text", "[feeds][
         CHECK(row.spot == parse_number(prices[i]));
     }
 }
+
+TEST_CASE("an undated snapshot marks its source undated and says so", "[feeds][skypilot]") {
+    FeedOptions options;
+    options.undated = true;
+    const FeedRead feed = read({sample("nebius_gpu_vms.csv")}, options);
+    REQUIRE(feed.overlay.sources.size() == 1);
+    CHECK(feed.overlay.sources.front().undated);
+    CHECK_THAT(feed.overlay.sources.front().note,
+               Catch::Contains("the snapshot's own date is unknown"));
+    CHECK_FALSE(read({sample("nebius_gpu_vms.csv")}).overlay.sources.front().undated);
+}
