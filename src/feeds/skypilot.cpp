@@ -30,9 +30,76 @@ namespace {
 constexpr std::string_view k_currency = "USD";
 
 // SkyPilot's accelerator names that are not catalog GPU names or aliases.
-constexpr std::array<std::pair<std::string_view, std::string_view>, 1> k_skypilot_names{{
-    {"H100-MEGA", "H100"}, // GCP a3-megagpu: H100 SXM with more network
+constexpr std::array<std::pair<std::string_view, std::string_view>, 6> k_skypilot_names{{
+    {"H100-MEGA", "H100"},            // GCP a3-megagpu: H100 SXM with more network
+    {"H100-NVLINK", "H100"},          // Fluidstack H100_NVLINK_80GB: SXM, 80 GB (the NVL has 94)
+    {"A100-80GB-160GB", "A100-80GB"}, // Verda names the instance's total memory
+    {"A100-80GB-320GB", "A100-80GB"},
+    {"A100-80GB-640GB", "A100-80GB"},
+    {"A100-40GB-320GB", "A100"},
 }};
+
+// Instances whose accelerator name is the SXM model's but whose card is another (PCIe, NVL):
+// the provider's instance type says which. `instance` may hold `*` (any run of characters).
+struct InstanceGpu {
+    std::string_view provider;
+    std::string_view accelerator; // as the feed names it
+    std::string_view instance;
+    std::string_view gpu; // catalog GPU model
+};
+constexpr std::array<InstanceGpu, 12> k_instance_gpus{{
+    {"lambda", "H100", "*_pcie", "H100-PCIe"},
+    {"lambda", "A100", "gpu_1x_a100", "A100-40GB-PCIe"}, // the sxm4 and 8x types are SXM4
+    {"lambda", "A100", "gpu_2x_a100", "A100-40GB-PCIe"},
+    {"lambda", "A100", "gpu_4x_a100", "A100-40GB-PCIe"},
+    {"azure", "H100", "Standard_NC*_H100_v5", "H100-NVL"}, // NC H100 v5: H100 NVL 94 GB
+    {"azure", "A100-80GB", "Standard_NC*_A100_v4", "A100-80GB-PCIe"},
+    {"azure", "V100", "Standard_NC*_v3", "V100-PCIe"}, // NCv3: V100 PCIe 16 GB
+    {"runpod", "A100-80GB", "*", "A100-80GB-PCIe"},    // GpuInfo 'A100 PCIe'; SXM is -SXM
+    {"runpod", "H100", "*", "H100-PCIe"},              // GpuInfo 'H100 PCIe'; SXM is H100-SXM
+    {"vast", "H100", "*H100_NVL*", "H100-NVL"},
+    {"vast", "A100", "*A100_PCIE*", "A100-40GB-PCIe"}, // 40,960 MiB per GPU
+    {"cudo", "A100", "*a100-pci*", "A100-80GB-PCIe"},  // 81,920 MiB: the 80 GB PCIe card
+}};
+
+// True when `text` matches `pattern`, where `*` stands for any run of characters.
+bool glob_match(std::string_view pattern, std::string_view text) {
+    std::size_t p = 0;
+    std::size_t t = 0;
+    std::size_t star = std::string_view::npos;
+    std::size_t resume = 0;
+    while (t < text.size()) {
+        if (p < pattern.size() && pattern[p] == '*') {
+            star = p++;
+            resume = t;
+        } else if (p < pattern.size() && pattern[p] == text[t]) {
+            ++p;
+            ++t;
+        } else if (star != std::string_view::npos) {
+            p = star + 1;
+            t = ++resume;
+        } else {
+            return false;
+        }
+    }
+    while (p < pattern.size() && pattern[p] == '*') {
+        ++p;
+    }
+    return p == pattern.size();
+}
+
+// The catalog GPU an instance type of a provider really has when its accelerator name says
+// otherwise (k_instance_gpus); empty when the name stands.
+std::string_view instance_gpu(std::string_view provider, std::string_view instance,
+                              std::string_view accelerator) {
+    for (const InstanceGpu& rule : k_instance_gpus) {
+        if (rule.provider == provider && rule.accelerator == accelerator &&
+            glob_match(rule.instance, instance)) {
+            return rule.gpu;
+        }
+    }
+    return {};
+}
 
 // Known errors in published feeds, corrected on import and reported.
 struct Correction {
@@ -69,7 +136,7 @@ struct HostFamily {
     std::string_view prefix;
     std::string_view accelerator;
 };
-constexpr std::array<HostFamily, 7> k_gcp_host_families{{
+constexpr std::array<HostFamily, 8> k_gcp_host_families{{
     {"a2-highgpu-", "A100"},
     {"a2-megagpu-", "A100"},
     {"a2-ultragpu-", "A100-80GB"},
@@ -77,6 +144,7 @@ constexpr std::array<HostFamily, 7> k_gcp_host_families{{
     {"a3-edgegpu-", "H100"},
     {"a3-megagpu-", "H100-MEGA"},
     {"a3-ultragpu-", "H200"},
+    {"a4-highgpu-", "B200"}, // A4 host rows are priced 0.0: the accelerator row holds the price
 }};
 // g2-standard-N: vCPUs -> L4 count (SkyPilot gcp_catalog.py).
 constexpr std::array<std::pair<int, int>, 8> k_g2_l4_counts{
@@ -685,14 +753,22 @@ private:
         return nullptr;
     }
 
-    Resolved resolve_cached(std::string_view provider, std::string_view accelerator) {
-        const std::string_view key = join_key(m_key, provider, accelerator);
+    // The GPU `accelerator` of `provider` maps to, looked up as `lookup` (an instance's own
+    // card, instance_gpu) when that is given; rows are counted per accelerator and GPU.
+    Resolved resolve_cached(std::string_view provider, std::string_view accelerator,
+                            std::string_view lookup = {}) {
+        std::string_view key = join_key(m_key, provider, accelerator);
+        if (!lookup.empty()) {
+            m_key.push_back('\0');
+            m_key.append(lookup);
+            key = m_key;
+        }
         auto it = m_resolved.find(key);
         if (it != m_resolved.end()) {
             return it->second;
         }
         Resolved resolved;
-        resolved.gpu = resolve(accelerator);
+        resolved.gpu = resolve(lookup.empty() ? accelerator : lookup);
         if (resolved.gpu != nullptr) {
             AcceleratorRows& entry = m_stats[std::string(key)];
             entry.provider = std::string(provider);
@@ -809,9 +885,11 @@ private:
     void add_complete_offer(const RowView& row) {
         InstanceBuild* existing = find_instance(row.provider, row.instance);
         // A known instance naming its accelerator again resolves as its first row did.
-        const Resolved resolved = existing != nullptr && existing->accelerator == row.accelerator
-                                      ? existing->resolved
-                                      : resolve_cached(row.provider, row.accelerator);
+        const Resolved resolved =
+            existing != nullptr && existing->accelerator == row.accelerator
+                ? existing->resolved
+                : resolve_cached(row.provider, row.accelerator,
+                                 instance_gpu(row.provider, row.instance, row.accelerator));
         if (resolved.gpu == nullptr) {
             m_unknown[std::string(row.provider)][std::string(row.accelerator)] += 1;
             return;
