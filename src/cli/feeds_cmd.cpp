@@ -86,8 +86,9 @@ std::vector<catalog::Provider> providers_to_write(const catalog::Catalog& merged
     std::vector<catalog::Provider> out;
     for (const catalog::Provider& feed : read.overlay.providers) {
         const catalog::Provider* full = catalog::find_provider(merged, feed.name);
+        // The provider's note stays: its caveats (a marketplace's reliability, a sample) hold for
+        // any snapshot of the same feed.
         catalog::Provider provider = *full;
-        provider.note.clear();
         std::vector<catalog::Instance> instances;
         for (const catalog::Instance& instance : feed.instances) {
             auto it =

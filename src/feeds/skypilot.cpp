@@ -47,7 +47,7 @@ struct InstanceGpu {
     std::string_view instance;
     std::string_view gpu; // catalog GPU model
 };
-constexpr std::array<InstanceGpu, 12> k_instance_gpus{{
+constexpr std::array<InstanceGpu, 14> k_instance_gpus{{
     {"lambda", "H100", "*_pcie", "H100-PCIe"},
     {"lambda", "A100", "gpu_1x_a100", "A100-40GB-PCIe"}, // the sxm4 and 8x types are SXM4
     {"lambda", "A100", "gpu_2x_a100", "A100-40GB-PCIe"},
@@ -60,6 +60,10 @@ constexpr std::array<InstanceGpu, 12> k_instance_gpus{{
     {"vast", "H100", "*H100_NVL*", "H100-NVL"},
     {"vast", "A100", "*A100_PCIE*", "A100-40GB-PCIe"}, // 40,960 MiB per GPU
     {"cudo", "A100", "*a100-pci*", "A100-80GB-PCIe"},  // 81,920 MiB: the 80 GB PCIe card
+    // Shadeform resells these clouds' A100 80GB PCIe: Cudo's are PCIe (its own feed), and
+    // Crusoe's price, 1.65 a GPU-hour, is its A100-PCIe-80GB price (gpuhunt's Crusoe table).
+    {"shadeform", "A100-80GB", "cudo_A100-80GB*", "A100-80GB-PCIe"},
+    {"shadeform", "A100-80GB", "crusoe_A100-80GB*", "A100-80GB-PCIe"},
 }};
 
 // True when `text` matches `pattern`, where `*` stands for any run of characters.
@@ -114,21 +118,30 @@ constexpr std::array<Correction, 1> k_corrections{{
      "Microsoft lists ND96isr_H100_v5 as 96 vCPUs, 1900 GB RAM, 8 GPUs"},
 }};
 
-constexpr std::array<std::pair<std::string_view, std::string_view>, 6> k_display_names{{
+constexpr std::array<std::pair<std::string_view, std::string_view>, 15> k_display_names{{
     {"aws", "Amazon Web Services"},
     {"azure", "Microsoft Azure"},
+    {"cudo", "CUDO Compute"},
+    {"do", "DigitalOcean"},
+    {"fluidstack", "Fluidstack"},
     {"gcp", "Google Cloud"},
+    {"hyperbolic", "Hyperbolic"},
     {"lambda", "Lambda"},
     {"nebius", "Nebius AI Cloud"},
     {"oci", "Oracle Cloud Infrastructure"},
+    {"paperspace", "Paperspace"},
+    {"runpod", "RunPod"},
+    {"shadeform", "Shadeform"},
+    {"vast", "Vast.ai"},
+    {"verda", "Verda"},
 }};
 
 // Clouds with a SkyPilot catalog; a file name prefix must be one of them to name a provider.
-constexpr std::array<std::string_view, 21> k_skypilot_clouds{
+constexpr std::array<std::string_view, 22> k_skypilot_clouds{
     "aws",        "azure",      "cudo",           "do",     "fluidstack", "gcp",
     "hyperbolic", "ibm",        "kubernetes",     "lambda", "mithril",    "nebius",
     "oci",        "paperspace", "primeintellect", "runpod", "scp",        "seeweb",
-    "shadeform",  "vast",       "vsphere"};
+    "shadeform",  "vast",       "verda",          "vsphere"};
 
 // GCP sells GPUs attached to host VMs and prices them apart: a host machine family implies its
 // accelerator, and the count is in the name (`a2-highgpu-4g`) or in SkyPilot's g2 table.
@@ -903,7 +916,18 @@ private:
             build.accelerator = std::string(row.accelerator);
             build.resolved = resolved;
         }
-        add_price(build, row.file, row.line, row.region, row.zone, row.price, row.spot,
+        // A whole offer at 0.00 is a placeholder (Vast.ai's SpotPrice), not a free machine.
+        std::optional<double> price = row.price;
+        std::optional<double> spot = row.spot;
+        if (price && *price == 0.0) {
+            price.reset();
+            ++m_zero_prices[{std::string(row.provider), "Price"}];
+        }
+        if (spot && *spot == 0.0) {
+            spot.reset();
+            ++m_zero_prices[{std::string(row.provider), "SpotPrice"}];
+        }
+        add_price(build, row.file, row.line, row.region, row.zone, price, spot,
                   m_file_dates[row.file], *resolved.counts);
     }
 
@@ -1197,6 +1221,11 @@ private:
         out.summary.unknown_accelerators = m_unknown;
         out.summary.cpu_only_rows = m_cpu_only_rows;
         out.summary.corrections = m_corrections;
+        for (const auto& [key, rows] : m_zero_prices) {
+            out.summary.corrections.push_back(
+                fmt::format("{}: {} {} {} of 0 read as no price (a zero price is not an offer)",
+                            key.first, rows, rows == 1 ? "row's" : "rows'", key.second));
+        }
         out.summary.dates = m_dates;
         return out;
     }
@@ -1249,6 +1278,8 @@ private:
     std::map<std::string, std::map<std::string, std::size_t>> m_unknown;
     std::vector<Gpu> m_needed_gpus;
     std::vector<std::string> m_corrections;
+    // Complete offers priced exactly 0, per provider and column (left out as prices).
+    std::map<std::pair<std::string, std::string>, std::size_t> m_zero_prices;
     std::vector<std::pair<std::string, std::pair<Date, AsOfOrigin>>> m_dates;
     std::set<std::string> m_split_providers;
     std::size_t m_cpu_only_rows = 0;

@@ -371,3 +371,54 @@ TEST_CASE("Blackwell rows of AWS, GCP, Lambda and Nebius import as B200 and B300
     CHECK(instance(feed, "nebius", "gpu-b200-sxm_8gpu-160vcpu-1792gb").gpu == "B200");
     CHECK(feed.summary.unknown_accelerators.empty());
 }
+
+TEST_CASE("the feed-only providers are what catalog import writes from their extracts",
+          "[feeds][skypilot]") {
+    // catalog/providers/{runpod,...}.yaml are written by tools/import_feeds.sh.
+    FeedOptions options;
+    options.as_of = Date{2026, 12, 1};
+    options.undated = true;
+    const FeedRead feed = read({sample("runpod_gpu_vms.csv"), sample("vast_gpu_vms.csv"),
+                                sample("fluidstack_gpu_vms.csv"), sample("cudo_gpu_vms.csv"),
+                                sample("hyperbolic_gpu_vms.csv"), sample("shadeform_gpu_vms.csv"),
+                                sample("verda_gpu_vms.csv"), sample("paperspace_gpu_vms.csv"),
+                                sample("do_gpu_vms.csv")},
+                               options);
+    REQUIRE(feed.overlay.providers.size() == 9);
+    for (const catalog::Provider& provider : feed.overlay.providers) {
+        INFO(provider.name);
+        const catalog::Provider* shipped =
+            catalog::find_provider(embedded::catalog(), provider.name);
+        REQUIRE(shipped != nullptr);
+        CHECK(shipped->as_of == Date{2026, 12, 1});
+        CHECK(shipped->instances == provider.instances);
+        REQUIRE(shipped->sources.size() == 1);
+        CHECK(embedded::catalog().sources.at(shipped->sources.front()).undated);
+    }
+    // Each cloud's PCIe and NVL cards, and its own accelerator names.
+    CHECK(instance(feed, "runpod", "8x_H100_SECURE").gpu == "H100-PCIe");
+    CHECK(instance(feed, "runpod", "4x_H100-SXM_SECURE").gpu == "H100");
+    CHECK(instance(feed, "runpod", "10x_H100-NVL_SECURE").gpu == "H100-NVL");
+    CHECK(instance(feed, "runpod", "1x_A100-80GB_SECURE").gpu == "A100-80GB-PCIe");
+    CHECK(instance(feed, "runpod", "6x_A100-80GB-SXM_SECURE").gpu == "A100-80GB");
+    CHECK(instance(feed, "runpod", "4x_MI300X_SECURE").gpu == "MI300X");
+    CHECK(instance(feed, "vast", "1x-H100_NVL-32-65536").gpu == "H100-NVL");
+    CHECK(instance(feed, "vast", "1x-H100_SXM-32-65536").gpu == "H100");
+    CHECK(instance(feed, "vast", "2x-A100_PCIE-32-65536").gpu == "A100-40GB-PCIe");
+    CHECK(instance(feed, "vast", "1x-RTX_4090-32-65536").gpu == "RTX4090");
+    CHECK(instance(feed, "cudo", "epyc-genoa-a100-pcie_1x2v4gb").gpu == "A100-80GB-PCIe");
+    CHECK(instance(feed, "cudo", "sapphire-rapids-h100_8x96v192gb").gpu == "H100");
+    CHECK(instance(feed, "fluidstack", "H100_NVLINK_80GB::8").gpu == "H100");
+    CHECK(instance(feed, "verda", "8A100.176V").gpu == "A100-80GB");
+    CHECK(instance(feed, "verda", "8A100.40S.176V").gpu == "A100");
+    CHECK(instance(feed, "verda", "1B300.30V").gpu == "B300");
+    CHECK(instance(feed, "shadeform", "crusoe_A100-80GB").gpu == "A100-80GB-PCIe");
+    CHECK(instance(feed, "shadeform", "denvr_A100-sxm4-80GB").gpu == "A100-80GB");
+    // Vast.ai's SpotPrice 0.00 is not a free spot market.
+    const catalog::Instance& rtx = instance(feed, "vast", "1x-RTX_5090-32-65536");
+    CHECK(std::none_of(rtx.prices.begin(), rtx.prices.end(),
+                       [](const catalog::PriceRow& r) { return r.spot.has_value(); }));
+    CHECK(std::any_of(
+        feed.summary.corrections.begin(), feed.summary.corrections.end(),
+        [](const std::string& c) { return c.rfind("vast: 50 rows' SpotPrice", 0) == 0; }));
+}
