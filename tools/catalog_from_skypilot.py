@@ -36,13 +36,45 @@ from decimal import Decimal
 
 SKYPILOT_AS_OF = "2026-07-09"
 SKYPILOT_DATE_NOTE = (
-    "Commit dates are unknown; as_of 2026-07-09 is the date of PR "
-    "skypilot-org/skypilot-catalog#185 (v9 catalog) and is approximate. "
+    "Commit dates are unknown (the source is marked undated); as_of 2026-07-09 is an estimate: the date "
+    "of PR skypilot-org/skypilot-catalog#185 (v9 catalog). "
+    "Prices are a snapshot of public list prices, not current prices.")
+# The Azure extract is a v6 file of unknown date; SkyPilot refreshes old schema folders too, so the
+# v9 date says nothing about it. Its as_of is the date the extract was read.
+AZURE_AS_OF = "2026-12-01"
+AZURE_DATE_NOTE = (
+    "Commit date unknown (the source is marked undated): as_of 2026-12-01 is the date the extract was "
+    "read, the latest date these prices can be from, not the date they were set. "
     "Prices are a snapshot of public list prices, not current prices.")
 SKYPILOT_REPO = "https://github.com/skypilot-org/skypilot-catalog"
 
+# The catalog GPU models in catalog/gpus.yaml order (instances sort by it, as gpuplan's importer).
 GPU_ORDER = ["T4", "V100", "V100-32GB", "A10", "A10G", "A100", "A100-80GB",
-             "H100", "H200", "L4", "L40S"]
+             "H100", "H200", "L4", "L40S", "H100-PCIe", "H100-NVL", "A100-80GB-PCIe",
+             "A100-40GB-PCIe", "V100-PCIe", "L20", "RTX3090", "RTX4090", "RTX5090", "MI300X",
+             "B200", "B300", "GB200"]
+# Accelerator names of the feeds that are catalog GPU names (SkyPilot's own names for the rest).
+FEED_NAMES = GPU_ORDER + ["H100-MEGA"]
+# Instances whose accelerator name is the SXM model's but whose card is not (the same table as
+# k_instance_gpus in src/feeds/skypilot.cpp): (provider, instance type) -> catalog GPU.
+INSTANCE_GPU = {
+    ("lambda", "gpu_1x_h100_pcie"): "H100-PCIe",
+    ("lambda", "gpu_1x_a100"): "A100-40GB-PCIe",
+    ("lambda", "gpu_2x_a100"): "A100-40GB-PCIe",
+    ("lambda", "gpu_4x_a100"): "A100-40GB-PCIe",
+    ("azure", "Standard_NC40ads_H100_v5"): "H100-NVL",
+    ("azure", "Standard_NC80adis_H100_v5"): "H100-NVL",
+    ("azure", "Standard_NC24ads_A100_v4"): "A100-80GB-PCIe",
+    ("azure", "Standard_NC48ads_A100_v4"): "A100-80GB-PCIe",
+    ("azure", "Standard_NC96ads_A100_v4"): "A100-80GB-PCIe",
+    ("azure", "Standard_NC6s_v3"): "V100-PCIe",
+    ("azure", "Standard_NC12s_v3"): "V100-PCIe",
+    ("azure", "Standard_NC24s_v3"): "V100-PCIe",
+    ("azure", "Standard_NC24rs_v3"): "V100-PCIe",
+}
+# The HGX B200/B300 board: 8 GPUs on NVLink 5 (gpu-specs-2026 R1, R4).
+HGX_BLACKWELL_NOTE = ("NVLink: the GPUs sit on an HGX Blackwell board (NVLink 5, 1.8 TB/s per GPU; "
+                      "gpus.yaml s26-r1, s26-r4); network bandwidth not read")
 
 # Common reserved-discount defaults: market survey (yobitel A100, 2026):
 # on-demand $1.80-2.25, 1y $1.10-1.40, 3y $0.85-1.10 per GPU-hour.
@@ -92,8 +124,13 @@ AWS_NETWORK = {
     "p5.48xlarge": 3200, "p5e.48xlarge": 3200, "p5en.48xlarge": 3200,
 }
 AWS_NVLINK = {"p3.8xlarge", "p3.16xlarge", "p3dn.24xlarge", "p4d.24xlarge",
-              "p4de.24xlarge", "p5.48xlarge", "p5e.48xlarge", "p5en.48xlarge"}
+              "p4de.24xlarge", "p5.48xlarge", "p5e.48xlarge", "p5en.48xlarge",
+              "p6-b200.48xlarge", "p6-b300.48xlarge"}
 AWS_NOTES = {
+    "p6-b200.48xlarge": ("from aws_blackwell_vms.csv (same file and commit); GpuInfo 183,359 MiB per GPU; "
+                         + HGX_BLACKWELL_NOTE),
+    "p6-b300.48xlarge": ("from aws_blackwell_vms.csv (same file and commit): one zone only (usw2-az2); GpuInfo "
+                         "275,040 MiB per GPU; " + HGX_BLACKWELL_NOTE),
     "g6f.large": "fractional L4 (GPU partition 1/8); count kept as in source",
     "g6f.xlarge": "fractional L4 (GPU partition 1/8); count kept as in source",
     "g6f.2xlarge": "fractional L4 (GPU partition 1/4); count kept as in source",
@@ -159,6 +196,7 @@ GCP_PAIRS = {
     "a3-edgegpu-8g": ("H100", 8), "a3-edgegpu-8g-nolssd": ("H100", 8),
     "a3-megagpu-8g": ("H100-MEGA", 8),
     "a3-ultragpu-8g": ("H200", 8), "a3-ultragpu-8g-nolssd": ("H200", 8),
+    "a4-highgpu-8g": ("B200", 8),
     "g2-standard-4": ("L4", 1), "g2-standard-8": ("L4", 1),
     "g2-standard-12": ("L4", 1), "g2-standard-16": ("L4", 1),
     "g2-standard-32": ("L4", 1), "g2-standard-24": ("L4", 2),
@@ -203,8 +241,10 @@ GCP_LOCAL_SSD_GIB = {
 
 def gib_to_gb(gib):
     return "%.2f" % (gib * 1.073741824)
-GCP_NVLINK_PREFIXES = ("a2-", "a3-")
+GCP_NVLINK_PREFIXES = ("a2-", "a3-", "a4-")
 GCP_NOTES = {
+    "a4-highgpu-8g": ("the source prices the A4 host rows at 0.0 (on-demand and spot), so the B200 accelerator row "
+                      "carries the whole price (our reading); " + HGX_BLACKWELL_NOTE),
     "a3-ultragpu-8g": "network 3600 Gbps = 8 CX-7 NICs (3200 Gbps GPU-to-GPU RDMA) + 400 Gbps gVNIC",
     "a3-highgpu-8g": "network: maximum 1,000 Gbps over 5 physical NICs (GPU machine types page)",
     "a3-megagpu-8g": ("GPU price from the H100-MEGA accelerator rows (GCP's a3-megagpu name); catalog GPU is H100; "
@@ -264,10 +304,16 @@ AZURE_NOTES = {
 }
 
 LAMBDA_NOTES = {
-    "gpu_1x_h100_pcie": "PCIe H100; the catalog's H100 figures are SXM (PCIe: 51 FP32 TFLOPS, 2,000 GB/s, 300-350 W per gpu-specs.md S22/S25)",
-    "gpu_1x_a100": "form factor not stated in the source (name has no sxm4 suffix)",
-    "gpu_2x_a100": "form factor and interconnect not stated in the source",
-    "gpu_4x_a100": "form factor and interconnect not stated in the source",
+    "gpu_1x_h100_pcie": "the H100 PCIe card (catalog GPU H100-PCIe: 756 dense BF16, 2,000 GB/s), not the SXM H100",
+    "gpu_1x_a100": ("planned as the A100 40 GB PCIe (catalog A100-40GB-PCIe): the name has no sxm4 suffix and Lambda "
+                    "lists its 1x/2x/4x A100 as PCIe cards (that list was not read here: UNVERIFIED)"),
+    "gpu_2x_a100": ("planned as the A100 40 GB PCIe (catalog A100-40GB-PCIe), see gpu_1x_a100; interconnect not "
+                    "stated in the source"),
+    "gpu_4x_a100": ("planned as the A100 40 GB PCIe (catalog A100-40GB-PCIe), see gpu_1x_a100; interconnect not "
+                    "stated in the source"),
+    "gpu_1x_b200_sxm6": "from lambda_b200_vms.csv (same file and commit)",
+    "gpu_2x_b200_sxm6": "from lambda_b200_vms.csv (same file and commit); " + HGX_BLACKWELL_NOTE,
+    "gpu_8x_b200_sxm6": "from lambda_b200_vms.csv (same file and commit); " + HGX_BLACKWELL_NOTE,
     "gpu_8x_a100": "interconnect not stated in the source",
     "gpu_8x_v100": "interconnect not stated in the source; source TotalGpuMemoryInMiB is one GPU's memory",
     "gpu_8x_v100_n": "interconnect not stated in the source; source TotalGpuMemoryInMiB is one GPU's memory",
@@ -279,11 +325,13 @@ def lambda_nvlink(t, count):
 
 
 NEBIUS_NVLINK = {"gpu-h100-sxm_8gpu-128vcpu-1600gb", "gpu-h200-sxm_8gpu-128vcpu-1600gb"}
+NEBIUS_B200 = {"gpu-b200-sxm-a_8gpu-160vcpu-1792gb", "gpu-b200-sxm_8gpu-160vcpu-1792gb"}
 # 8-GPU presets: 3.2 Tbit/s InfiniBand per host (8 x 400 Gbit/s), for VMs placed in a GPU cluster.
 NEBIUS_NETWORK = {t: (3200, "nebius-site-summary") for t in NEBIUS_NVLINK}
 NEBIUS_NOTES = {t: ("network: 3.2 Tbit/s InfiniBand per host (8 x 400 Gbit/s NICs), used between VMs placed in "
                     "the same Nebius GPU cluster (a free grouping of VMs in one InfiniBand fabric)")
                 for t in NEBIUS_NVLINK}
+NEBIUS_NOTES.update({t: "from nebius_b200_vms.csv (same file and commit); " + HGX_BLACKWELL_NOTE for t in NEBIUS_B200})
 # Published H100 reserve prices per GPU-hour (nebius-site-summary); commitments are
 # generally prepaid (nebius-commitments), so all_upfront. Term lengths other than
 # 1 and 3 years (3 and 6 months) are not representable and are left out.
@@ -304,9 +352,9 @@ OCI_NETWORK = {
 OCI_NVLINK = {"BM.GPU4.8", "BM.GPU.A100-v2.8", "BM.GPU.H100.8", "BM.GPU.H200.8"}
 
 
-def skypilot_source(cloud, version, commit, grade="R", extra=""):
+def skypilot_source(cloud, version, commit, grade="R", extra="", date_note=SKYPILOT_DATE_NOTE):
     path = "catalogs/%s/%s/vms.csv" % (version, cloud)
-    note = "%s @ %s. %s" % (path, commit, SKYPILOT_DATE_NOTE)
+    note = "%s @ %s. %s" % (path, commit, date_note)
     if extra:
         note += " " + extra
     return {
@@ -314,6 +362,7 @@ def skypilot_source(cloud, version, commit, grade="R", extra=""):
         "url": "%s/blob/%s/%s" % (SKYPILOT_REPO, commit, path),
         "grade": grade,
         "note": note,
+        "undated": True,
     }
 
 
@@ -321,6 +370,7 @@ PROVIDERS = {
     "aws": {
         "display_name": "Amazon Web Services",
         "csv": "aws_gpu_vms.csv",
+        "extra_csv": ["aws_blackwell_vms.csv"],
         "source_id": "skypilot-aws-v9",
         "sources": {
             "skypilot-aws-v9": skypilot_source("aws", "v9", "2c3d7ea7d76bf84cf80d382e946c1609571485fd"),
@@ -403,6 +453,7 @@ PROVIDERS = {
     "gcp": {
         "display_name": "Google Cloud",
         "csv": "gcp_gpu_vms.csv",
+        "extra_csv": ["gcp_b200_vms.csv"],
         "source_id": "skypilot-gcp-v9",
         "sources": {
             "skypilot-gcp-v9": skypilot_source(
@@ -471,10 +522,11 @@ PROVIDERS = {
     "azure": {
         "display_name": "Microsoft Azure",
         "csv": "azure_gpu_vms.csv",
+        "as_of": AZURE_AS_OF,
         "source_id": "skypilot-azure-v6",
         "sources": {
             "skypilot-azure-v6": skypilot_source(
-                "azure", "v6", "098741e70562f65d7af1cceb81e33b284f742604",
+                "azure", "v6", "098741e70562f65d7af1cceb81e33b284f742604", date_note=AZURE_DATE_NOTE,
                 extra="Old v6 schema, US regions only (no newer Azure file in the index)."),
             "ms-aspire-ndh100v5": {
                 "title": "Microsoft Aspire AKS VM-size reference: StandardNDsH100v5 (96 vCPUs, 1900 GB RAM, 8 GPUs)",
@@ -553,6 +605,7 @@ PROVIDERS = {
     "lambda": {
         "display_name": "Lambda",
         "csv": "lambda_gpu_vms.csv",
+        "extra_csv": ["lambda_b200_vms.csv"],
         "source_id": "skypilot-lambda-v9",
         "sources": {
             "skypilot-lambda-v9": skypilot_source("lambda", "v9", "2c3d7ea7d76bf84cf80d382e946c1609571485fd",
@@ -573,6 +626,7 @@ PROVIDERS = {
     "nebius": {
         "display_name": "Nebius AI Cloud",
         "csv": "nebius_gpu_vms.csv",
+        "extra_csv": ["nebius_b200_vms.csv"],
         "source_id": "skypilot-nebius-v9",
         "sources": {
             "skypilot-nebius-v9": skypilot_source("nebius", "v9", "d9bf3aa4d21f5c1e1f3d8fde27adf0204c46fbc8",
@@ -661,8 +715,9 @@ PROVIDER_NOTES = {
             "used through GPUDirect-TCPXO/RDMA set-ups (compact placement), not by a default single-NIC VM. "
             "Billing per second with a 1-minute minimum (gcp-billing)."),
     "azure": ("Old v6 extract, US regions only; no Azure H200, L4 or L40S rows exist in it. Rows dropped: "
-              "{dropped}. NC A100 v4 uses the A100 80GB PCIe card (azure-nca100v4) and NCads H100 v5 lists 94 GB "
-              "per GPU (azure-ncadsh100v5); both map to the catalog's SXM entries, so override their specs for exact work. Spot hazard 0.05 per node-hour "
+              "{dropped}. NC A100 v4 uses the A100 80GB PCIe card (azure-nca100v4, catalog GPU A100-80GB-PCIe), NCads "
+              "H100 v5 lists 94 GB per GPU (azure-ncadsh100v5): the H100 NVL card (catalog GPU H100-NVL), and NCv3 "
+              "carries the V100 PCIe (catalog GPU V100-PCIe); the ND sizes are SXM. Spot hazard 0.05 per node-hour "
               "is a placeholder (UNVERIFIED). Reserved defaults are market-survey derived (1y 38%, 3y 52%); the "
               "only Azure-specific typical figure read is 32% for a 1-year D4s_v3 reservation (non-GPU); Azure "
               "lets reservations be paid monthly at no extra cost, hence no_upfront. No Azure billing granularity "
@@ -736,6 +791,8 @@ def emit_sources(lines, sources):
             lines.append("    grade: %s" % src["grade"])
         if src.get("note"):
             lines.append("    note: %s" % ystr(src["note"]))
+        if src.get("undated"):
+            lines.append("    undated: true")
 
 
 # --------------------------------------------------------------------------
@@ -790,11 +847,12 @@ def build_simple(pname, rows, zone_col, stats):
     """AWS, Azure, Lambda, Nebius, OCI: one price row per CSV row."""
     insts = {}
     for r in rows:
-        gpu = r["AcceleratorName"]
-        if gpu not in GPU_ORDER:
-            raise SystemExit("%s: unknown accelerator %r" % (pname, gpu))
-        stats[gpu]["csv_rows"] += 1
+        accel = r["AcceleratorName"]
+        if accel not in GPU_ORDER:
+            raise SystemExit("%s: unknown accelerator %r" % (pname, accel))
+        stats[accel]["csv_rows"] += 1
         t = r["InstanceType"]
+        gpu = INSTANCE_GPU.get((pname, t), accel)
         count = r["AcceleratorCount"]
         if pname == "azure" and t in AZURE_GPU_COUNT_FIX:
             src_count, fixed = AZURE_GPU_COUNT_FIX[t]
@@ -809,7 +867,7 @@ def build_simple(pname, rows, zone_col, stats):
         if (inst.gpu, inst.vcpus) != (gpu, num_text(r["vCPUs"])):
             raise SystemExit("%s: %s has inconsistent rows" % (pname, t))
         zone = r[zone_col] if zone_col else None
-        add_row(inst, r["Region"], zone, r["Price"].strip(), r["SpotPrice"].strip(), stats, gpu)
+        add_row(inst, r["Region"], zone, r["Price"].strip(), r["SpotPrice"].strip(), stats, accel)
     return list(insts.values())
 
 
@@ -923,7 +981,7 @@ def decorate(pname, insts):
             if t in LAMBDA_NOTES:
                 inst.notes.append(LAMBDA_NOTES[t])
         elif pname == "nebius":
-            inst.nvlink = t in NEBIUS_NVLINK
+            inst.nvlink = t in NEBIUS_NVLINK or t in NEBIUS_B200
             if t in NEBIUS_NETWORK:
                 inst.network = NEBIUS_NETWORK[t]
             if t in NEBIUS_NOTES:
@@ -961,7 +1019,7 @@ def write_provider(pname, meta, insts, note, out_dir):
     lines.append("  - name: %s" % pname)
     lines.append("    display_name: %s" % ystr(meta["display_name"]))
     lines.append("    currency: USD")
-    lines.append("    as_of: %s" % SKYPILOT_AS_OF)
+    lines.append("    as_of: %s" % meta.get("as_of", SKYPILOT_AS_OF))
     lines.append("    source: %s" % meta["source_id"])
     if "billing" in meta:
         b = meta["billing"]
@@ -1050,6 +1108,8 @@ def main(argv):
     grand = collections.Counter()
     for pname, meta in PROVIDERS.items():
         rows = read_csv(os.path.join(args.prices, meta["csv"]))
+        for extra_csv in meta.get("extra_csv", []):
+            rows += read_csv(os.path.join(args.prices, extra_csv))
         stats = new_stats()
         extra = {}
         if pname == "gcp":

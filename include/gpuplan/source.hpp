@@ -13,6 +13,9 @@ struct Source {
     std::string url;
     std::string grade; // L list, P provider doc, R reported, E estimate, D derived; may be empty
     std::string note;
+    // The source publishes no date for what it states: the as_of of figures citing it is the
+    // date they were read (or an estimate its note explains), not the date they were set.
+    bool undated = false;
 
     bool operator==(const Source&) const = default;
 };

@@ -20,12 +20,22 @@ std::string_view to_string(Architecture value) {
         return "hopper";
     case Architecture::blackwell:
         return "blackwell";
+    case Architecture::cdna3:
+        return "cdna3";
     }
     return "?";
 }
 
 std::string_view to_string(FormFactor value) {
-    return value == FormFactor::sxm ? "sxm" : "pcie";
+    switch (value) {
+    case FormFactor::sxm:
+        return "sxm";
+    case FormFactor::pcie:
+        return "pcie";
+    case FormFactor::oam:
+        return "oam";
+    }
+    return "?";
 }
 
 std::string_view to_string(Precision value) {

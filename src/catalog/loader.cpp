@@ -163,13 +163,13 @@ private:
             gpu.aliases = aliases->as_string_list().value_or(std::vector<std::string>{});
         }
         if (auto arch = node.require("architecture")) {
-            if (auto index =
-                    arch->as_choice({"volta", "turing", "ampere", "ada", "hopper", "blackwell"})) {
+            if (auto index = arch->as_choice(
+                    {"volta", "turing", "ampere", "ada", "hopper", "blackwell", "cdna3"})) {
                 gpu.architecture = static_cast<Architecture>(*index);
             }
         }
         if (auto form = node.require("form_factor")) {
-            if (auto index = form->as_choice({"sxm", "pcie"})) {
+            if (auto index = form->as_choice({"sxm", "pcie", "oam"})) {
                 gpu.form_factor = static_cast<FormFactor>(*index);
             }
         }

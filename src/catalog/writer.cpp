@@ -46,6 +46,43 @@ std::string_view term_text(Term term) {
     return term == Term::one_year ? "1y" : "3y";
 }
 
+void write_gpu(std::string& out, const Gpu& gpu, std::set<std::string>& cited) {
+    out += fmt::format("  - name: {}\n", yaml_scalar(gpu.name));
+    if (!gpu.aliases.empty()) {
+        std::string list;
+        for (const std::string& alias : gpu.aliases) {
+            list += (list.empty() ? "" : ", ") + yaml_scalar(alias);
+        }
+        out += fmt::format("    aliases: [{}]\n", list);
+    }
+    out += fmt::format("    architecture: {}\n", to_string(gpu.architecture));
+    out += fmt::format("    form_factor: {}\n", to_string(gpu.form_factor));
+    out += fmt::format("    memory_gib: {}\n", yaml_number(gpu.memory_gib));
+    out += fmt::format("    memory_bandwidth_gb_per_s: {}\n",
+                       yaml_number(gpu.memory_bandwidth_gb_per_s));
+    out += "    tflops:\n";
+    for (std::size_t i = 0; i < k_precision_count; ++i) {
+        if (const auto& peak = gpu.tflops.at(i)) {
+            out += fmt::format("      {}: {}\n", to_string(static_cast<Precision>(i)),
+                               yaml_number(*peak));
+        }
+    }
+    out += fmt::format("    tdp_watts: {}\n", yaml_number(gpu.tdp_watts));
+    if (gpu.nvlink_gb_per_s > 0.0) {
+        out += fmt::format("    nvlink_gb_per_s: {}\n", yaml_number(gpu.nvlink_gb_per_s));
+    }
+    if (gpu.mig_instances > 0) {
+        out += fmt::format("    mig_instances: {}\n", gpu.mig_instances);
+    }
+    out += fmt::format("    released: {}\n", gpu.released);
+    out += fmt::format("    source: {}\n", source_refs(gpu.sources));
+    cited.insert(gpu.sources.begin(), gpu.sources.end());
+    out += fmt::format("    as_of: {}\n", gpu.as_of.to_string());
+    if (!gpu.note.empty()) {
+        out += fmt::format("    note: {}\n", yaml_scalar(gpu.note));
+    }
+}
+
 void write_instance(std::string& out, const Instance& instance, std::set<std::string>& cited) {
     out += fmt::format("      - type: {}\n", yaml_scalar(instance.type));
     out += fmt::format("        gpu: {}\n", yaml_scalar(instance.gpu));
@@ -163,8 +200,23 @@ std::string yaml_number(double value) {
 std::string write_providers_yaml(std::span<const Provider> providers,
                                  const std::map<std::string, Source>& sources,
                                  std::string_view comment) {
+    return write_catalog_yaml({}, providers, sources, comment);
+}
+
+std::string write_catalog_yaml(std::span<const Gpu> gpus, std::span<const Provider> providers,
+                               const std::map<std::string, Source>& sources,
+                               std::string_view comment) {
     std::set<std::string> cited;
-    std::string body = "providers:\n";
+    std::string body;
+    if (!gpus.empty()) {
+        body += "gpus:\n";
+        for (const Gpu& gpu : gpus) {
+            write_gpu(body, gpu, cited);
+        }
+    }
+    if (!providers.empty()) {
+        body += "providers:\n";
+    }
     for (const Provider& provider : providers) {
         body += fmt::format("  - name: {}\n", yaml_scalar(provider.name));
         body += fmt::format("    display_name: {}\n", yaml_scalar(provider.display_name));
@@ -205,6 +257,9 @@ std::string write_providers_yaml(std::span<const Provider> providers,
         }
         if (!source.note.empty()) {
             out += fmt::format("    note: {}\n", yaml_scalar(source.note));
+        }
+        if (source.undated) {
+            out += "    undated: true\n";
         }
     }
     return out + body;

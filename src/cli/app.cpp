@@ -393,6 +393,9 @@ void add_feed_commands(CLI::App& app, Parsed& parsed) {
         ->add_option("--provider", import_options->provider,
                      "Provider of every file (default: from the file name or its columns)")
         ->type_name("NAME");
+    import_command->add_flag("--undated", import_options->undated,
+                             "The snapshots carry no date of their own: --as-of (or the file "
+                             "date) is when they were read; mark their source undated");
     import_command->add_option("FILE", import_options->files, "Feed files (.csv)")->required();
     import_command->callback([&parsed, import_options] {
         parsed.action = [&parsed, import_options](Io& io) {

@@ -86,8 +86,9 @@ std::vector<catalog::Provider> providers_to_write(const catalog::Catalog& merged
     std::vector<catalog::Provider> out;
     for (const catalog::Provider& feed : read.overlay.providers) {
         const catalog::Provider* full = catalog::find_provider(merged, feed.name);
+        // The provider's note stays: its caveats (a marketplace's reliability, a sample) hold for
+        // any snapshot of the same feed.
         catalog::Provider provider = *full;
-        provider.note.clear();
         std::vector<catalog::Instance> instances;
         for (const catalog::Instance& instance : feed.instances) {
             auto it =
@@ -137,6 +138,7 @@ Exit run_catalog_import(const CommonOptions& common, const CatalogImportOptions&
     feeds::FeedOptions feed_options;
     feed_options.provider = options.provider;
     feed_options.as_of = as_of_option(common);
+    feed_options.undated = options.undated;
     const std::vector<feeds::FeedFile> files = read_feed_files(options.files);
     const feeds::FeedRead read = read_feeds(files, feed_options, base);
     if (read.overlay.providers.empty()) {
@@ -154,12 +156,29 @@ Exit run_catalog_import(const CommonOptions& common, const CatalogImportOptions&
         "Imported by gpuplan catalog import --from skypilot from {}.\n"
         "Specs and prices come from the feed; other instance fields from the catalog underneath.",
         origin);
+    // The GPU models the providers use travel with them, so that the written YAML reads on its
+    // own (--no-default-catalog --catalog DIR) as the feed itself does.
+    std::vector<catalog::Gpu> gpus;
+    for (const catalog::Gpu& gpu : merged.gpus) {
+        const bool used = std::any_of(providers.begin(), providers.end(), [&](const auto& p) {
+            return std::any_of(p.instances.begin(), p.instances.end(),
+                               [&](const catalog::Instance& i) { return i.gpu == gpu.name; });
+        });
+        if (used) {
+            gpus.push_back(gpu);
+        }
+    }
     // Check that what is written reads back, before anything is written.
     std::vector<std::pair<std::string, std::string>> documents; // target, text
     if (common.output.empty() || common.output == "-") {
-        documents.emplace_back("-",
-                               catalog::write_providers_yaml(providers, merged.sources, comment));
+        documents.emplace_back(
+            "-", catalog::write_catalog_yaml(gpus, providers, merged.sources, comment));
     } else {
+        documents.emplace_back(
+            (fs::path(common.output) / "gpus.yaml").string(),
+            catalog::write_catalog_yaml(gpus, {}, merged.sources,
+                                        "GPU models of the imported providers, from the catalog "
+                                        "gpuplan catalog import read them against."));
         for (const catalog::Provider& provider : providers) {
             documents.emplace_back(
                 (fs::path(common.output) / (provider.name + ".yaml")).string(),
@@ -194,7 +213,9 @@ Exit run_catalog_import(const CommonOptions& common, const CatalogImportOptions&
     std::vector<OutputFile> outputs;
     for (std::size_t i = 0; i < documents.size(); ++i) {
         outputs.push_back({documents[i].first, documents[i].second});
-        written.emplace_back(providers[i].name, documents[i].first);
+        if (i > 0) { // documents[0] is gpus.yaml
+            written.emplace_back(providers[i - 1].name, documents[i].first);
+        }
     }
     try {
         write_files(outputs);
@@ -205,7 +226,10 @@ Exit run_catalog_import(const CommonOptions& common, const CatalogImportOptions&
         throw;
     }
     if (common.verbosity >= 0) {
-        io.out << report::escape_control(import_summary(read, written), true);
+        io.out << report::escape_control(
+            import_summary(read, written) +
+                fmt::format("GPU models: {} -> {}\n", gpus.size(), documents.front().first),
+            true);
     }
     return Exit::ok;
 }

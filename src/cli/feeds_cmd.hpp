@@ -9,6 +9,7 @@ struct CatalogImportOptions {
     std::string from = "skypilot";
     std::vector<std::string> files;
     std::string provider; // empty = infer from each file
+    bool undated = false; // the snapshots' own dates are unknown (--undated)
 };
 
 struct CatalogDiffOptions {

@@ -8,7 +8,7 @@
 namespace gpuplan::detail {
 
 std::optional<Source> read_source_entry(const YamlNode& entry, const std::string& id) {
-    if (!entry.expect_map({"title", "url", "grade", "note", "date"})) {
+    if (!entry.expect_map({"title", "url", "grade", "note", "date", "undated"})) {
         return std::nullopt;
     }
     Source source;
@@ -22,6 +22,9 @@ std::optional<Source> read_source_entry(const YamlNode& entry, const std::string
         }
     }
     source.note = entry.string_at("note", false).value_or("");
+    if (auto undated = entry.get("undated")) {
+        source.undated = undated->as_bool().value_or(false);
+    }
     if (auto date = entry.get("date")) {
         if (auto parsed = date->as_date()) {
             source.note = source.note.empty()

@@ -30,9 +30,80 @@ namespace {
 constexpr std::string_view k_currency = "USD";
 
 // SkyPilot's accelerator names that are not catalog GPU names or aliases.
-constexpr std::array<std::pair<std::string_view, std::string_view>, 1> k_skypilot_names{{
-    {"H100-MEGA", "H100"}, // GCP a3-megagpu: H100 SXM with more network
+constexpr std::array<std::pair<std::string_view, std::string_view>, 6> k_skypilot_names{{
+    {"H100-MEGA", "H100"},            // GCP a3-megagpu: H100 SXM with more network
+    {"H100-NVLINK", "H100"},          // Fluidstack H100_NVLINK_80GB: SXM, 80 GB (the NVL has 94)
+    {"A100-80GB-160GB", "A100-80GB"}, // Verda names the instance's total memory
+    {"A100-80GB-320GB", "A100-80GB"},
+    {"A100-80GB-640GB", "A100-80GB"},
+    {"A100-40GB-320GB", "A100"},
 }};
+
+// Instances whose accelerator name is the SXM model's but whose card is another (PCIe, NVL):
+// the provider's instance type says which. `instance` may hold `*` (any run of characters).
+struct InstanceGpu {
+    std::string_view provider;
+    std::string_view accelerator; // as the feed names it
+    std::string_view instance;
+    std::string_view gpu; // catalog GPU model
+};
+constexpr std::array<InstanceGpu, 14> k_instance_gpus{{
+    {"lambda", "H100", "*_pcie", "H100-PCIe"},
+    {"lambda", "A100", "gpu_1x_a100", "A100-40GB-PCIe"}, // the sxm4 and 8x types are SXM4
+    {"lambda", "A100", "gpu_2x_a100", "A100-40GB-PCIe"},
+    {"lambda", "A100", "gpu_4x_a100", "A100-40GB-PCIe"},
+    {"azure", "H100", "Standard_NC*_H100_v5", "H100-NVL"}, // NC H100 v5: H100 NVL 94 GB
+    {"azure", "A100-80GB", "Standard_NC*_A100_v4", "A100-80GB-PCIe"},
+    {"azure", "V100", "Standard_NC*_v3", "V100-PCIe"}, // NCv3: V100 PCIe 16 GB
+    {"runpod", "A100-80GB", "*", "A100-80GB-PCIe"},    // GpuInfo 'A100 PCIe'; SXM is -SXM
+    {"runpod", "H100", "*", "H100-PCIe"},              // GpuInfo 'H100 PCIe'; SXM is H100-SXM
+    {"vast", "H100", "*H100_NVL*", "H100-NVL"},
+    {"vast", "A100", "*A100_PCIE*", "A100-40GB-PCIe"}, // 40,960 MiB per GPU
+    {"cudo", "A100", "*a100-pci*", "A100-80GB-PCIe"},  // 81,920 MiB: the 80 GB PCIe card
+    // Shadeform resells these clouds' A100 80GB PCIe: Cudo's are PCIe (its own feed), and
+    // Crusoe's price, 1.65 a GPU-hour, is its A100-PCIe-80GB price (gpuhunt's Crusoe table).
+    {"shadeform", "A100-80GB", "cudo_A100-80GB*", "A100-80GB-PCIe"},
+    {"shadeform", "A100-80GB", "crusoe_A100-80GB*", "A100-80GB-PCIe"},
+}};
+
+// True when `text` matches `pattern`, where `*` stands for any run of characters.
+bool glob_match(std::string_view pattern, std::string_view text) {
+    std::size_t p = 0;
+    std::size_t t = 0;
+    std::size_t star = std::string_view::npos;
+    std::size_t resume = 0;
+    while (t < text.size()) {
+        if (p < pattern.size() && pattern[p] == '*') {
+            star = p++;
+            resume = t;
+        } else if (p < pattern.size() && pattern[p] == text[t]) {
+            ++p;
+            ++t;
+        } else if (star != std::string_view::npos) {
+            p = star + 1;
+            t = ++resume;
+        } else {
+            return false;
+        }
+    }
+    while (p < pattern.size() && pattern[p] == '*') {
+        ++p;
+    }
+    return p == pattern.size();
+}
+
+// The catalog GPU an instance type of a provider really has when its accelerator name says
+// otherwise (k_instance_gpus); empty when the name stands.
+std::string_view instance_gpu(std::string_view provider, std::string_view instance,
+                              std::string_view accelerator) {
+    for (const InstanceGpu& rule : k_instance_gpus) {
+        if (rule.provider == provider && rule.accelerator == accelerator &&
+            glob_match(rule.instance, instance)) {
+            return rule.gpu;
+        }
+    }
+    return {};
+}
 
 // Known errors in published feeds, corrected on import and reported.
 struct Correction {
@@ -47,21 +118,30 @@ constexpr std::array<Correction, 1> k_corrections{{
      "Microsoft lists ND96isr_H100_v5 as 96 vCPUs, 1900 GB RAM, 8 GPUs"},
 }};
 
-constexpr std::array<std::pair<std::string_view, std::string_view>, 6> k_display_names{{
+constexpr std::array<std::pair<std::string_view, std::string_view>, 15> k_display_names{{
     {"aws", "Amazon Web Services"},
     {"azure", "Microsoft Azure"},
+    {"cudo", "CUDO Compute"},
+    {"do", "DigitalOcean"},
+    {"fluidstack", "Fluidstack"},
     {"gcp", "Google Cloud"},
+    {"hyperbolic", "Hyperbolic"},
     {"lambda", "Lambda"},
     {"nebius", "Nebius AI Cloud"},
     {"oci", "Oracle Cloud Infrastructure"},
+    {"paperspace", "Paperspace"},
+    {"runpod", "RunPod"},
+    {"shadeform", "Shadeform"},
+    {"vast", "Vast.ai"},
+    {"verda", "Verda"},
 }};
 
 // Clouds with a SkyPilot catalog; a file name prefix must be one of them to name a provider.
-constexpr std::array<std::string_view, 21> k_skypilot_clouds{
+constexpr std::array<std::string_view, 22> k_skypilot_clouds{
     "aws",        "azure",      "cudo",           "do",     "fluidstack", "gcp",
     "hyperbolic", "ibm",        "kubernetes",     "lambda", "mithril",    "nebius",
     "oci",        "paperspace", "primeintellect", "runpod", "scp",        "seeweb",
-    "shadeform",  "vast",       "vsphere"};
+    "shadeform",  "vast",       "verda",          "vsphere"};
 
 // GCP sells GPUs attached to host VMs and prices them apart: a host machine family implies its
 // accelerator, and the count is in the name (`a2-highgpu-4g`) or in SkyPilot's g2 table.
@@ -69,7 +149,7 @@ struct HostFamily {
     std::string_view prefix;
     std::string_view accelerator;
 };
-constexpr std::array<HostFamily, 7> k_gcp_host_families{{
+constexpr std::array<HostFamily, 8> k_gcp_host_families{{
     {"a2-highgpu-", "A100"},
     {"a2-megagpu-", "A100"},
     {"a2-ultragpu-", "A100-80GB"},
@@ -77,6 +157,7 @@ constexpr std::array<HostFamily, 7> k_gcp_host_families{{
     {"a3-edgegpu-", "H100"},
     {"a3-megagpu-", "H100-MEGA"},
     {"a3-ultragpu-", "H200"},
+    {"a4-highgpu-", "B200"}, // A4 host rows are priced 0.0: the accelerator row holds the price
 }};
 // g2-standard-N: vCPUs -> L4 count (SkyPilot gcp_catalog.py).
 constexpr std::array<std::pair<int, int>, 8> k_g2_l4_counts{
@@ -685,14 +766,22 @@ private:
         return nullptr;
     }
 
-    Resolved resolve_cached(std::string_view provider, std::string_view accelerator) {
-        const std::string_view key = join_key(m_key, provider, accelerator);
+    // The GPU `accelerator` of `provider` maps to, looked up as `lookup` (an instance's own
+    // card, instance_gpu) when that is given; rows are counted per accelerator and GPU.
+    Resolved resolve_cached(std::string_view provider, std::string_view accelerator,
+                            std::string_view lookup = {}) {
+        std::string_view key = join_key(m_key, provider, accelerator);
+        if (!lookup.empty()) {
+            m_key.push_back('\0');
+            m_key.append(lookup);
+            key = m_key;
+        }
         auto it = m_resolved.find(key);
         if (it != m_resolved.end()) {
             return it->second;
         }
         Resolved resolved;
-        resolved.gpu = resolve(accelerator);
+        resolved.gpu = resolve(lookup.empty() ? accelerator : lookup);
         if (resolved.gpu != nullptr) {
             AcceleratorRows& entry = m_stats[std::string(key)];
             entry.provider = std::string(provider);
@@ -809,9 +898,11 @@ private:
     void add_complete_offer(const RowView& row) {
         InstanceBuild* existing = find_instance(row.provider, row.instance);
         // A known instance naming its accelerator again resolves as its first row did.
-        const Resolved resolved = existing != nullptr && existing->accelerator == row.accelerator
-                                      ? existing->resolved
-                                      : resolve_cached(row.provider, row.accelerator);
+        const Resolved resolved =
+            existing != nullptr && existing->accelerator == row.accelerator
+                ? existing->resolved
+                : resolve_cached(row.provider, row.accelerator,
+                                 instance_gpu(row.provider, row.instance, row.accelerator));
         if (resolved.gpu == nullptr) {
             m_unknown[std::string(row.provider)][std::string(row.accelerator)] += 1;
             return;
@@ -825,7 +916,18 @@ private:
             build.accelerator = std::string(row.accelerator);
             build.resolved = resolved;
         }
-        add_price(build, row.file, row.line, row.region, row.zone, row.price, row.spot,
+        // A whole offer at 0.00 is a placeholder (Vast.ai's SpotPrice), not a free machine.
+        std::optional<double> price = row.price;
+        std::optional<double> spot = row.spot;
+        if (price && *price == 0.0) {
+            price.reset();
+            ++m_zero_prices[{std::string(row.provider), "Price"}];
+        }
+        if (spot && *spot == 0.0) {
+            spot.reset();
+            ++m_zero_prices[{std::string(row.provider), "SpotPrice"}];
+        }
+        add_price(build, row.file, row.line, row.region, row.zone, price, spot,
                   m_file_dates[row.file], *resolved.counts);
     }
 
@@ -1096,10 +1198,14 @@ private:
             const bool derived = m_split_providers.contains(name);
             source.grade = derived ? "D" : "R";
             source.note = fmt::format(
-                "read by gpuplan from the SkyPilot vms.csv layout; as_of {}{}", date_note(),
+                "read by gpuplan from the SkyPilot vms.csv layout; as_of {}{}{}", date_note(),
+                m_options.undated ? "; the snapshot's own date is unknown, so as_of is the date "
+                                    "it was read, not the date the prices were set"
+                                  : "",
                 derived ? "; instance prices are exact sums of an accelerator row and a host-VM "
                           "row in the same zone"
                         : "");
+            source.undated = m_options.undated;
             provider.sources = {source.id};
             out.overlay.sources.push_back(std::move(source));
             out.overlay.providers.push_back(std::move(provider));
@@ -1115,6 +1221,11 @@ private:
         out.summary.unknown_accelerators = m_unknown;
         out.summary.cpu_only_rows = m_cpu_only_rows;
         out.summary.corrections = m_corrections;
+        for (const auto& [key, rows] : m_zero_prices) {
+            out.summary.corrections.push_back(
+                fmt::format("{}: {} {} {} of 0 read as no price (a zero price is not an offer)",
+                            key.first, rows, rows == 1 ? "row's" : "rows'", key.second));
+        }
         out.summary.dates = m_dates;
         return out;
     }
@@ -1167,6 +1278,8 @@ private:
     std::map<std::string, std::map<std::string, std::size_t>> m_unknown;
     std::vector<Gpu> m_needed_gpus;
     std::vector<std::string> m_corrections;
+    // Complete offers priced exactly 0, per provider and column (left out as prices).
+    std::map<std::pair<std::string, std::string>, std::size_t> m_zero_prices;
     std::vector<std::pair<std::string, std::pair<Date, AsOfOrigin>>> m_dates;
     std::set<std::string> m_split_providers;
     std::size_t m_cpu_only_rows = 0;

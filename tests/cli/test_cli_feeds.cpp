@@ -24,11 +24,43 @@ TEST_CASE("catalog import -o DIR writes one provider file each that --catalog re
         names.push_back(entry.path().filename().string());
     }
     std::sort(names.begin(), names.end());
-    CHECK(names == std::vector<std::string>{"lambda.yaml", "nebius.yaml"}); // no temporaries
+    // The GPU models travel in gpus.yaml; no temporaries are left.
+    CHECK(names == std::vector<std::string>{"gpus.yaml", "lambda.yaml", "nebius.yaml"});
     const auto listed = run_cli({"catalog", "list", "--catalog", (dir / "lambda.yaml").string(),
                                  "--provider", "lambda", "--format", "json"});
     CHECK(listed.exit_code == 0);
     CHECK_THAT(listed.out, Catch::Contains("\"skypilot-lambda-feed\""));
+    fs::remove_all(dir);
+}
+
+TEST_CASE("an imported folder read without the embedded catalog works as the CSVs do",
+          "[cli][feeds]") {
+    const fs::path dir = fs::temp_directory_path() / "gpuplan-test-import-alone";
+    fs::remove_all(dir);
+    const std::string aws = "tests/fixtures/feeds/skypilot/aws_gpu_vms.csv";
+    const std::string lambda = "tests/fixtures/feeds/skypilot/lambda_gpu_vms.csv";
+    const auto imported =
+        run_cli({"catalog", "import", "--from", "skypilot", "--no-default-catalog", aws, lambda,
+                 "--as-of", "2026-07-09", "-o", dir.string()});
+    REQUIRE(imported.exit_code == 0);
+    CHECK_THAT(imported.out, Catch::Contains("GPU models: 13 -> "));
+    for (const char* preset : {"llama-7b-lora", "llama-70b-inference"}) {
+        INFO(preset);
+        const auto from_yaml = run_cli({"recommend", "--preset", preset, "--no-default-catalog",
+                                        "--catalog", dir.string(), "--format", "json"});
+        const auto from_csv =
+            run_cli({"recommend", "--preset", preset, "--no-default-catalog", "--catalog", aws,
+                     "--catalog", lambda, "--as-of", "2026-07-09", "--format", "json"});
+        REQUIRE(from_yaml.exit_code == 0);
+        REQUIRE(from_csv.exit_code == 0);
+        CHECK(from_yaml.err.empty());
+        // Equal but for the digest of the files read.
+        auto without_digest = [](std::string text) {
+            const auto at = text.find("\"digest\": ");
+            return at == std::string::npos ? text : text.erase(at, text.find('\n', at) - at);
+        };
+        CHECK(without_digest(from_yaml.out) == without_digest(from_csv.out));
+    }
     fs::remove_all(dir);
 }
 

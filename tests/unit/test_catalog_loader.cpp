@@ -188,3 +188,29 @@ fx:
     const std::vector<TextFile> bad{{"fx.yaml", twice}};
     CHECK_THROWS_AS(catalog::load_catalog(bad), InputError);
 }
+
+TEST_CASE("an AMD GPU reads as cdna3 in an OAM module and survives the bundle",
+          "[catalog][bundle]") {
+    std::string text = with("architecture: ampere\n    form_factor: sxm",
+                            "architecture: cdna3\n    form_factor: oam");
+    std::vector<TextFile> files{{"c.yaml", text}};
+    const Catalog catalog = load_catalog(files);
+    CHECK(catalog.gpus[0].architecture == Architecture::cdna3);
+    CHECK(catalog.gpus[0].form_factor == FormFactor::oam);
+    CHECK(to_string(Architecture::cdna3) == "cdna3");
+    CHECK(to_string(FormFactor::oam) == "oam");
+    CHECK(read_bundle(write_bundle(catalog, {}, {})).catalog == catalog);
+    REQUIRE(problems(with("architecture: ampere", "architecture: cdna9")).size() == 1);
+}
+
+TEST_CASE("a source may be marked undated, and the mark survives the bundle", "[catalog][bundle]") {
+    const std::string text =
+        with("prices: {title: Test price list, url: https://example.com/prices, grade: P}",
+             "prices: {title: Test price list, url: https://example.com/prices, grade: P, "
+             "undated: true}");
+    std::vector<TextFile> files{{"c.yaml", text}};
+    const Catalog catalog = load_catalog(files);
+    CHECK(catalog.sources.at("prices").undated);
+    CHECK_FALSE(catalog.sources.at("ds").undated);
+    CHECK(read_bundle(write_bundle(catalog, {}, {})).catalog == catalog);
+}

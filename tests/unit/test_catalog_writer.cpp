@@ -44,8 +44,9 @@ TEST_CASE("imported sample feeds written as YAML read back to the same providers
           "[catalog][writer]") {
     std::vector<feeds::FeedFile> files;
     for (const char* name :
-         {"aws_gpu_vms.csv", "azure_gpu_vms.csv", "gcp_gpu_vms.csv", "lambda_gpu_vms.csv",
-          "nebius_gpu_vms.csv", "oci_gpu_vms_partial.csv", "gcp_n1_hosts.csv"}) {
+         {"aws_gpu_vms.csv", "aws_blackwell_vms.csv", "azure_gpu_vms.csv", "gcp_gpu_vms.csv",
+          "gcp_b200_vms.csv", "lambda_gpu_vms.csv", "lambda_b200_vms.csv", "nebius_gpu_vms.csv",
+          "nebius_b200_vms.csv", "oci_gpu_vms_partial.csv", "gcp_n1_hosts.csv"}) {
         files.push_back({name, sample(name), std::nullopt});
     }
     feeds::FeedOptions options;
@@ -64,5 +65,5 @@ TEST_CASE("imported sample feeds written as YAML read back to the same providers
         CHECK(from_yaml.providers[i].as_of == from_feed.providers[i].as_of);
         CHECK(from_yaml.providers[i].instances == from_feed.providers[i].instances);
     }
-    CHECK(offer_count(from_yaml) == 2910);
+    CHECK(offer_count(from_yaml) == 2984);
 }

@@ -248,6 +248,44 @@ TEST_CASE("precision falls back per GPU with a note", "[estimate]") {
     CHECK(a.precision == catalog::Precision::bf16);
 }
 
+TEST_CASE("an fp8 workload on a shipped GPU without fp8 falls back, or is not estimated",
+          "[estimate]") {
+    const catalog::Catalog& catalog = embedded::catalog();
+    auto shipped = [&](std::string_view name) {
+        const catalog::Gpu* gpu = catalog::find_gpu(catalog, name);
+        REQUIRE(gpu != nullptr);
+        return *gpu;
+    };
+    Workload w = train_workload(1e8, 1e9);
+    w.training.precision = catalog::Precision::fp8;
+    const NodeShape pcie{8, false, std::nullopt, std::nullopt, std::nullopt, 0};
+    // Ampere has bf16 but no fp8.
+    const GpuEstimate ampere = estimate::estimate(w, shipped("A100-80GB-PCIe"), pcie, 1, catalog);
+    CHECK(ampere.precision == catalog::Precision::bf16);
+    CHECK(ampere.fits);
+    CHECK(ampere.notes.at(0) == "precision_fallback: fp8 is not supported on A100-80GB-PCIe "
+                                "(ampere); using bf16");
+    // The RTX 3090 has neither fp8 nor a bf16 figure: fp16 with FP32 accumulate.
+    const GpuEstimate geforce = estimate::estimate(w, shipped("RTX3090"), pcie, 1, catalog);
+    CHECK(geforce.precision == catalog::Precision::fp16);
+    CHECK(geforce.notes.at(0) ==
+          "precision_fallback: fp8 is not supported on RTX3090 (ampere); using fp16");
+    // Hopper PCIe keeps fp8; AMD's cdna3 too.
+    CHECK(estimate::estimate(w, shipped("H100-PCIe"), pcie, 1, catalog).precision ==
+          catalog::Precision::fp8);
+    CHECK(estimate::estimate(w, shipped("MI300X"), pcie, 1, catalog).precision ==
+          catalog::Precision::fp8);
+    // A GPU with no peak at the resolved precision is reported, never guessed.
+    catalog::Gpu fp32_only = shipped("RTX3090");
+    fp32_only.tflops = {};
+    fp32_only.tflops[static_cast<std::size_t>(catalog::Precision::fp32)] = 35.7;
+    const GpuEstimate none = estimate::estimate(w, fp32_only, pcie, 1, catalog);
+    CHECK_FALSE(none.fits);
+    CHECK(std::any_of(none.notes.begin(), none.notes.end(), [](const std::string& note) {
+        return note == "no_peak_flops: the catalog has no fp16 peak for RTX3090; not estimated";
+    }));
+}
+
 TEST_CASE("LoRA trains 8 r h L adapter parameters at 0.88 of the MFU", "[estimate]") {
     Workload w = train_workload(6.738e9, 1e9);
     w.task = workload::Task::finetune;

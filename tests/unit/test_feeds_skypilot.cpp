@@ -127,10 +127,11 @@ TEST_CASE("the sample feeds import to exactly the prices of the shipped catalog"
           "[feeds][skypilot]") {
     // The shipped provider files were generated from the same extracts by
     // tools/catalog_from_skypilot.py (Python, decimal arithmetic): an independent reading.
-    const FeedRead feed =
-        read({sample("aws_gpu_vms.csv"), sample("azure_gpu_vms.csv"), sample("gcp_gpu_vms.csv"),
-              sample("lambda_gpu_vms.csv"), sample("nebius_gpu_vms.csv"),
-              sample("oci_gpu_vms_partial.csv"), sample("gcp_n1_hosts.csv")});
+    const FeedRead feed = read(
+        {sample("aws_gpu_vms.csv"), sample("aws_blackwell_vms.csv"), sample("azure_gpu_vms.csv"),
+         sample("gcp_gpu_vms.csv"), sample("gcp_b200_vms.csv"), sample("lambda_gpu_vms.csv"),
+         sample("lambda_b200_vms.csv"), sample("nebius_gpu_vms.csv"), sample("nebius_b200_vms.csv"),
+         sample("oci_gpu_vms_partial.csv"), sample("gcp_n1_hosts.csv")});
     const catalog::Catalog& shipped = embedded::catalog();
     REQUIRE(feed.overlay.providers.size() == 6);
     for (const catalog::Provider& provider : feed.overlay.providers) {
@@ -319,4 +320,105 @@ TEST_CASE("prices are the doubles parse_number reads from their text", "[feeds][
         CHECK(row.on_demand == parse_number(prices[i]));
         CHECK(row.spot == parse_number(prices[i]));
     }
+}
+
+TEST_CASE("an undated snapshot marks its source undated and says so", "[feeds][skypilot]") {
+    FeedOptions options;
+    options.undated = true;
+    const FeedRead feed = read({sample("nebius_gpu_vms.csv")}, options);
+    REQUIRE(feed.overlay.sources.size() == 1);
+    CHECK(feed.overlay.sources.front().undated);
+    CHECK_THAT(feed.overlay.sources.front().note,
+               Catch::Contains("the snapshot's own date is unknown"));
+    CHECK_FALSE(read({sample("nebius_gpu_vms.csv")}).overlay.sources.front().undated);
+}
+
+TEST_CASE("PCIe and NVL instances map to their own cards, per provider", "[feeds][skypilot]") {
+    const FeedRead lambda = read({sample("lambda_gpu_vms.csv"), sample("lambda_b200_vms.csv")});
+    CHECK(instance(lambda, "lambda", "gpu_1x_h100_pcie").gpu == "H100-PCIe");
+    CHECK(instance(lambda, "lambda", "gpu_1x_h100_sxm5").gpu == "H100");
+    CHECK(instance(lambda, "lambda", "gpu_1x_a100").gpu == "A100-40GB-PCIe");
+    CHECK(instance(lambda, "lambda", "gpu_4x_a100").gpu == "A100-40GB-PCIe");
+    CHECK(instance(lambda, "lambda", "gpu_1x_a100_sxm4").gpu == "A100");
+    CHECK(instance(lambda, "lambda", "gpu_8x_a100").gpu == "A100");
+    CHECK(instance(lambda, "lambda", "gpu_8x_b200_sxm6").gpu == "B200");
+    const FeedRead azure = read({sample("azure_gpu_vms.csv")});
+    CHECK(instance(azure, "azure", "Standard_NC40ads_H100_v5").gpu == "H100-NVL");
+    CHECK(instance(azure, "azure", "Standard_NC80adis_H100_v5").gpu == "H100-NVL");
+    CHECK(instance(azure, "azure", "Standard_ND96isr_H100_v5").gpu == "H100");
+    CHECK(instance(azure, "azure", "Standard_NC24ads_A100_v4").gpu == "A100-80GB-PCIe");
+    CHECK(instance(azure, "azure", "Standard_ND96amsr_A100_v4").gpu == "A100-80GB");
+    CHECK(instance(azure, "azure", "Standard_NC6s_v3").gpu == "V100-PCIe");
+    CHECK(instance(azure, "azure", "Standard_NC24rs_v3").gpu == "V100-PCIe");
+    CHECK(instance(azure, "azure", "Standard_ND40rs_v2").gpu == "V100-32GB");
+    // Rows are counted per accelerator name and the card it maps to.
+    const auto& counts = lambda.summary.accelerators;
+    CHECK(std::count_if(counts.begin(), counts.end(),
+                        [](const AcceleratorRows& r) { return r.accelerator == "H100"; }) == 2);
+}
+
+TEST_CASE("Blackwell rows of AWS, GCP, Lambda and Nebius import as B200 and B300",
+          "[feeds][skypilot]") {
+    const FeedRead feed = read({sample("aws_blackwell_vms.csv"), sample("gcp_b200_vms.csv"),
+                                sample("nebius_b200_vms.csv")});
+    CHECK(instance(feed, "aws", "p6-b200.48xlarge").gpu == "B200");
+    CHECK(instance(feed, "aws", "p6-b300.48xlarge").gpu == "B300");
+    // GCP A4: the host rows are 0.0, so the accelerator row is the whole price.
+    const catalog::Instance& a4 = instance(feed, "gcp", "a4-highgpu-8g");
+    CHECK(a4.gpu == "B200");
+    CHECK(a4.gpu_count == 8);
+    CHECK(row(a4, "us-central1", "us-central1-b").on_demand == 90.216);
+    CHECK(instance(feed, "nebius", "gpu-b200-sxm_8gpu-160vcpu-1792gb").gpu == "B200");
+    CHECK(feed.summary.unknown_accelerators.empty());
+}
+
+TEST_CASE("the feed-only providers are what catalog import writes from their extracts",
+          "[feeds][skypilot]") {
+    // catalog/providers/{runpod,...}.yaml are written by tools/import_feeds.sh.
+    FeedOptions options;
+    options.as_of = Date{2026, 12, 1};
+    options.undated = true;
+    const FeedRead feed = read({sample("runpod_gpu_vms.csv"), sample("vast_gpu_vms.csv"),
+                                sample("fluidstack_gpu_vms.csv"), sample("cudo_gpu_vms.csv"),
+                                sample("hyperbolic_gpu_vms.csv"), sample("shadeform_gpu_vms.csv"),
+                                sample("verda_gpu_vms.csv"), sample("paperspace_gpu_vms.csv"),
+                                sample("do_gpu_vms.csv")},
+                               options);
+    REQUIRE(feed.overlay.providers.size() == 9);
+    for (const catalog::Provider& provider : feed.overlay.providers) {
+        INFO(provider.name);
+        const catalog::Provider* shipped =
+            catalog::find_provider(embedded::catalog(), provider.name);
+        REQUIRE(shipped != nullptr);
+        CHECK(shipped->as_of == Date{2026, 12, 1});
+        CHECK(shipped->instances == provider.instances);
+        REQUIRE(shipped->sources.size() == 1);
+        CHECK(embedded::catalog().sources.at(shipped->sources.front()).undated);
+    }
+    // Each cloud's PCIe and NVL cards, and its own accelerator names.
+    CHECK(instance(feed, "runpod", "8x_H100_SECURE").gpu == "H100-PCIe");
+    CHECK(instance(feed, "runpod", "4x_H100-SXM_SECURE").gpu == "H100");
+    CHECK(instance(feed, "runpod", "10x_H100-NVL_SECURE").gpu == "H100-NVL");
+    CHECK(instance(feed, "runpod", "1x_A100-80GB_SECURE").gpu == "A100-80GB-PCIe");
+    CHECK(instance(feed, "runpod", "6x_A100-80GB-SXM_SECURE").gpu == "A100-80GB");
+    CHECK(instance(feed, "runpod", "4x_MI300X_SECURE").gpu == "MI300X");
+    CHECK(instance(feed, "vast", "1x-H100_NVL-32-65536").gpu == "H100-NVL");
+    CHECK(instance(feed, "vast", "1x-H100_SXM-32-65536").gpu == "H100");
+    CHECK(instance(feed, "vast", "2x-A100_PCIE-32-65536").gpu == "A100-40GB-PCIe");
+    CHECK(instance(feed, "vast", "1x-RTX_4090-32-65536").gpu == "RTX4090");
+    CHECK(instance(feed, "cudo", "epyc-genoa-a100-pcie_1x2v4gb").gpu == "A100-80GB-PCIe");
+    CHECK(instance(feed, "cudo", "sapphire-rapids-h100_8x96v192gb").gpu == "H100");
+    CHECK(instance(feed, "fluidstack", "H100_NVLINK_80GB::8").gpu == "H100");
+    CHECK(instance(feed, "verda", "8A100.176V").gpu == "A100-80GB");
+    CHECK(instance(feed, "verda", "8A100.40S.176V").gpu == "A100");
+    CHECK(instance(feed, "verda", "1B300.30V").gpu == "B300");
+    CHECK(instance(feed, "shadeform", "crusoe_A100-80GB").gpu == "A100-80GB-PCIe");
+    CHECK(instance(feed, "shadeform", "denvr_A100-sxm4-80GB").gpu == "A100-80GB");
+    // Vast.ai's SpotPrice 0.00 is not a free spot market.
+    const catalog::Instance& rtx = instance(feed, "vast", "1x-RTX_5090-32-65536");
+    CHECK(std::none_of(rtx.prices.begin(), rtx.prices.end(),
+                       [](const catalog::PriceRow& r) { return r.spot.has_value(); }));
+    CHECK(std::any_of(
+        feed.summary.corrections.begin(), feed.summary.corrections.end(),
+        [](const std::string& c) { return c.rfind("vast: 50 rows' SpotPrice", 0) == 0; }));
 }

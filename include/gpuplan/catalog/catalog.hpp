@@ -14,8 +14,11 @@
 
 namespace gpuplan::catalog {
 
-enum class Architecture { volta, turing, ampere, ada, hopper, blackwell };
-enum class FormFactor { sxm, pcie };
+// NVIDIA generations in release order, then AMD's (cdna3: Instinct MI300 series). Code that
+// compares NVIDIA generations treats cdna3 as the newest (PCIe Gen5 hosts).
+enum class Architecture { volta, turing, ampere, ada, hopper, blackwell, cdna3 };
+// sxm: NVIDIA SXM module; pcie: PCIe card; oam: OCP Accelerator Module (AMD Instinct).
+enum class FormFactor { sxm, pcie, oam };
 // Numeric precisions a GPU may support; int8 and int4 are TOPS, the rest TFLOPS.
 enum class Precision { fp32, tf32, fp16, bf16, fp8, int8, int4 };
 inline constexpr std::size_t k_precision_count = 7;

@@ -1,5 +1,5 @@
 #pragma once
-// Writing providers as a catalog file (docs/catalog-format.md): block style with one compact
+// Writing GPU models and providers as a catalog file (docs/catalog-format.md): block style with one compact
 // flow mapping per price row, numbers in their shortest exact form, so that reading the file
 // back gives the same values.
 
@@ -19,6 +19,13 @@ namespace gpuplan::catalog {
 [[nodiscard]] std::string write_providers_yaml(std::span<const Provider> providers,
                                                const std::map<std::string, Source>& sources,
                                                std::string_view comment);
+
+// A `schema_version: 1` catalog file holding `gpus` (every field a catalog file can hold),
+// then `providers` as write_providers_yaml writes them, and every source either cites.
+[[nodiscard]] std::string write_catalog_yaml(std::span<const Gpu> gpus,
+                                             std::span<const Provider> providers,
+                                             const std::map<std::string, Source>& sources,
+                                             std::string_view comment);
 
 // A YAML scalar for `text`: plain when that reads back as the same string, else double-quoted.
 [[nodiscard]] std::string yaml_scalar(std::string_view text);

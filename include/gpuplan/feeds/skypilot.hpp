@@ -49,6 +49,9 @@ struct FeedFile {
 struct FeedOptions {
     std::string provider;      // --provider; empty = infer from each file's name and columns
     std::optional<Date> as_of; // --as-of; nullopt = each file's modification date
+    // --undated: the snapshot's own date is unknown, so as_of is the date it was read and the
+    // feed's sources are marked undated.
+    bool undated = false;
 };
 
 // Where a feed's as_of came from; feeds carry no date of their own.
