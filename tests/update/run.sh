@@ -65,6 +65,16 @@ downloaded=$(json "d['catalog']['cache']['downloaded_at']")
 [ "$(json "d['catalog']['as_of']['newest']")" = "${downloaded:0:10}" ] ||
     fail "newest price $(json "d['catalog']['as_of']") is not the download day $downloaded"
 [ "$(json "d['catalog']['digest'] != '$embedded_digest'")" = True ] || fail "digest unchanged"
+python3 - "$source_dir" "$scratch/.out" <<'CHECK' || fail "the output breaks docs/schema/recommend.schema.json"
+import json, pathlib, sys
+sys.path.insert(0, sys.argv[1] + "/tests/tools")
+import jsonschema, validate_json
+schemas = validate_json.load_schemas(pathlib.Path(sys.argv[1]) / "docs/schema")
+validator = validate_json.make_validator(jsonschema, schemas, "recommend.schema.json")
+errors = [f"{list(e.path)}: {e.message}" for e in validator.iter_errors(json.load(open(sys.argv[2])))]
+print("\n".join(errors), file=sys.stderr)
+sys.exit(1 if errors else 0)
+CHECK
 case "$(json "d['assumptions']['notes']")" in
 *"from the price cache $cache"*) ;;
 *) fail "no assumption names the cache: $(json "d['assumptions']['notes']")" ;;
