@@ -8,6 +8,7 @@
 #include "cli/recommend_cmd.hpp"
 #include "cli/report_cmd.hpp"
 #include "cli/rules_cmd.hpp"
+#include "cli/update_cmd.hpp"
 #include "gpuplan/error.hpp"
 #include "gpuplan/limits.hpp"
 #include "gpuplan/report/escape.hpp"
@@ -90,6 +91,8 @@ void add_common_options(CLI::App& app, Parsed& parsed) {
                    "Warn (recommend, catalog list) or fail (check) when prices are older than "
                    "this, e.g. 30d")
         ->type_name("DURATION");
+    app.add_flag("--offline", c.offline,
+                 "Leave out the price cache of 'gpuplan catalog update' (embedded prices only)");
     app.add_flag("--timestamp", parsed.timestamp,
                  "Add the time of the run (generated_at) to JSON and the report");
 }
@@ -403,6 +406,28 @@ void add_feed_commands(CLI::App& app, Parsed& parsed) {
         };
     });
 
+    auto update_options = std::make_shared<CatalogUpdateOptions>();
+    CLI::App* update = catalog->add_subcommand(
+        "update", "Download current price feeds (SkyPilot vms.csv) into the price cache");
+    update
+        ->add_option("--source", update_options->source,
+                     "Root URL laid out as BASE/<cloud>/vms.csv (default: the public SkyPilot "
+                     "catalog)")
+        ->type_name("BASE");
+    update->add_option("--cloud", update_options->clouds, "Only this cloud (repeatable)")
+        ->type_name("NAME")
+        ->allow_extra_args(false);
+    update
+        ->add_option("--timeout", update_options->timeout_seconds,
+                     "Give up on a file when connecting or waiting for data takes longer "
+                     "(seconds, default 30)")
+        ->type_name("SECONDS");
+    update->callback([&parsed, update_options] {
+        parsed.action = [&parsed, update_options](Io& io) {
+            return run_catalog_update(parsed.common, *update_options, io);
+        };
+    });
+
     auto diff_options = std::make_shared<CatalogDiffOptions>();
     CLI::App* diff = catalog->add_subcommand(
         "diff", "Show price changes from catalog A to catalog B (files, folders or feeds)");
@@ -497,6 +522,7 @@ int run(const std::vector<std::string>& args, Io& io) {
     }
 
     parsed.common.verbosity = parsed.quiet ? -1 : parsed.verbose_count;
+    parsed.common.cache_dir = io.cache_dir;
     if (parsed.timestamp) {
         parsed.common.generated_at = utc_timestamp();
     }

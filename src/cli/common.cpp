@@ -1,5 +1,6 @@
 #include "cli/common.hpp"
 
+#include "cli/price_cache.hpp"
 #include "gpuplan/embedded.hpp"
 #include "gpuplan/error.hpp"
 #include "gpuplan/large_buffer.hpp"
@@ -127,6 +128,11 @@ feeds::FeedRead read_feeds(const std::vector<feeds::FeedFile>& files,
                            const feeds::FeedOptions& options, const catalog::Catalog& base) {
     feeds::FeedRead read =
         feeds::read_skypilot(files, options, base.gpus, embedded::catalog().gpus);
+    log_feed_read(read);
+    return read;
+}
+
+void log_feed_read(const feeds::FeedRead& read) {
     for (const auto& [provider, names] : read.summary.unknown_accelerators) {
         for (const auto& [name, rows] : names) {
             spdlog::warn("{}: {} row{} with accelerator '{}' left out: no catalog GPU model has "
@@ -139,18 +145,26 @@ feeds::FeedRead read_feeds(const std::vector<feeds::FeedFile>& files,
     }
     for (const auto& [file, dated] : read.summary.dates) {
         spdlog::info("{}: prices as_of {} ({})", file, dated.first.to_string(),
-                     dated.second == feeds::AsOfOrigin::option ? "--as-of"
-                                                               : "the file's modification date");
+                     feeds::describe(dated.second));
     }
-    return read;
 }
 
-catalog::Catalog load_catalog(const CommonOptions& options) {
+catalog::Catalog load_catalog(const CommonOptions& options,
+                              std::optional<recommend::PriceCache>* cache) {
     if (options.no_default_catalog && options.catalogs.empty()) {
         throw UsageError("--no-default-catalog needs at least one --catalog PATH");
     }
-    return apply_catalog_paths(
-        options.no_default_catalog ? catalog::Catalog{} : embedded::decode_catalog(), options);
+    if (options.no_default_catalog) {
+        return apply_catalog_paths(catalog::Catalog{}, options);
+    }
+    catalog::Catalog catalog = embedded::decode_catalog();
+    if (!options.offline && !options.cache_dir.empty()) {
+        std::optional<recommend::PriceCache> used = apply_cache(catalog, options.cache_dir);
+        if (cache != nullptr) {
+            *cache = std::move(used);
+        }
+    }
+    return apply_catalog_paths(std::move(catalog), options);
 }
 
 catalog::Catalog apply_catalog_paths(catalog::Catalog catalog, const CommonOptions& options) {

@@ -6,6 +6,7 @@
 #include "gpuplan/catalog/staleness.hpp"
 #include "gpuplan/feeds/skypilot.hpp"
 #include "gpuplan/limits.hpp"
+#include "gpuplan/recommend/recommend.hpp"
 #include "gpuplan/report/catalog_view.hpp"
 #include "gpuplan/report/output_format.hpp"
 
@@ -30,6 +31,10 @@ struct Io {
     bool out_is_tty = false;
     bool no_color_env = false; // NO_COLOR is set
     std::optional<Date> today; // injected by tests; nullopt = the system clock (UTC)
+    bool err_is_tty = false;   // stderr is a terminal (progress lines)
+    // The price cache folder (price_cache.hpp, from XDG_CACHE_HOME or HOME); empty = none, as
+    // tests run unless they set one.
+    std::string cache_dir{};
 };
 
 struct CommonOptions {
@@ -44,6 +49,8 @@ struct CommonOptions {
     std::string as_of;           // --as-of DATE for price feeds without a date; empty = file date
     std::string max_catalog_age; // --max-catalog-age DURATION; empty = no limit
     std::string generated_at;    // UTC time of the run with --timestamp; empty otherwise
+    bool offline = false;        // --offline: leave the price cache out
+    std::string cache_dir;       // the price cache folder (Io::cache_dir); empty = none
 };
 
 // The largest input file any command reads (docs/limits.md); YAML documents have a lower limit.
@@ -99,9 +106,14 @@ struct InputFd {
                                          const feeds::FeedOptions& options,
                                          const catalog::Catalog& base);
 
-// The embedded catalog (unless --no-default-catalog) with the --catalog overlays applied.
-// Throws InputError for invalid overlays and UsageError when no catalog is left.
-[[nodiscard]] catalog::Catalog load_catalog(const CommonOptions& options);
+// Logs what read_feeds logs about a read.
+void log_feed_read(const feeds::FeedRead& read);
+
+// The embedded catalog (unless --no-default-catalog) with the price cache (unless --offline or
+// no cache folder; recorded in `cache` when given) and the --catalog overlays applied, in that
+// order. Throws InputError for invalid overlays and UsageError when no catalog is left.
+[[nodiscard]] catalog::Catalog load_catalog(const CommonOptions& options,
+                                            std::optional<recommend::PriceCache>* cache = nullptr);
 
 // Applies options.catalogs to `catalog` in order: runs of YAML files as overlays, each CSV file
 // as a price feed. Throws InputError, RuntimeError or UsageError.

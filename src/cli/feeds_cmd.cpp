@@ -17,8 +17,6 @@ namespace gpuplan::cli {
 
 namespace fs = std::filesystem;
 
-namespace {
-
 std::string import_summary(const feeds::FeedRead& read,
                            const std::vector<std::pair<std::string, std::string>>& written) {
     std::string out;
@@ -71,13 +69,15 @@ std::string import_summary(const feeds::FeedRead& read,
         out += fmt::format("corrected: {}\n", correction);
     }
     for (const auto& [file, dated] : read.summary.dates) {
-        out += fmt::format("{}: as_of {} from {}\n", file, dated.first.to_string(),
-                           dated.second == feeds::AsOfOrigin::option
-                               ? "--as-of"
-                               : "the file's modification date (pass --as-of to set it)");
+        out += fmt::format(
+            "{}: as_of {} from {}{}\n", file, dated.first.to_string(),
+            feeds::describe(dated.second),
+            dated.second == feeds::AsOfOrigin::file_date ? " (pass --as-of to set it)" : "");
     }
     return out;
 }
+
+namespace {
 
 // The providers of a feed as the catalog will hold them: the feed's specs and prices with what
 // the catalog underneath already knew about each instance type.

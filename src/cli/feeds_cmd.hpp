@@ -17,6 +17,13 @@ struct CatalogDiffOptions {
     std::string b;
 };
 
+// What an import read, for people: per provider (with where it was written, from `written`:
+// provider, target) its instance types, price rows and as_of, then rows per accelerator, names
+// left out, corrections and each file's date.
+[[nodiscard]] std::string
+import_summary(const feeds::FeedRead& read,
+               const std::vector<std::pair<std::string, std::string>>& written);
+
 // Reads price feeds and writes catalog YAML: to stdout (one document), or with -o DIR one
 // `<provider>.yaml` per provider, each written atomically. A summary of rows goes to stdout with
 // -o and to stderr without.

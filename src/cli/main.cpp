@@ -1,4 +1,5 @@
 #include "cli/app.hpp"
+#include "cli/price_cache.hpp"
 
 #include <cerrno>
 #include <cstdlib>
@@ -29,5 +30,7 @@ int main(int argc, char** argv) {
     std::vector<std::string> args(argv + 1, argv + argc);
     gpuplan::cli::Io io{std::cout, std::cerr, ::isatty(STDOUT_FILENO) == 1,
                         std::getenv("NO_COLOR") != nullptr, std::nullopt};
+    io.err_is_tty = ::isatty(STDERR_FILENO) == 1;
+    io.cache_dir = gpuplan::cli::cache_dir_from(std::getenv("XDG_CACHE_HOME"), std::getenv("HOME"));
     return gpuplan::cli::run(args, io);
 }

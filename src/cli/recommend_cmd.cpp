@@ -92,7 +92,8 @@ cost::Settings parse_cost_flags(const CostFlags& flags, const CommonOptions& com
 recommend::Recommendation make_recommendation(const CommonOptions& common,
                                               const RecommendOptions& options,
                                               const catalog::Catalog& catalog,
-                                              bool with_sensitivity) {
+                                              bool with_sensitivity,
+                                              const std::optional<recommend::PriceCache>& cache) {
     const auto objective = rank::parse_objective(options.objective);
     if (!objective) {
         throw UsageError(fmt::format("--objective: expected cost, time or balanced, got '{}'",
@@ -115,6 +116,7 @@ recommend::Recommendation make_recommendation(const CommonOptions& common,
         return recommend::recommend(workload, catalog, tree ? &*tree : nullptr, settings,
                                     generator_info());
     });
+    recommendation.catalog.cache = cache;
     spdlog::info("{} options priced from {} estimates", recommendation.plan.options.size(),
                  recommendation.plan.estimates);
     if (recommendation.decision) {
@@ -126,9 +128,11 @@ recommend::Recommendation make_recommendation(const CommonOptions& common,
 }
 
 Exit run_recommend(const CommonOptions& common, const RecommendOptions& options, Io& io) {
-    const catalog::Catalog catalog = load_catalog(common);
+    std::optional<recommend::PriceCache> cache;
+    const catalog::Catalog catalog = load_catalog(common, &cache);
     (void)check_catalog_age(catalog, common, io);
-    const recommend::Recommendation recommendation = make_recommendation(common, options, catalog);
+    const recommend::Recommendation recommendation =
+        make_recommendation(common, options, catalog, false, cache);
     const std::string text = timed("render", [&] {
         return report::render_recommend(recommendation, common.format, common.wide);
     });
@@ -142,7 +146,8 @@ Exit run_recommend(const CommonOptions& common, const RecommendOptions& options,
 
 Exit run_tco(const CommonOptions& common, const TcoOptions& options, Io& io) {
     const cost::Settings settings = parse_cost_flags(options.cost, common);
-    const catalog::Catalog catalog = load_catalog(common);
+    std::optional<recommend::PriceCache> cache;
+    const catalog::Catalog catalog = load_catalog(common, &cache);
     const workload::Workload workload = resolve_workload(options.input, common, catalog);
     if (workload.constraints.gpu_models.size() == 1 &&
         catalog::find_gpu(catalog, workload.constraints.gpu_models[0]) == nullptr) {
@@ -161,8 +166,9 @@ Exit run_tco(const CommonOptions& common, const TcoOptions& options, Io& io) {
         spdlog::info("tco: taking {} x {} from recommend's best option",
                      configuration->gpu_count.value_or(0), configuration->gpu);
     }
-    const recommend::TcoComparison comparison =
+    recommend::TcoComparison comparison =
         recommend::tco(workload, catalog, &tree, rules, settings, *configuration, generator_info());
+    comparison.catalog.cache = cache;
     write_output(common, report::render_tco(comparison, common.format), io);
     return Exit::ok;
 }

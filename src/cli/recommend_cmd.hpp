@@ -49,11 +49,12 @@ struct TcoOptions {
 [[nodiscard]] cost::Settings parse_cost_flags(const CostFlags& flags, const CommonOptions& common);
 
 // Maps recommend's flags to the pipeline's settings and runs it (recommend's answer, also the
-// input of check and report). Throws UsageError, InputError as run_recommend.
-[[nodiscard]] recommend::Recommendation make_recommendation(const CommonOptions& common,
-                                                            const RecommendOptions& options,
-                                                            const catalog::Catalog& catalog,
-                                                            bool with_sensitivity = false);
+// input of check and report); `cache` is the price cache in `catalog`, for its provenance.
+// Throws UsageError, InputError as run_recommend.
+[[nodiscard]] recommend::Recommendation
+make_recommendation(const CommonOptions& common, const RecommendOptions& options,
+                    const catalog::Catalog& catalog, bool with_sensitivity = false,
+                    const std::optional<recommend::PriceCache>& cache = std::nullopt);
 
 // Ranks every feasible option; exit 4 with --fail-if-none when nothing is feasible.
 [[nodiscard]] Exit run_recommend(const CommonOptions& common, const RecommendOptions& options,

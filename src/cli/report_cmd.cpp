@@ -9,13 +9,14 @@ Exit run_report(const CommonOptions& common, const ReportOptions& options, Io& i
     if (common.format == report::Format::json) {
         throw UsageError("report writes markdown; for JSON run 'gpuplan recommend --format json'");
     }
-    const catalog::Catalog catalog = load_catalog(common);
+    std::optional<recommend::PriceCache> cache;
+    const catalog::Catalog catalog = load_catalog(common, &cache);
     // The report compares every purchase option, so options the decision tree excludes are
     // priced too (as with --explain) and stay listed as rejected, with the rule that excluded them.
     RecommendOptions recommend = options.recommend;
     recommend.rules.explain = !recommend.rules.none;
     const recommend::Recommendation recommendation =
-        make_recommendation(common, recommend, catalog, true);
+        make_recommendation(common, recommend, catalog, true, cache);
     std::vector<OutputFile> chart;
     if (!options.chart.empty()) {
         chart.push_back({options.chart,

@@ -373,6 +373,18 @@ bool is_plain_decimal(std::string_view text) {
 
 } // namespace
 
+std::string_view describe(AsOfOrigin origin) {
+    switch (origin) {
+    case AsOfOrigin::option:
+        return "--as-of";
+    case AsOfOrigin::file_date:
+        return "the file's modification date";
+    case AsOfOrigin::download:
+        return "the download time";
+    }
+    return "--as-of";
+}
+
 bool is_provider_id(std::string_view name) {
     return !name.empty() && std::all_of(name.begin(), name.end(), [](char c) {
         return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-' || c == '_';
@@ -600,9 +612,9 @@ private:
                           "pass --as-of DATE"));
             return;
         }
-        m_dates.emplace_back(
-            file.name,
-            std::make_pair(as_of, m_options.as_of ? AsOfOrigin::option : AsOfOrigin::file_date));
+        m_dates.emplace_back(file.name,
+                             std::make_pair(as_of, m_options.as_of ? m_options.as_of_origin
+                                                                   : AsOfOrigin::file_date));
         m_file_dates.resize(m_files.size());
         m_file_dates[index] = as_of;
         // About one price row per line: reserve once rather than grow and copy.
@@ -1251,8 +1263,9 @@ private:
         return out;
     }
 
-    std::string_view date_note() const {
-        return m_options.as_of ? "from --as-of" : "from the file's modification date";
+    std::string date_note() const {
+        return fmt::format(
+            "from {}", describe(m_options.as_of ? m_options.as_of_origin : AsOfOrigin::file_date));
     }
 
     std::span<const FeedFile> m_files;

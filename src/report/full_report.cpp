@@ -365,6 +365,9 @@ std::string provenance_section(const recommend::Recommendation& r) {
     out += r.catalog.newest.empty()
                ? "- Prices used: none dated\n"
                : fmt::format("- Prices used: as of {} to {}\n", r.catalog.oldest, r.catalog.newest);
+    if (r.catalog.cache) {
+        out += "- Price cache: " + esc(price_cache_note(*r.catalog.cache)) + "\n";
+    }
     for (const cost::FxUse& fx : r.plan.fx) {
         out += fmt::format("- Exchange rate: 1 {} = {} {} (as of {})\n", fx.from,
                            format_price(fx.rate), fx.to, fx.as_of.empty() ? "n/a" : fx.as_of);

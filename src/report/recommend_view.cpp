@@ -108,6 +108,12 @@ ordered_json catalog_json(const recommend::CatalogInfo& info) {
                        ? ordered_json(nullptr)
                        : ordered_json{{"oldest", info.oldest}, {"newest", info.newest}};
     out["offers"] = info.offers;
+    if (info.cache) {
+        out["cache"] = {{"file", info.cache->file},
+                        {"downloaded_at", info.cache->downloaded_at},
+                        {"source", info.cache->source},
+                        {"providers", info.cache->providers}};
+    }
     return out;
 }
 
@@ -155,6 +161,16 @@ std::string rules_note(const recommend::Recommendation& r) {
         r.rules_file, preferred, r.decision->excluded_gpus.size(), excluded_options,
         r.explain ? "; excluded options are priced and listed as rejected"
                   : "; options they exclude are left out (--explain prices and lists them)");
+}
+
+// The answer's notes among its assumptions: the decision tree's, the price cache's, the plan's.
+std::vector<std::string> answer_notes(const recommend::Recommendation& r) {
+    std::vector<std::string> notes{rules_note(r)};
+    if (r.catalog.cache) {
+        notes.push_back(price_cache_note(*r.catalog.cache));
+    }
+    notes.insert(notes.end(), r.plan.assumptions.begin(), r.plan.assumptions.end());
+    return notes;
 }
 
 // The decision without a tree: every candidate of the plan, every purchase option it priced.
@@ -220,9 +236,7 @@ std::string recommend_json(const recommend::Recommendation& r) {
             ? ordered_json{{"samples", r.settings.simulate}, {"seed", r.settings.seed}}
             : ordered_json(nullptr);
     assumptions["estimates"] = plan.estimates;
-    std::vector<std::string> notes{rules_note(r)};
-    notes.insert(notes.end(), plan.assumptions.begin(), plan.assumptions.end());
-    assumptions["notes"] = notes;
+    assumptions["notes"] = answer_notes(r);
     out["assumptions"] = assumptions;
     out["decision"] = r.decision ? decision_json(*r.decision, r.rules_file)
                                  : decision_json(unruled_decision(plan), "");
@@ -424,8 +438,7 @@ std::string recommend_text(const recommend::Recommendation& r, bool markdown, bo
         out += fmt::format("{}1 {} = {} {} (as of {})\n", bullet, fx.from, format_price(fx.rate),
                            fx.to, fx.as_of);
     }
-    out += bullet + rules_note(r) + "\n";
-    for (const std::string& note : plan.assumptions) {
+    for (const std::string& note : answer_notes(r)) {
         out += bullet + note + "\n";
     }
     if (r.decision) {
@@ -436,6 +449,13 @@ std::string recommend_text(const recommend::Recommendation& r, bool markdown, bo
 }
 
 } // namespace
+
+std::string price_cache_note(const recommend::PriceCache& cache) {
+    return fmt::format("prices of {} from the price cache {}, downloaded {} from {} by gpuplan "
+                       "catalog update (--offline ignores it)",
+                       fmt::join(cache.providers, ", "), cache.file, cache.downloaded_at,
+                       cache.source);
+}
 
 std::string render_recommend(const recommend::Recommendation& report, Format format, bool wide) {
     switch (format) {

@@ -9,36 +9,11 @@ gpuplan=$(realpath "$1")
 source_dir=$(realpath "$2")
 scratch=$(mktemp -d "${TMPDIR:-/tmp}/gpuplan_fault.XXXXXX")
 trap 'rm -rf "$scratch"' EXIT
+# Every run without a price cache, whatever the user running the tests has downloaded.
+export XDG_CACHE_HOME="$scratch/no-cache"
 cd "$scratch" || exit 1
-failures=0
 limit=20 # seconds for any one run; the slowest case takes well under 2
-
-fail() {
-    echo "FAIL: $current: $*" >&2
-    failures=$((failures + 1))
-}
-
-# run ARGS...: runs gpuplan, sets $rc, $out (stdout) and $err (stderr).
-run() {
-    timeout "$limit" "$gpuplan" "$@" >"$scratch/.out" 2>"$scratch/.err"
-    rc=$?
-    out=$(cat "$scratch/.out")
-    err=$(cat "$scratch/.err")
-}
-
-expect_rc() {
-    [ "$rc" = "$1" ] || fail "exit code $rc, expected $1 (stderr: ${err:0:400})"
-}
-
-expect_err() {
-    case "$err" in *"$1"*) ;; *) fail "stderr lacks '$1': ${err:0:400}" ;; esac
-}
-
-expect_no_temporaries() {
-    local left
-    left=$(find "${1:-.}" -name '.gpuplan-*' -o -name '*.tmp.*' | head -5)
-    [ -z "$left" ] || fail "temporary files left behind: $left"
-}
+. "$source_dir/tests/support/expect.sh"
 
 case_() {
     current=$1

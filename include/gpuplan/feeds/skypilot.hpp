@@ -46,16 +46,22 @@ struct FeedFile {
     std::optional<Date> modified; // the file's modification date (UTC); nullopt if unknown
 };
 
+// Where a feed's as_of came from; feeds carry no date of their own.
+enum class AsOfOrigin { option, file_date, download };
+
+// How the summary and source notes name an origin: `--as-of`, `the file's modification date`,
+// `the download time`.
+[[nodiscard]] std::string_view describe(AsOfOrigin origin);
+
 struct FeedOptions {
     std::string provider;      // --provider; empty = infer from each file's name and columns
     std::optional<Date> as_of; // --as-of; nullopt = each file's modification date
     // --undated: the snapshot's own date is unknown, so as_of is the date it was read and the
     // feed's sources are marked undated.
     bool undated = false;
+    // What `as_of` is when given: --as-of, or the day a feed was downloaded (catalog update).
+    AsOfOrigin as_of_origin = AsOfOrigin::option;
 };
-
-// Where a feed's as_of came from; feeds carry no date of their own.
-enum class AsOfOrigin { option, file_date };
 
 // What happened to one provider's CSV rows of one accelerator name.
 struct AcceleratorRows {

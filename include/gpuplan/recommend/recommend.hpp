@@ -38,12 +38,24 @@ struct Settings {
     std::string generated_at; // UTC time of the run when asked (--timestamp); empty otherwise
 };
 
+// Prices downloaded by `gpuplan catalog update` and overlaid on the catalog from the user's
+// cache. The pipeline never sets it: the caller that applied the cache does.
+struct PriceCache {
+    std::string file;                   // the cache file
+    std::string downloaded_at;          // UTC, `2026-12-02T10:00:00Z`
+    std::string source;                 // the root the feeds came from
+    std::vector<std::string> providers; // the providers whose prices it holds
+
+    bool operator==(const PriceCache&) const = default;
+};
+
 // What the output says about the catalog it priced from.
 struct CatalogInfo {
     std::string oldest; // oldest date of the prices used; empty without prices
     std::string newest; // newest date of the prices used
     std::string digest;
     std::size_t offers = 0;
+    std::optional<PriceCache> cache; // set when the price cache was overlaid
 
     bool operator==(const CatalogInfo&) const = default;
 };

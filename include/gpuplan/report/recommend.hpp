@@ -17,4 +17,8 @@ namespace gpuplan::report {
 
 [[nodiscard]] std::string render_tco(const recommend::TcoComparison& report, Format format);
 
+// The assumption line of an answer priced with the price cache: which providers' prices, from
+// which file, downloaded when and from where.
+[[nodiscard]] std::string price_cache_note(const recommend::PriceCache& cache);
+
 } // namespace gpuplan::report
