@@ -106,16 +106,28 @@ inline constexpr double k_data_bottleneck_share = 0.8;
 // Benchmark matching: distance of a spec the catalog lacks (E3.6).
 inline constexpr double k_unknown_spec_distance = 10.0;
 
-// Inference: share of peak memory bandwidth decode achieves, and prefill MFU.
-inline constexpr double k_decode_bandwidth_efficiency_small = 0.68; // t <= 2
-inline constexpr double k_decode_bandwidth_efficiency_4 = 0.66;
-inline constexpr double k_decode_bandwidth_efficiency_8 = 0.56;
+// Inference (E7): share of peak memory bandwidth decode reaches on one GPU, and the factors of
+// quantised weights (gpt-fast, A100-80GB at batch 1).
+inline constexpr double k_decode_bandwidth_efficiency = 0.68;
 inline constexpr double k_bandwidth_factor_8bit = 0.77;
 inline constexpr double k_bandwidth_factor_int4 = 0.62;
-inline constexpr double k_prefill_mfu = 0.60;
-inline constexpr double k_prefill_mfu_short = 0.35; // batch x input tokens below 512
-inline constexpr double k_prefill_short_tokens = 512.0;
-inline constexpr double k_prefill_mfu_fp8 = 0.42;
+// Tensor-parallel decode: two all-reduces per layer, each alpha(t) = k_allreduce_alpha_per_doubling
+// x log2(t) (nccl-tests small messages on 8 NVLink GPUs: about 18.7 us) plus the synchronisation
+// a framework adds per collective (fitted to gpt-fast's six TP rows, E7).
+inline constexpr double k_tp_allreduces_per_layer = 2.0;
+inline constexpr double k_allreduce_alpha_per_doubling_s = 6.2e-6;
+inline constexpr double k_collective_sync_s = 10e-6;
+// Prefill and batched-decode efficiency against the peak: k_prefill_mfu_max x n / (n + half)
+// for n tokens in one forward pass; FP8 reaches k_prefill_fp8_factor of that against the FP8
+// peak; every layer adds a launch overhead to a prefill (TensorRT-LLM first-token latencies).
+inline constexpr double k_prefill_mfu_max = 0.75;
+inline constexpr double k_prefill_half_tokens = 128.0;
+inline constexpr double k_prefill_fp8_factor = 0.60;
+inline constexpr double k_prefill_layer_overhead_s = 75e-6;
+// Continuous batching: most requests in flight per replica (vLLM's max_num_seqs default).
+inline constexpr double k_default_max_batch = 256.0;
+// Standard normal 90th percentile, for the P90 of the Poisson number of requests in flight.
+inline constexpr double k_z90 = 1.2816;
 inline constexpr double k_custom_inference_mfu = 0.18;
 
 } // namespace gpuplan::estimate::detail

@@ -3,6 +3,7 @@
 #include "detail/strings.hpp"
 #include "estimate/common.hpp"
 #include "estimate/constants.hpp"
+#include "estimate/serving.hpp"
 #include "estimate/training.hpp"
 #include "gpuplan/error.hpp"
 #include "gpuplan/workload/reader.hpp"
@@ -25,15 +26,251 @@ using workload::Family;
 using workload::Task;
 using workload::Workload;
 
-// Decode bandwidth efficiency by tensor-parallel degree and weight format (E7).
-double bandwidth_efficiency(int tensor, double weight_bytes) {
-    const double base = tensor <= 2   ? k_decode_bandwidth_efficiency_small
-                        : tensor <= 4 ? k_decode_bandwidth_efficiency_4
-                                      : k_decode_bandwidth_efficiency_8;
-    const double factor = weight_bytes <= 0.625 ? k_bandwidth_factor_int4
-                          : weight_bytes <= 1.0 ? k_bandwidth_factor_8bit
-                                                : 1.0;
-    return base * factor;
+// Bytes per weight of the serving precision: int4 with its group scales, 8-bit, or 16-bit.
+double weight_bytes_of(Precision wanted, Precision used) {
+    return wanted == Precision::int4                             ? 0.625
+           : wanted == Precision::int8 || used == Precision::fp8 ? 1.0
+                                                                 : 2.0;
+}
+
+// Depth and width of a transformer given without a shape: h / L = 128 (E4.2).
+std::pair<double, double> depth_and_width(const Shape& shape, double params) {
+    if (shape.layers > 0.0 && shape.hidden > 0.0) {
+        return {shape.layers, shape.hidden};
+    }
+    const double layers = std::max(
+        1.0, std::round(std::cbrt(params / (12.0 * k_hidden_per_layer * k_hidden_per_layer))));
+    return {layers, layers * k_hidden_per_layer};
+}
+
+ServingModel serving_model(const Workload& w, const Gpu& gpu, const NodeShape& node, Precision used,
+                           double peak) {
+    const Shape shape = shape_of(w.model);
+    const double weight_bytes = weight_bytes_of(w.inference.precision, used);
+    ServingModel m;
+    m.active_params = active_params(w.model);
+    m.weight_bytes = w.model.params * weight_bytes;
+    const double kv_bytes = used == Precision::fp8 ? 1.0 : 2.0;
+    m.kv_bytes_per_token = shape.kv_known() ? 2.0 * shape.layers * shape.kv_heads *
+                                                  (shape.hidden / shape.heads) * kv_bytes
+                                            : 0.0;
+    m.kv_heads = std::max(1.0, shape.kv_heads);
+    std::tie(m.layers, m.hidden) = depth_and_width(shape, w.model.params);
+    m.input_tokens = w.inference.input_tokens;
+    m.output_tokens = w.inference.output_tokens;
+    m.peak_flops = peak;
+    m.bandwidth_bytes_per_s = gpu.memory_bandwidth_gb_per_s * k_bytes_per_gb;
+    m.weight_factor = weight_bytes <= 0.625 ? k_bandwidth_factor_int4
+                      : weight_bytes <= 1.0 ? k_bandwidth_factor_8bit
+                                            : 1.0;
+    m.fp8 = used == Precision::fp8;
+    const double link_gb_per_s =
+        node.nvlink && gpu.nvlink_gb_per_s > 0.0 ? gpu.nvlink_gb_per_s : k_pcie4_gb_per_s;
+    m.link_bytes_per_s = link_gb_per_s * k_bytes_per_gb * k_link_efficiency;
+    m.usable_bytes =
+        (k_usable_memory_fraction * gpu.memory_gib - k_framework_overhead_gib) * k_bytes_per_gib;
+    return m;
+}
+
+// The tensor-parallel degrees searched: the pinned one, else 1 to a node, at most `limit` GPUs.
+std::vector<int> serving_degrees(const Workload& w, int gpus_per_node, int limit) {
+    std::vector<int> out;
+    for (int t : k_tensor_parallel_degrees) {
+        const bool pinned_ok = !w.inference.tensor_parallel || *w.inference.tensor_parallel == t;
+        if (t <= gpus_per_node && t <= limit && pinned_ok) {
+            out.push_back(t);
+        }
+    }
+    if (out.empty() && w.inference.tensor_parallel && *w.inference.tensor_parallel <= limit) {
+        out.push_back(*w.inference.tensor_parallel); // pinned beyond a node or off the list
+    }
+    return out;
+}
+
+double percentile_latency(const Fleet& f, int percentile) {
+    return percentile == 90 ? f.load.time.latency_p90_ms : f.load.time.latency_p50_ms;
+}
+
+// Whether fleet `a` is the better choice: meets the targets, serves the rate, fewest GPUs
+// (free count), then the lower latency.
+bool better(const Fleet& a, const Fleet& b, bool fixed_count, int percentile) {
+    if (a.meets != b.meets) {
+        return a.meets;
+    }
+    if (a.load.stable != b.load.stable) {
+        return a.load.stable;
+    }
+    if (!fixed_count && a.gpus() != b.gpus()) {
+        return a.gpus() < b.gpus();
+    }
+    return percentile_latency(a, percentile) < percentile_latency(b, percentile);
+}
+
+double batch_limit(const Workload& w) {
+    if (w.inference.batching == workload::Batching::static_batch) {
+        return w.inference.batch;
+    }
+    return w.inference.max_batch ? *w.inference.max_batch : k_default_max_batch;
+}
+
+struct Choice {
+    std::optional<Fleet> fleet;
+    int min_gpus = 0;
+};
+
+Choice choose_fleet(const Workload& w, const ServingModel& m, const std::vector<int>& degrees,
+                    std::optional<int> count) {
+    Choice c;
+    const bool paged = w.inference.batching == workload::Batching::continuous;
+    for (int t : degrees) {
+        const double cap = max_batch(m, t, batch_limit(w), paged);
+        if (cap < 1.0) {
+            continue;
+        }
+        c.min_gpus = c.min_gpus == 0 ? t : std::min(c.min_gpus, t);
+        const std::optional<Fleet> f =
+            count ? std::optional<Fleet>(fixed_fleet(m, w.inference, t, cap, *count))
+                  : cheapest_fleet(m, w.inference, t, cap);
+        if (f && (!c.fleet || better(*f, *c.fleet, count.has_value(), w.inference.percentile))) {
+            c.fleet = f;
+        }
+    }
+    return c;
+}
+
+MemoryBreakdown serving_memory(const ServingModel& m, const Workload& w, int t, double batch) {
+    MemoryBreakdown mem;
+    mem.weights_gib = m.weight_bytes / t / k_bytes_per_gib;
+    const double tokens = w.inference.batching == workload::Batching::continuous
+                              ? m.input_tokens + m.output_tokens / 2.0
+                              : m.input_tokens + m.output_tokens;
+    mem.kv_cache_gib = batch * tokens * m.kv_bytes_per_token /
+                       std::max(1.0, std::min<double>(t, m.kv_heads)) / k_bytes_per_gib;
+    mem.overhead_gib = k_framework_overhead_gib;
+    return mem;
+}
+
+void fill_serving(GpuEstimate& e, const Workload& w, const ServingModel& m, const Fleet& f) {
+    const ReplicaLoad& load = f.load;
+    e.serving = load.time;
+    e.gpu_count = f.gpus();
+    e.tensor_parallel = load.tensor;
+    e.model_parallel = load.tensor;
+    e.data_parallel = f.replicas;
+    const double served = std::max(1.0, load.time.batch);
+    e.batch = static_cast<int>(std::ceil(served - 1e-9));
+    e.memory = serving_memory(m, w, load.tensor, served);
+    e.mfu = compute_efficiency(m, std::max(1.0, m.input_tokens));
+    const double capacity = f.replicas * load.capacity;
+    e.throughput.requests_per_second_capacity = capacity;
+    e.throughput.samples_per_second = capacity;
+    e.throughput.tokens_per_second = capacity * m.output_tokens;
+    e.throughput.decode_tokens_per_second = safe_div(served, load.step_seconds);
+    e.throughput.prefill_tokens_per_second =
+        safe_div(m.input_tokens * (load.time.batching == "static" ? load.time.batch : 1.0),
+                 load.prefill_seconds);
+    e.bottleneck = memory_bound(m, load.tensor, served, 0.0) ? Bottleneck::memory_bandwidth
+                                                             : Bottleneck::compute;
+    std::string missed;
+    e.meets_deadline = f.meets;
+    if (!load.stable) {
+        e.notes.push_back(fmt::format("capacity_exceeded: {} GPUs serve at most {:.4g} requests/s; "
+                                      "asked {:g}",
+                                      f.gpus(), capacity, w.inference.requests_per_second));
+    } else if (!meets(load.time, targets_of(w.inference), &missed)) {
+        e.notes.push_back("latency_target_missed: " + missed);
+    }
+}
+
+GpuEstimate estimate_transformer_serving(GpuEstimate e, const Workload& w, const Gpu& gpu,
+                                         std::optional<int> requested, double peak) {
+    const ServingModel m = serving_model(w, gpu, e.node, e.precision, peak);
+    if (!shape_of(w.model).kv_known()) {
+        e.notes.emplace_back("shape_missing: no layers, hidden or heads; KV cache left out");
+    }
+    const std::optional<int> count = requested ? requested : w.constraints.gpu_count;
+    const int limit = count ? *count : e.node.gpus_per_node;
+    const std::vector<int> degrees = serving_degrees(w, e.node.gpus_per_node, limit);
+    const Choice c = choose_fleet(w, m, degrees, count);
+    e.min_gpus = c.min_gpus;
+    if (!c.fleet) {
+        const int t =
+            degrees.empty() ? std::max(1, std::min(limit, e.node.gpus_per_node)) : degrees.back();
+        e.fits = false;
+        e.gpu_count = count ? *count : t;
+        e.tensor_parallel = e.model_parallel = t;
+        e.batch = 1;
+        e.memory = serving_memory(m, w, t, 1.0);
+        e.memory_per_gpu_gib = e.memory.total_gib();
+        e.notes.push_back(does_not_fit(e.memory, fmt::format("with {} GPUs per replica", t), gpu));
+        return e;
+    }
+    e.fits = true;
+    fill_serving(e, w, m, *c.fleet);
+    e.memory_per_gpu_gib = e.memory.total_gib();
+    e.total_flops =
+        w.inference.requests_per_second * k_seconds_per_hour * e.wall_hours *
+        (k_forward_flops_per_param * m.active_params * (m.input_tokens + m.output_tokens) +
+         4.0 * m.layers * m.hidden * m.input_tokens * m.input_tokens);
+    return e;
+}
+
+// cnn/custom: a batch of B samples takes B x F_fwd / (P x efficiency) (E7).
+GpuEstimate estimate_custom_serving(GpuEstimate e, const Workload& w, const Gpu& gpu,
+                                    std::optional<int> requested, double peak,
+                                    const catalog::Catalog& catalog) {
+    const double forward = w.model.flops_per_sample.value_or(0.0);
+    const Efficiency custom =
+        efficiency(w, gpu, e.precision, k_custom_inference_mfu, forward, catalog,
+                   [](const Gpu&, Precision) { return k_custom_inference_mfu; });
+    if (!custom.note.empty()) {
+        e.notes.push_back(custom.note);
+    }
+    const double per_sample = safe_div(forward, peak * custom.mfu);
+    const double batch = std::max(1, w.inference.batch);
+    const double seconds = batch * per_sample;
+    const double capacity_per_gpu = safe_div(batch, seconds);
+    const std::optional<int> count = requested ? requested : w.constraints.gpu_count;
+    e.gpu_count = count
+                      ? *count
+                      : static_cast<int>(std::clamp(
+                            std::ceil(safe_div(w.inference.requests_per_second, capacity_per_gpu)),
+                            1.0, 1e6));
+    e.min_gpus = 1;
+    e.data_parallel = e.gpu_count;
+    e.batch = static_cast<int>(batch);
+    e.memory.weights_gib = w.model.params * 2.0 / k_bytes_per_gib;
+    e.memory.overhead_gib = k_framework_overhead_gib;
+    e.memory_per_gpu_gib = e.memory.total_gib();
+    e.fits = fits_in(e.memory, gpu);
+    e.mfu = custom.mfu;
+    e.from_benchmark = custom.from_benchmark;
+    const double capacity = e.gpu_count * capacity_per_gpu;
+    e.throughput.requests_per_second_capacity = capacity;
+    e.throughput.samples_per_second = capacity;
+    e.serving = {"static",
+                 batch,
+                 batch,
+                 safe_div(w.inference.requests_per_second, capacity),
+                 1000.0 * seconds,
+                 1000.0 * seconds,
+                 0.0,
+                 0.0,
+                 1000.0 * seconds,
+                 1000.0 * seconds};
+    std::string missed;
+    e.meets_deadline = meets(e.serving, targets_of(w.inference), &missed);
+    if (!e.meets_deadline) {
+        e.notes.push_back("latency_target_missed: " + missed + " on " + gpu.name);
+    }
+    if (capacity < w.inference.requests_per_second * (1.0 - 1e-9)) {
+        e.meets_deadline = false;
+        e.notes.push_back(fmt::format("capacity_exceeded: {} GPUs serve at most {:.4g} "
+                                      "requests/s; asked {:g}",
+                                      e.gpu_count, capacity, w.inference.requests_per_second));
+    }
+    e.total_flops = w.inference.requests_per_second * k_seconds_per_hour * e.wall_hours * forward;
+    return e;
 }
 
 GpuEstimate estimate_inference(const Workload& w, const Gpu& gpu, const NodeShape& node,
@@ -42,178 +279,20 @@ GpuEstimate estimate_inference(const Workload& w, const Gpu& gpu, const NodeShap
     e.gpu = gpu.name;
     e.node = node;
     e.node.gpus_per_node = std::max(1, node.gpus_per_node);
-    const int gpn = e.node.gpus_per_node;
-    const Precision wanted = w.inference.precision;
-    e.precision = resolve_precision(gpu, wanted, e.notes);
-    const double weight_bytes = wanted == Precision::int4       ? 0.625
-                                : wanted == Precision::int8     ? 1.0
-                                : e.precision == Precision::fp8 ? 1.0
-                                                                : 2.0;
+    e.precision = resolve_precision(gpu, w.inference.precision, e.notes);
     const double peak = peak_flops(gpu, e.precision);
     if (peak <= 0.0) {
         return no_peak(e, gpu);
     }
-    const bool transformer = w.model.family == Family::transformer;
-    const double active = active_params(w.model);
-    const Shape shape = shape_of(w.model);
-    const double in_tokens = transformer ? w.inference.input_tokens : 0.0;
-    const double out_tokens = transformer ? w.inference.output_tokens : 0.0;
-    const double weights = w.model.params * weight_bytes;
-    const double kv_bytes = e.precision == Precision::fp8 ? 1.0 : 2.0;
-    const double kv_per_token =
-        transformer && shape.kv_known()
-            ? 2.0 * shape.layers * shape.kv_heads * (shape.hidden / shape.heads) * kv_bytes
-            : 0.0;
-    if (transformer && !shape.kv_known()) {
-        e.notes.emplace_back("shape_missing: no layers, hidden or heads; KV cache left out");
-    }
-    const double attention_prefill = shape.layers > 0.0 && shape.hidden > 0.0
-                                         ? 4.0 * shape.layers * shape.hidden * in_tokens * in_tokens
-                                         : 0.0;
-    const double prefill_flops = k_forward_flops_per_param * active * in_tokens + attention_prefill;
-    const double forward = w.model.flops_per_sample.value_or(0.0);
-    const double latency_target = w.inference.latency_ms.value_or(0.0) / 1000.0;
-
-    // Efficiency of custom/cnn models: η_custom, or a reference benchmark (E3.6, E7).
-    Efficiency custom{k_custom_inference_mfu, false, ""};
-    if (!transformer) {
-        custom = efficiency(w, gpu, e.precision, k_custom_inference_mfu, forward, catalog,
-                            [](const Gpu&, Precision) { return k_custom_inference_mfu; });
-        if (!custom.note.empty()) {
-            e.notes.push_back(custom.note);
-        }
-    }
-    auto kv_split = [&](int t) { return std::max(1.0, std::min<double>(t, shape.kv_heads)); };
-    auto memory_at = [&](int t, double batch) {
-        MemoryBreakdown mem;
-        mem.weights_gib = weights / t / k_bytes_per_gib;
-        mem.kv_cache_gib =
-            batch * (in_tokens + out_tokens) * kv_per_token / kv_split(t) / k_bytes_per_gib;
-        mem.overhead_gib = k_framework_overhead_gib;
-        return mem;
-    };
-    struct Serving {
-        int tensor = 1;
-        double batch = 1.0;
-        double decode_step = 0.0; // seconds per decode step of the whole batch
-        double prefill_seconds = 0.0;
-        double request_seconds = 0.0; // T_request
-        bool bandwidth_bound = false;
-        int replicas = 1;
-        int gpus = 1;
-        double prefill_mfu = 0.0;
-    };
-    auto serving_at = [&](int t, double batch) {
-        Serving s;
-        s.tensor = t;
-        s.batch = batch;
-        if (transformer) {
-            s.prefill_mfu = e.precision == Precision::fp8                ? k_prefill_mfu_fp8
-                            : batch * in_tokens < k_prefill_short_tokens ? k_prefill_mfu_short
-                                                                         : k_prefill_mfu;
-            const double memory_step =
-                (weights / t +
-                 batch * kv_per_token * (in_tokens + out_tokens / 2.0) / kv_split(t)) /
-                (gpu.memory_bandwidth_gb_per_s * k_bytes_per_gb *
-                 bandwidth_efficiency(t, weight_bytes));
-            const double compute_step =
-                k_forward_flops_per_param * active * batch / (t * peak * s.prefill_mfu);
-            s.decode_step = std::max(memory_step, compute_step);
-            s.bandwidth_bound = memory_step >= compute_step;
-            s.prefill_seconds = batch * prefill_flops / (t * peak * s.prefill_mfu);
-            s.request_seconds = s.prefill_seconds + out_tokens * s.decode_step;
-        } else {
-            s.prefill_mfu = custom.mfu;
-            s.request_seconds = batch * safe_div(forward, peak * custom.mfu);
-        }
-        const double capacity = safe_div(batch, s.request_seconds);
-        s.replicas = static_cast<int>(
-            std::clamp(std::ceil(safe_div(w.inference.requests_per_second, capacity)), 1.0, 1e6));
-        s.gpus = s.replicas * t;
-        return s;
-    };
-
-    // (t, B) search (E7): t from 1 up to a node, B from the batch halving down to 1.
-    std::optional<Serving> best_meeting;
-    std::optional<Serving> fastest;
-    for (int t : k_tensor_parallel_degrees) {
-        if (t > gpn || (!transformer && t > 1)) {
-            continue;
-        }
-        for (int batch = w.inference.batch; batch >= 1; batch /= 2) {
-            if (!fits_in(memory_at(t, batch), gpu)) {
-                continue;
-            }
-            const Serving s = serving_at(t, batch);
-            if (e.min_gpus == 0 || t < e.min_gpus) {
-                e.min_gpus = e.min_gpus == 0 ? t : std::min(e.min_gpus, t);
-            }
-            if (!fastest || s.request_seconds < fastest->request_seconds) {
-                fastest = s;
-            }
-            if (latency_target <= 0.0 || s.request_seconds <= latency_target) {
-                if (!best_meeting || s.gpus < best_meeting->gpus ||
-                    (s.gpus == best_meeting->gpus &&
-                     s.request_seconds < best_meeting->request_seconds)) {
-                    best_meeting = s;
-                }
-            }
-        }
-    }
-    Serving s;
-    if (best_meeting) {
-        s = *best_meeting;
-        e.fits = true;
-    } else if (fastest) {
-        s = *fastest;
-        e.fits = true;
-        e.meets_deadline = false;
-        e.notes.push_back(fmt::format("latency_target_missed: fastest request takes {:.0f} ms, "
-                                      "target {:g} ms",
-                                      s.request_seconds * 1000.0, *w.inference.latency_ms));
-    } else {
-        s = serving_at(std::min(gpn, 8), 1.0);
-        e.fits = false;
-    }
-    if (requested || w.constraints.gpu_count) {
-        s.gpus = requested ? *requested : *w.constraints.gpu_count;
-        s.replicas = s.gpus / s.tensor;
-        if (s.replicas == 0) {
-            e.fits = false;
-        }
-    }
-    e.gpu_count = s.gpus;
-    e.nodes = (s.gpus + gpn - 1) / gpn;
-    e.tensor_parallel = s.tensor;
-    e.model_parallel = s.tensor;
-    e.data_parallel = s.replicas;
-    e.batch = static_cast<int>(s.batch);
-    e.memory = memory_at(s.tensor, s.batch);
-    e.memory_per_gpu_gib = e.memory.total_gib();
-    if (!e.fits) {
-        e.notes.push_back(
-            does_not_fit(e.memory, fmt::format("with {} GPUs per replica", s.tensor), gpu));
-    }
-    e.mfu = s.prefill_mfu;
-    e.from_benchmark = custom.from_benchmark;
     e.wall_hours = w.inference.hours_per_day * k_days_per_year / k_months_per_year;
-    e.gpu_hours = e.wall_hours * s.gpus;
-    const double capacity = s.replicas * safe_div(s.batch, s.request_seconds);
-    e.throughput.requests_per_second_capacity = capacity;
-    e.throughput.samples_per_second = capacity;
-    const double flops_per_request =
-        transformer ? prefill_flops + k_forward_flops_per_param * active * out_tokens : forward;
-    e.total_flops =
-        w.inference.requests_per_second * k_seconds_per_hour * e.wall_hours * flops_per_request;
-    if (transformer) {
-        e.throughput.tokens_per_second = capacity * out_tokens;
-        e.throughput.decode_tokens_per_second = safe_div(s.batch, s.decode_step);
-        e.throughput.prefill_tokens_per_second = safe_div(s.batch * in_tokens, s.prefill_seconds);
-        e.bottleneck = s.bandwidth_bound ? Bottleneck::memory_bandwidth : Bottleneck::compute;
-    }
-    if (s.gpus > w.constraints.max_gpus.value_or(workload::k_default_max_gpus)) {
+    e = w.model.family == Family::transformer
+            ? estimate_transformer_serving(std::move(e), w, gpu, requested, peak)
+            : estimate_custom_serving(std::move(e), w, gpu, requested, peak, catalog);
+    e.nodes = (e.gpu_count + e.node.gpus_per_node - 1) / e.node.gpus_per_node;
+    e.gpu_hours = e.wall_hours * e.gpu_count;
+    if (e.gpu_count > w.constraints.max_gpus.value_or(workload::k_default_max_gpus)) {
         e.notes.push_back(fmt::format("max_gpus_exceeded: {} GPUs needed for {:g} requests/s",
-                                      s.gpus, w.inference.requests_per_second));
+                                      e.gpu_count, w.inference.requests_per_second));
     }
     return e;
 }
@@ -268,6 +347,15 @@ GpuEstimate estimate(const workload::Workload& workload, const catalog::Gpu& gpu
     }
     if (gpu_count && *gpu_count < 1) {
         throw UsageError(fmt::format("gpu count must be at least 1, got {}", *gpu_count));
+    }
+    if (workload.task == Task::inference && workload.inference.tensor_parallel &&
+        workload.constraints.gpu_count &&
+        *workload.inference.tensor_parallel > *workload.constraints.gpu_count) {
+        throw UsageError(fmt::format("inference.tensor_parallel {} needs {} GPUs per replica; "
+                                     "constraints.gpu_count is {}",
+                                     *workload.inference.tensor_parallel,
+                                     *workload.inference.tensor_parallel,
+                                     *workload.constraints.gpu_count));
     }
     if (gpu.memory_gib <= 0.0 || gpu.memory_bandwidth_gb_per_s <= 0.0) {
         throw UsageError(fmt::format("GPU {} has no memory or bandwidth figure", gpu.name));

@@ -71,6 +71,20 @@ ordered_json estimate_json(const GpuEstimate& e) {
             round_significant(*e.throughput.requests_per_second_capacity, k_json_digits);
     }
     out["throughput"] = throughput;
+    if (!e.serving.batching.empty()) {
+        const estimate::ServingTime& v = e.serving;
+        auto ms = [](double value) { return round_significant(value, k_json_digits); };
+        out["serving"] = {{"batching", v.batching},
+                          {"batch", ms(v.batch)},
+                          {"max_batch", ms(v.max_batch)},
+                          {"utilisation", ms(v.utilisation)},
+                          {"ttft_p50_ms", ms(v.ttft_p50_ms)},
+                          {"ttft_p90_ms", ms(v.ttft_p90_ms)},
+                          {"tpot_p50_ms", ms(v.tpot_p50_ms)},
+                          {"tpot_p90_ms", ms(v.tpot_p90_ms)},
+                          {"latency_p50_ms", ms(v.latency_p50_ms)},
+                          {"latency_p90_ms", ms(v.latency_p90_ms)}};
+    }
     out["from_benchmark"] = e.from_benchmark;
     out["checkpoint_gb"] = round_to(e.checkpoint_gb, 2);
     out["flops_convention"] = e.flops_convention;

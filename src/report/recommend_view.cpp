@@ -20,8 +20,22 @@ namespace {
 
 constexpr std::size_t k_rejected_shown = 5;
 
-ordered_json optional_money(const std::optional<double>& value) {
-    return value ? ordered_json(round_money(*value)) : ordered_json(nullptr);
+// Significant figures of a unit cost, so that a small one is never rounded to zero.
+constexpr int k_unit_cost_digits = 3;
+
+ordered_json optional_unit(const std::optional<double>& value) {
+    return value ? ordered_json(*value >= 1.0 ? round_money(*value)
+                                              : round_significant(*value, k_unit_cost_digits))
+                 : ordered_json(nullptr);
+}
+
+// `0.0412 USD` below one unit of the currency (three significant figures), else cents.
+std::string format_unit(double value, const std::string& currency) {
+    if (value >= 1.0 || value <= 0.0) {
+        return format_money(value, currency);
+    }
+    return fmt::format("{:.{}g} {}", round_significant(value, k_unit_cost_digits),
+                       k_unit_cost_digits, currency);
 }
 
 ordered_json breakdown_json(const std::array<double, cost::k_item_count>& totals) {
@@ -75,10 +89,14 @@ ordered_json option_json(const cost::Option& o, std::span<const cost::Note> note
     cost["per_gpu_hour"] = round_to(o.per_gpu_hour, 4);
     cost["max_monthly"] = round_money(recommend::max_monthly(o.amounts));
     cost["breakdown"] = breakdown_json(o.item_totals);
-    cost["per_unit"] = ordered_json{{"run", optional_money(units.per_run)},
-                                    {"epoch", optional_money(units.per_epoch)},
-                                    {"million_tokens", optional_money(units.per_million_tokens)},
-                                    {"thousand_images", optional_money(units.per_thousand_images)}};
+    cost["per_unit"] =
+        ordered_json{{"run", optional_unit(units.per_run)},
+                     {"epoch", optional_unit(units.per_epoch)},
+                     {"million_tokens", optional_unit(units.per_million_tokens)},
+                     {"thousand_images", optional_unit(units.per_thousand_images)},
+                     {"million_input_tokens", optional_unit(units.per_million_input_tokens)},
+                     {"million_output_tokens", optional_unit(units.per_million_output_tokens)},
+                     {"thousand_requests", optional_unit(units.per_thousand_requests)}};
     cost["price_currency"] = o.price_currency;
     cost["fx_rate"] = o.fx_rate;
     out["cost"] = cost;
@@ -318,13 +336,17 @@ std::string unit_costs_text(const cost::UnitCosts& units, const std::string& cur
     auto add = [&](const char* label, const std::optional<double>& value) {
         if (value) {
             text += fmt::format("{}{} {}", text.empty() ? "" : ", ", label,
-                                format_money(*value, currency));
+                                format_unit(*value, currency));
         }
     };
     add("per run", units.per_run);
     add("per epoch", units.per_epoch);
-    add("per 1M tokens", units.per_million_tokens);
+    const bool serving = units.per_million_output_tokens.has_value();
+    add(serving ? "per 1M tokens (input + output)" : "per 1M tokens", units.per_million_tokens);
     add("per 1,000 images", units.per_thousand_images);
+    add("per 1M input tokens", units.per_million_input_tokens);
+    add("per 1M output tokens", units.per_million_output_tokens);
+    add("per 1,000 requests", units.per_thousand_requests);
     return text;
 }
 

@@ -54,7 +54,13 @@ ordered_json workload_json(const workload::Workload& w) {
                         {"output_tokens", w.inference.output_tokens},
                         {"batch", w.inference.batch},
                         {"latency_ms", optional_json(w.inference.latency_ms)},
-                        {"hours_per_day", w.inference.hours_per_day}};
+                        {"hours_per_day", w.inference.hours_per_day},
+                        {"batching", workload::to_string(w.inference.batching)},
+                        {"max_batch", optional_json(w.inference.max_batch)},
+                        {"tensor_parallel", optional_json(w.inference.tensor_parallel)},
+                        {"ttft_ms", optional_json(w.inference.ttft_ms)},
+                        {"tpot_ms", optional_json(w.inference.tpot_ms)},
+                        {"percentile", w.inference.percentile}};
     out["schedule"] = {{"runs", w.schedule.runs}, {"every_months", w.schedule.every_months}};
     out["horizon_months"] = w.horizon_months;
     const workload::Constraints& c = w.constraints;

@@ -174,11 +174,35 @@ void read_training(const YamlNode& node, Training& training) {
     assign(training.flash_attention, bool_at(node, "flash_attention"));
 }
 
+// The serving keys of `inference` (docs/workload-format.md): batching, limits and targets.
+void read_serving(const YamlNode& node, Inference& inference) {
+    if (auto batching = node.get("batching")) {
+        if (auto index = batching->as_choice({"continuous", "static"})) {
+            inference.batching = static_cast<Batching>(*index);
+        }
+    }
+    inference.max_batch = int_at(node, "max_batch", 1, k_max_shape);
+    inference.tensor_parallel = int_at(node, "tensor_parallel", 1, k_max_shape);
+    if (auto ttft = node.get("ttft_ms")) {
+        inference.ttft_ms = ttft->as_number(k_positive_count);
+    }
+    if (auto tpot = node.get("tpot_ms")) {
+        inference.tpot_ms = tpot->as_number(k_positive_count);
+    }
+    if (auto percentile = node.get("percentile")) {
+        if (auto index = percentile->as_choice({"50", "90"})) {
+            inference.percentile = *index == 0 ? 50 : 90;
+        }
+    }
+}
+
 void read_inference(const YamlNode& node, Inference& inference) {
     if (!node.expect_map({"precision", "requests_per_second", "input_tokens", "output_tokens",
-                          "batch", "latency_ms", "hours_per_day"})) {
+                          "batch", "latency_ms", "hours_per_day", "batching", "max_batch",
+                          "tensor_parallel", "ttft_ms", "tpot_ms", "percentile"})) {
         return;
     }
+    read_serving(node, inference);
     assign(inference.precision, precision_at(node, k_inference_precisions));
     assign(inference.requests_per_second, si_at(node, "requests_per_second", k_positive_count));
     assign(inference.input_tokens, si_at(node, "input_tokens", detail::k_non_negative));

@@ -58,6 +58,9 @@ std::string_view to_string(Optimizer value) {
 std::string_view to_string(Method value) {
     return name_of(k_methods, value);
 }
+std::string_view to_string(Batching value) {
+    return value == Batching::static_batch ? "static" : "continuous";
+}
 std::string_view to_string(Sharding value) {
     return name_of(k_shardings, value);
 }

@@ -33,7 +33,8 @@ template <class A> void members(A& a, Training& v) {
 }
 template <class A> void members(A& a, Inference& v) {
     a(v.precision), a(v.requests_per_second), a(v.input_tokens), a(v.output_tokens), a(v.batch),
-        a(v.latency_ms), a(v.hours_per_day);
+        a(v.latency_ms), a(v.hours_per_day), a(v.batching), a(v.max_batch), a(v.tensor_parallel),
+        a(v.ttft_ms), a(v.tpot_ms), a(v.percentile);
 }
 template <class A> void members(A& a, Schedule& v) {
     a(v.runs), a(v.every_months);
@@ -57,7 +58,7 @@ namespace {
 
 using detail::enum_within;
 
-constexpr detail::Header k_workload_header{0x574b4c44, 2}; // "WKLD", format 2
+constexpr detail::Header k_workload_header{0x574b4c44, 3}; // "WKLD", format 3
 
 bool valid(const Workload& w) {
     return enum_within(w.task, Task::inference) && enum_within(w.model.family, Family::custom) &&
@@ -66,6 +67,7 @@ bool valid(const Workload& w) {
            enum_within(w.training.method, Method::qlora) &&
            enum_within(w.training.sharding, Sharding::zero3) &&
            enum_within(w.inference.precision, Precision::int4) &&
+           enum_within(w.inference.batching, Batching::static_batch) &&
            std::all_of(w.constraints.purchase.begin(), w.constraints.purchase.end(),
                        [](PurchaseOption option) {
                            return enum_within(option, PurchaseOption::self_built);

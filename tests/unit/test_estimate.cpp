@@ -312,6 +312,7 @@ TEST_CASE("decode speed is memory bandwidth times efficiency over the weight byt
     Workload w;
     w.task = workload::Task::inference;
     w.model.params = 6.738e9;
+    w.inference.batching = workload::Batching::static_batch;
     w.inference.requests_per_second = 1.0;
     w.inference.input_tokens = 0.0;
     w.inference.output_tokens = 256.0;
@@ -343,6 +344,7 @@ TEST_CASE("the KV cache is 2 L kv_heads head_dim bytes per token of every reques
     w.model.heads = 64;
     w.model.kv_heads = 8;
     w.inference.batch = 1;
+    w.inference.batching = workload::Batching::static_batch;
     w.inference.input_tokens = 512;
     w.inference.output_tokens = 256;
     const GpuEstimate e =
@@ -351,6 +353,72 @@ TEST_CASE("the KV cache is 2 L kv_heads head_dim bytes per token of every reques
     CHECK(e.tensor_parallel == 2);
     CHECK(e.memory.kv_cache_gib == Approx(327680.0 * 768 / 2 / k_gib));
     CHECK(e.memory.weights_gib == Approx(68.98e9 * 2 / 2 / k_gib));
+}
+
+// Llama-2-7B served with its shape (32 layers, hidden 4096, 32 heads).
+Workload llama2_7b_serving() {
+    Workload w;
+    w.task = workload::Task::inference;
+    w.model.params = 6.738e9;
+    w.model.layers = 32;
+    w.model.hidden = 4096;
+    w.model.heads = 32;
+    return w;
+}
+
+TEST_CASE("continuous batching holds rate x latency requests and pages the KV cache in flight",
+          "[estimate][serving]") {
+    Workload w = llama2_7b_serving();
+    w.inference.requests_per_second = 1.0;
+    w.inference.input_tokens = 512;
+    w.inference.output_tokens = 256;
+    const GpuEstimate e =
+        estimate::estimate(w, a100(), nvlink_node(), std::nullopt, a100_catalog());
+    // One GPU holds the few requests in flight (Little's law); static batch 1 needed 3.
+    CHECK(e.gpu_count == 1);
+    CHECK(e.serving.batching == "continuous");
+    const double latency_s = e.serving.latency_p50_ms / 1000.0;
+    CHECK(e.serving.batch == Approx(1.0 * latency_s).epsilon(0.02));
+    CHECK(e.serving.tpot_p90_ms >= e.serving.tpot_p50_ms);
+    CHECK(e.serving.ttft_p90_ms >= e.serving.ttft_p50_ms);
+    // The KV cache holds the prompt and half the output of each request in flight.
+    CHECK(e.memory.kv_cache_gib ==
+          Approx(std::max(1.0, e.serving.batch) * (512 + 128) * 524288.0 / k_gib));
+}
+
+TEST_CASE("tensor-parallel decode of a 7B model pays two all-reduces per layer",
+          "[estimate][serving]") {
+    Workload w = llama2_7b_serving();
+    w.inference.requests_per_second = 0.01;
+    w.inference.input_tokens = 5;
+    w.inference.output_tokens = 200;
+    auto decode = [&](int t) {
+        w.inference.tensor_parallel = t;
+        w.constraints.gpu_count = t;
+        return *estimate::estimate(w, a100(), nvlink_node(), std::nullopt, a100_catalog())
+                    .throughput.decode_tokens_per_second;
+    };
+    // gpt-fast Llama-2-7B batch 1: TP8 / TP4 = 328.43 / 254.02 = 1.29.
+    CHECK(decode(8) / decode(4) <= 328.43 / 254.02);
+    CHECK(decode(4) > decode(2));
+}
+
+TEST_CASE("a GPU count below the pinned tensor-parallel degree is a usage error",
+          "[estimate][serving]") {
+    Workload w;
+    w.task = workload::Task::inference;
+    w.model.params = 6.738e9;
+    w.inference.tensor_parallel = 4;
+    w.constraints.gpu_count = 1;
+    CHECK_THROWS_AS(estimate::estimate(w, a100(), nvlink_node(), std::nullopt, a100_catalog()),
+                    UsageError);
+    // Without the pin the search stays within the GPU count: the 7B model fits on one GPU.
+    w.inference.tensor_parallel.reset();
+    const GpuEstimate e =
+        estimate::estimate(w, a100(), nvlink_node(), std::nullopt, a100_catalog());
+    CHECK(e.fits);
+    CHECK(e.tensor_parallel == 1);
+    CHECK(e.gpu_count == 1);
 }
 
 TEST_CASE("data loading caps the run when storage is slower than compute", "[estimate]") {

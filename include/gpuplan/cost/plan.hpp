@@ -81,11 +81,16 @@ enum class Rejection {
 
 // Costs per unit of work (undiscounted totals in the output currency); nullopt when not
 // meaningful for the task.
+// Inference: per_million_tokens counts input and output tokens together; the input and output
+// figures each charge the whole total to that kind of token (docs/methodology.md C10).
 struct UnitCosts {
     std::optional<double> per_run;
     std::optional<double> per_epoch;
     std::optional<double> per_million_tokens;
     std::optional<double> per_thousand_images;
+    std::optional<double> per_million_input_tokens;
+    std::optional<double> per_million_output_tokens;
+    std::optional<double> per_thousand_requests;
 
     bool operator==(const UnitCosts&) const = default;
 };

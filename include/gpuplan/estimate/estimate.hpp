@@ -82,6 +82,23 @@ struct TrainingTime {
     bool operator==(const TrainingTime&) const = default;
 };
 
+// How one inference replica serves the asked rate (docs/methodology.md E7): requests in flight,
+// time to first token (TTFT), time per output token (TPOT) and request latency at P50 and P90.
+struct ServingTime {
+    std::string batching;     // "continuous" or "static"; empty for training
+    double batch = 0.0;       // requests in flight per replica at the asked rate (mean)
+    double max_batch = 0.0;   // most requests a replica holds (KV cache, max_batch)
+    double utilisation = 0.0; // asked rate per replica / the replica's capacity
+    double ttft_p50_ms = 0.0;
+    double ttft_p90_ms = 0.0;
+    double tpot_p50_ms = 0.0;
+    double tpot_p90_ms = 0.0;
+    double latency_p50_ms = 0.0; // whole request: TTFT + (output tokens - 1) x TPOT
+    double latency_p90_ms = 0.0;
+
+    bool operator==(const ServingTime&) const = default;
+};
+
 struct GpuEstimate {
     std::string gpu;
     NodeShape node;
@@ -110,6 +127,7 @@ struct GpuEstimate {
     bool from_benchmark = false;  // time from a measured catalog benchmark, not from MFU
     std::string flops_convention; // how total_flops counts model FLOPs (e.g. 6ND + attention)
     TrainingTime time;            // training only
+    ServingTime serving;          // inference only
     std::vector<std::string> notes;
 
     bool operator==(const GpuEstimate&) const = default;

@@ -19,12 +19,17 @@ enum class Family { transformer, cnn, custom };
 enum class Optimizer { adamw, sgd, adafactor };
 enum class Method { full, lora, qlora };
 enum class Sharding { none, zero1, zero2, zero3 };
+// How a server batches requests (docs/methodology.md E7): continuous (in-flight) batching admits
+// requests every decode step; static batching runs fixed batches to completion.
+enum class Batching { continuous, static_batch };
 
 [[nodiscard]] std::string_view to_string(Task value);
 [[nodiscard]] std::string_view to_string(Family value);
 [[nodiscard]] std::string_view to_string(Optimizer value);
 [[nodiscard]] std::string_view to_string(Method value);
 [[nodiscard]] std::string_view to_string(Sharding value);
+// "continuous" or "static".
+[[nodiscard]] std::string_view to_string(Batching value);
 [[nodiscard]] std::optional<Task> parse_task(std::string_view text);
 [[nodiscard]] std::optional<Family> parse_family(std::string_view text);
 [[nodiscard]] std::optional<Optimizer> parse_optimizer(std::string_view text);
@@ -80,9 +85,15 @@ struct Inference {
     double requests_per_second = 1.0;
     double input_tokens = 512.0;
     double output_tokens = 256.0;
-    int batch = 1;
-    std::optional<double> latency_ms;
+    int batch = 1;                    // static batching: the largest batch tried
+    std::optional<double> latency_ms; // target time of a whole request, at `percentile`
     double hours_per_day = 24.0;
+    Batching batching = Batching::continuous;
+    std::optional<int> max_batch;       // continuous: most requests in flight; nullopt = default
+    std::optional<int> tensor_parallel; // pinned degree; nullopt = searched
+    std::optional<double> ttft_ms;      // target time to first token, at `percentile`
+    std::optional<double> tpot_ms;      // target time per output token, at `percentile`
+    int percentile = 50;                // 50 or 90: the percentile the targets hold at
 
     bool operator==(const Inference&) const = default;
 };

@@ -1,0 +1,97 @@
+#pragma once
+// The transformer serving model (docs/methodology.md E7): prefill, the decode step with its
+// tensor-parallel collectives, continuous and static batching, and the fleet search.
+
+#include "gpuplan/estimate/estimate.hpp"
+#include "gpuplan/workload/workload.hpp"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace gpuplan::estimate::detail {
+
+// What the serving model knows about one model on one GPU type.
+struct ServingModel {
+    double active_params = 0.0;
+    double weight_bytes = 0.0;       // all weights of one replica
+    double kv_bytes_per_token = 0.0; // all layers, before the tensor-parallel split
+    double kv_heads = 1.0;
+    double layers = 0.0;
+    double hidden = 0.0;
+    double input_tokens = 0.0;
+    double output_tokens = 0.0;
+    double peak_flops = 0.0;
+    double bandwidth_bytes_per_s = 0.0;
+    double weight_factor = 1.0; // bandwidth factor of quantised weights
+    bool fp8 = false;
+    double link_bytes_per_s = 0.0; // between the GPUs of a replica
+    double usable_bytes = 0.0;     // usable share of a GPU's memory minus the framework overhead
+};
+
+// The serving targets of a workload, in seconds, at one percentile (50 or 90).
+struct Targets {
+    std::optional<double> ttft_s;
+    std::optional<double> tpot_s;
+    std::optional<double> latency_s;
+    int percentile = 50;
+};
+
+[[nodiscard]] Targets targets_of(const workload::Inference& inference);
+
+// Seconds of one prefill of `tokens` tokens on `t` GPUs: max(compute, one read of the weights)
+// plus the launch overhead of every layer and the tensor-parallel collectives.
+[[nodiscard]] double prefill_seconds(const ServingModel& m, int t, double tokens);
+
+// Seconds of one decode step of `batch` sequences holding `kv_tokens` cached tokens, with
+// `prefill_tokens` prompt tokens batched into the same step.
+[[nodiscard]] double step_seconds(const ServingModel& m, int t, double batch, double prefill_tokens,
+                                  double kv_tokens);
+
+// Share of the peak a forward pass of `tokens` tokens reaches (E7).
+[[nodiscard]] double compute_efficiency(const ServingModel& m, double tokens);
+
+// Whether reading weights and KV cache takes longer than the arithmetic of a decode step.
+[[nodiscard]] bool memory_bound(const ServingModel& m, int t, double batch, double prefill_tokens);
+
+// The most requests a replica of `t` GPUs holds: the paged KV cache at the mean tokens in
+// flight, capped by `limit`; 0 when the weights do not fit.
+[[nodiscard]] double max_batch(const ServingModel& m, int t, double limit, bool paged);
+
+// One replica of `tensor` GPUs at a per-replica arrival rate.
+struct ReplicaLoad {
+    int tensor = 1;
+    bool stable = true;           // the rate is within the replica's capacity
+    double capacity = 0.0;        // requests/s the replica serves at most
+    double step_seconds = 0.0;    // decode step at the mean batch
+    double prefill_seconds = 0.0; // one request's prompt alone
+    ServingTime time;
+};
+
+// The replica's state at `rate` requests/s: continuous batching (batch = rate x latency, Little's
+// law) or static batches of `batch` requests.
+[[nodiscard]] ReplicaLoad replica_load(const ServingModel& m, workload::Batching batching, int t,
+                                       double rate, double cap);
+
+// Whether the replica meets every target; `missed` receives a sentence otherwise.
+[[nodiscard]] bool meets(const ServingTime& time, const Targets& targets, std::string* missed);
+
+// A fleet of identical replicas.
+struct Fleet {
+    int replicas = 1;
+    ReplicaLoad load;
+    bool meets = false;
+
+    [[nodiscard]] int gpus() const { return replicas * load.tensor; }
+};
+
+// The fleet of fewest GPUs at tensor degree `t` that serves `rps` and meets the targets, or
+// the fastest fleet of that degree (meets = false); nullopt when the weights do not fit.
+[[nodiscard]] std::optional<Fleet>
+cheapest_fleet(const ServingModel& m, const workload::Inference& inference, int t, double cap);
+
+// `gpus` GPUs as replicas of `t` GPUs serving `rps`.
+[[nodiscard]] Fleet fixed_fleet(const ServingModel& m, const workload::Inference& inference, int t,
+                                double cap, int gpus);
+
+} // namespace gpuplan::estimate::detail
