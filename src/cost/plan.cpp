@@ -30,6 +30,8 @@ std::string_view to_string(Rejection rejection) {
         return "never_finishes";
     case Rejection::misses_deadline:
         return "misses_deadline";
+    case Rejection::misses_latency_target:
+        return "misses_latency_target";
     case Rejection::over_budget:
         return "over_budget";
     case Rejection::no_exchange_rate:
@@ -195,6 +197,7 @@ std::string reason(const Plan& plan, const Option& o) {
     case Rejection::over_budget:
         return fmt::format("costs {:.2f} {}; budget is {:.2f} {}", d.value, plan.currency, d.limit,
                            plan.budget ? plan.budget->currency : plan.currency);
+    case Rejection::misses_latency_target:
     case Rejection::excluded_by_rule:
         return o.reason;
     }
@@ -746,6 +749,21 @@ void Planner::judge(Option& option, const estimate::GpuEstimate& e, const catalo
                        option.p90_wall_hours.value_or(option.wall_hours), *c.deadline_hours)) {
             d->service = m_workload.task == Task::inference;
             d->at_p90 = option.p90_wall_hours.has_value();
+        }
+    }
+    // A service the estimate found too slow (a latency target, or the request rate) is not an
+    // answer, whatever it costs; the estimate's note says what it misses.
+    if (m_workload.task == Task::inference && !e.meets_deadline &&
+        reject(Rejection::misses_latency_target) != nullptr) {
+        for (const std::string& note : e.notes) {
+            if (note.rfind("latency_target_missed", 0) == 0 ||
+                note.rfind("capacity_exceeded", 0) == 0) {
+                option.reason = note;
+                break;
+            }
+        }
+        if (option.reason.empty()) {
+            option.reason = "the service misses its latency or throughput target";
         }
     }
     if (!option.within_budget) {

@@ -319,3 +319,23 @@ TEST_CASE("a self-built service waiting for hardware misses a deadline; bridged 
     CHECK(find(plan, "self_built/8xA100-80GB/bridge").meets_deadline);
     CHECK(find(plan, "testcloud/r2/big.8x/on_demand").meets_deadline);
 }
+
+TEST_CASE("a service the estimate finds too slow is rejected, whatever it costs", "[plan]") {
+    struct TooSlow {
+        estimate::GpuEstimate operator()(const catalog::Gpu& gpu, const estimate::NodeShape& node,
+                                         std::optional<int> count) const {
+            int unused = 0;
+            estimate::GpuEstimate e = FakeEstimator{&unused}(gpu, node, count);
+            e.meets_deadline = false;
+            e.notes.push_back("latency_target_missed: P90 latency 4.8 s > 4 s");
+            return e;
+        }
+    };
+    workload::Workload w = training();
+    w.task = workload::Task::inference;
+    w.inference.requests_per_second = 1;
+    const Plan plan = cost::plan(w, fixture(), Settings{}, TooSlow{});
+    const Option& od = find(plan, "testcloud/r1/big.8x/on_demand");
+    CHECK(od.rejection == Rejection::misses_latency_target);
+    CHECK(cost::reason(plan, od) == "latency_target_missed: P90 latency 4.8 s > 4 s");
+}

@@ -72,6 +72,7 @@ enum class Rejection {
     not_interruptible,
     never_finishes,
     misses_deadline,
+    misses_latency_target, // inference: the service misses a latency target or the request rate
     over_budget,
     no_exchange_rate,
     excluded_by_rule, // the decision tree rules it out (docs/decision-rules.md)
