@@ -230,6 +230,7 @@ void read_schedule(const YamlNode& node, Schedule& schedule) {
 const std::vector<std::string_view>& purchase_names() {
     static const std::vector<std::string_view> names = [] {
         std::vector<std::string_view> out;
+        out.reserve(k_all_purchase_options.size());
         for (PurchaseOption option : k_all_purchase_options) {
             out.push_back(to_string(option));
         }
