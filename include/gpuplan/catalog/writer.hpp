@@ -1,7 +1,7 @@
 #pragma once
-// Writing GPU models and providers as a catalog file (docs/catalog-format.md): block style with one compact
-// flow mapping per price row, numbers in their shortest exact form, so that reading the file
-// back gives the same values.
+// Writing GPU models and providers as a catalog file (docs/catalog-format.md): block style with one
+// compact flow mapping per price row, numbers in their shortest exact form, so that reading the
+// file back gives the same values.
 
 #include "gpuplan/catalog/catalog.hpp"
 
