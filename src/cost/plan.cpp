@@ -910,8 +910,9 @@ void Planner::add_cloud(const catalog::Provider& provider, const catalog::Instan
     const Discount* const discount_used = discount ? &*discount : nullptr;
 
     // Options are built in place in the plan from a prototype, then priced and judged.
-    auto emit = [&](Option& option, const Flows& unit, double price) {
-        finish(option, unit, price, discount_used);
+    auto emit = [&](Option& option, const Flows& unit, double price, const Flows* spill = nullptr,
+                    double spill_price = 0.0) {
+        finish(option, unit, price, discount_used, spill, spill_price);
         judge(option, e, gpu, rate.has_value());
     };
     std::vector<CommitmentChoice> choices;
@@ -971,13 +972,9 @@ void Planner::add_cloud(const catalog::Provider& provider, const catalog::Instan
             if (best->is_default) {
                 option.notes.push_back(add_note(make_note(NoteKind::default_commitment_price)));
             }
-            if (unit.spill.cells.empty()) {
-                emit(option, unit.flows, best->commitment.effective_per_hour);
-            } else {
-                finish(option, unit.flows, best->commitment.effective_per_hour, discount_used,
-                       &unit.spill, *region.on_demand);
-                judge(option, e, gpu, rate.has_value());
-            }
+            // A spill exists only where the region has an on-demand price (commitments_for).
+            emit(option, unit.flows, best->commitment.effective_per_hour,
+                 unit.spill.cells.empty() ? nullptr : &unit.spill, region.on_demand.value_or(0.0));
         }
         // A spot price at or above the region's on-demand price is no discount to gamble on.
         const bool usable_spot =
