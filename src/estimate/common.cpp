@@ -217,6 +217,16 @@ std::string does_not_fit(const MemoryBreakdown& memory, const std::string& where
                        largest_term(memory));
 }
 
+GpuEstimate start_estimate(const catalog::Gpu& gpu, const NodeShape& node,
+                           catalog::Precision wanted) {
+    GpuEstimate e;
+    e.gpu = gpu.name;
+    e.node = node;
+    e.node.gpus_per_node = std::max(1, node.gpus_per_node);
+    e.precision = resolve_precision(gpu, wanted, e.notes);
+    return e;
+}
+
 GpuEstimate no_peak(GpuEstimate e, const Gpu& gpu) {
     e.fits = false;
     e.notes.push_back(fmt::format("no_peak_flops: the catalog has no {} peak for {}; not estimated",

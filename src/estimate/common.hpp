@@ -34,6 +34,9 @@ struct Shape {
 [[nodiscard]] double active_params(const workload::Model& model);
 // Dense peak in FLOP/s; 0 when the GPU lacks the precision.
 [[nodiscard]] double peak_flops(const catalog::Gpu& gpu, catalog::Precision precision);
+// A new estimate of `gpu` in `node` (at least one GPU per node) at `wanted` resolved (E1).
+[[nodiscard]] GpuEstimate start_estimate(const catalog::Gpu& gpu, const NodeShape& node,
+                                         catalog::Precision wanted);
 // Resolves the requested precision on a GPU (E1); the result may lack a peak (no_peak_flops).
 [[nodiscard]] catalog::Precision resolve_precision(const catalog::Gpu& gpu,
                                                    catalog::Precision wanted,

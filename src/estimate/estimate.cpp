@@ -275,11 +275,7 @@ GpuEstimate estimate_custom_serving(GpuEstimate e, const Workload& w, const Gpu&
 
 GpuEstimate estimate_inference(const Workload& w, const Gpu& gpu, const NodeShape& node,
                                std::optional<int> requested, const catalog::Catalog& catalog) {
-    GpuEstimate e;
-    e.gpu = gpu.name;
-    e.node = node;
-    e.node.gpus_per_node = std::max(1, node.gpus_per_node);
-    e.precision = resolve_precision(gpu, w.inference.precision, e.notes);
+    GpuEstimate e = start_estimate(gpu, node, w.inference.precision);
     const double peak = peak_flops(gpu, e.precision);
     if (peak <= 0.0) {
         return no_peak(e, gpu);

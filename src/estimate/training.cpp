@@ -590,11 +590,7 @@ void closing_notes(const Workload& w, const Gpu& gpu, const NodeShape& node, Gpu
 
 GpuEstimate estimate_training(const Workload& w, const Gpu& gpu, const NodeShape& node,
                               std::optional<int> requested, const catalog::Catalog& catalog) {
-    GpuEstimate e;
-    e.gpu = gpu.name;
-    e.node = node;
-    e.node.gpus_per_node = std::max(1, node.gpus_per_node);
-    e.precision = resolve_precision(gpu, w.training.precision, e.notes);
+    GpuEstimate e = start_estimate(gpu, node, w.training.precision);
     const TrainModel m = train_model(w, e.precision, e.notes);
     e.total_flops = m.total_flops;
     e.flops_convention = m.flops_convention;
