@@ -42,16 +42,53 @@ double inter_node_gb_per_s(const NodeShape& node) {
 }
 
 // GPU counts tried (E5.2): 1, 2, 4, ... below a node, one node, then whole nodes, up to `cap`.
-std::vector<int> candidate_counts(int gpus_per_node, int cap) {
-    std::vector<int> counts;
-    for (int n = 1; n < gpus_per_node && n <= cap; n *= 2) {
-        counts.push_back(n);
-    }
-    for (int n = gpus_per_node; n <= cap; n += gpus_per_node) {
-        counts.push_back(n);
-    }
-    return counts;
-}
+// Past k_fine_nodes nodes the step grows with the count (at most 1/k_step_divisor of it). A lazy
+// range: a cap of a million GPUs costs nothing until the search walks that far.
+constexpr long long k_fine_nodes = 128;
+constexpr long long k_step_divisor = 32;
+class CandidateCounts {
+public:
+    CandidateCounts(int gpus_per_node, int cap) : gpn_(std::max(1, gpus_per_node)), cap_(cap) {}
+
+    class iterator {
+    public:
+        using value_type = int;
+        using difference_type = std::ptrdiff_t;
+        iterator() = default;
+        iterator(int n, int gpn, int cap) : n_(n > cap ? 0 : n), gpn_(gpn), cap_(cap) {}
+        int operator*() const { return n_; }
+        iterator& operator++() {
+            const long long next = n_ < gpn_ ? std::min<long long>(2LL * n_, gpn_)
+                                             : static_cast<long long>(n_) + step();
+            n_ = next > cap_ ? 0 : static_cast<int>(next);
+            return *this;
+        }
+        bool operator==(const iterator& other) const { return n_ == other.n_; }
+        bool operator!=(const iterator& other) const { return n_ != other.n_; }
+
+    private:
+        // Whole nodes up to k_fine_nodes nodes, then the largest power of two of nodes at most
+        // 1/k_step_divisor of the count, so that a cap of a million GPUs is a few hundred counts.
+        long long step() const {
+            const long long nodes = n_ / gpn_;
+            long long step_nodes = 1;
+            while (nodes >= k_fine_nodes && step_nodes * 2 * k_step_divisor <= nodes) {
+                step_nodes *= 2;
+            }
+            return step_nodes * gpn_;
+        }
+        int n_ = 0; // 0: past the end
+        int gpn_ = 1;
+        int cap_ = 0;
+    };
+
+    iterator begin() const { return {1, gpn_, cap_}; }
+    static iterator end() { return {}; }
+
+private:
+    int gpn_;
+    int cap_;
+};
 
 struct TrainModel {
     double params = 0.0;
@@ -467,7 +504,7 @@ struct Choice {
 // The smallest count from `min_gpus` on that meets the deadline; without one, the count where
 // more GPUs stop helping or only buy data-loading bandwidth (E5.2), with a scaling_limit note.
 std::optional<Choice> choose_count(const Workload& w, const TrainModel& m, const Gpu& gpu,
-                                   const NodeShape& node, const std::vector<int>& counts,
+                                   const NodeShape& node, const CandidateCounts& counts,
                                    int min_gpus, const Pace& pace,
                                    std::vector<std::string>& notes) {
     std::optional<Choice> chosen;
@@ -515,7 +552,7 @@ std::optional<Choice> choose_count(const Workload& w, const TrainModel& m, const
 
 // Nothing fits: the count needing the least memory per GPU (the smallest such).
 std::optional<Choice> least_memory(const Workload& w, const TrainModel& m, const Gpu& gpu,
-                                   const NodeShape& node, const std::vector<int>& counts,
+                                   const NodeShape& node, const CandidateCounts& counts,
                                    const Pace& pace) {
     std::optional<Choice> chosen;
     for (int n : counts) {
@@ -614,7 +651,7 @@ GpuEstimate estimate_training(const Workload& w, const Gpu& gpu, const NodeShape
     }
     const Pace pace = pace_for(w, m, gpu, e.node, eff, peak);
     const int cap = w.constraints.max_gpus.value_or(workload::k_default_max_gpus);
-    const std::vector<int> counts = candidate_counts(e.node.gpus_per_node, cap);
+    const CandidateCounts counts(e.node.gpus_per_node, cap);
     for (int n : counts) {
         auto config = configure(w, m, gpu, e.node, n, pace);
         if (config && config->fits) {
