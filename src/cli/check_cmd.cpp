@@ -58,12 +58,12 @@ bool is_workload_path(const std::string& path) {
 // A plan file as written, or a workload file recommended in process (every option ranked, so
 // --option can name any of them); both go through the same reader.
 gate::Plan load_plan(const std::string& path, const CommonOptions& common,
-                     const catalog::Catalog& catalog) {
+                     const catalog::Catalog& catalog, const Io& io) {
     if (is_workload_path(path)) {
         RecommendOptions options;
         options.input.path = path;
         options.top = 0;
-        return recommend::check_plan(make_recommendation(common, options, catalog), path);
+        return recommend::check_plan(make_recommendation(common, options, catalog, io), path);
     }
     const TextFile file = read_text_file(path);
     return gate::read_plan(file.name, file.text);
@@ -112,11 +112,11 @@ Exit run_check(const CommonOptions& common, const CheckOptions& options, Io& io)
         today = *parsed;
     }
     const catalog::Catalog catalog = load_catalog(common);
-    const gate::Plan plan = load_plan(options.plan, common, catalog);
+    const gate::Plan plan = load_plan(options.plan, common, catalog, io);
     const gate::Thresholds thresholds = thresholds_from(common, options, plan);
     std::optional<gate::Plan> base;
     if (options.compare_to) {
-        base = load_plan(*options.compare_to, common, catalog);
+        base = load_plan(*options.compare_to, common, catalog, io);
         if (base->currency != plan.currency) {
             throw InputError({{base->source, 0, 0, "/currency",
                                fmt::format("the baseline is in {} and {} in {}; compare plans "

@@ -91,7 +91,7 @@ cost::Settings parse_cost_flags(const CostFlags& flags, const CommonOptions& com
 
 recommend::Recommendation make_recommendation(const CommonOptions& common,
                                               const RecommendOptions& options,
-                                              const catalog::Catalog& catalog,
+                                              const catalog::Catalog& catalog, const Io& io,
                                               bool with_sensitivity,
                                               const std::optional<recommend::PriceCache>& cache) {
     const auto objective = rank::parse_objective(options.objective);
@@ -103,6 +103,11 @@ recommend::Recommendation make_recommendation(const CommonOptions& common,
         throw UsageError("--top: expected a number of options >= 0 (0 = all)");
     }
     cost::Settings cost = parse_cost_flags(options.cost, common);
+    // The best option's prices are aged to today: against --max-catalog-age when given (its
+    // syntax is checked by check_catalog_age), else the default quarter.
+    const std::optional<double> age_limit = common.max_catalog_age.empty()
+                                                ? std::nullopt
+                                                : parse_duration_hours(common.max_catalog_age);
     const workload::Workload workload =
         timed("workload", [&] { return resolve_workload(options.input, common, catalog); });
     const recommend::Settings settings{.cost = std::move(cost),
@@ -110,7 +115,11 @@ recommend::Recommendation make_recommendation(const CommonOptions& common,
                                        .rules = rule_use(options.rules),
                                        .top = options.top,
                                        .sensitivity = with_sensitivity,
-                                       .generated_at = common.generated_at};
+                                       .generated_at = common.generated_at,
+                                       .today = today(io),
+                                       .max_price_age_days =
+                                           age_limit ? *age_limit / k_hours_per_day
+                                                     : recommend::k_default_max_price_age_days};
     const std::optional<decide::Tree> tree = tree_for(options.rules, catalog);
     recommend::Recommendation recommendation = timed("recommend", [&] {
         return recommend::recommend(workload, catalog, tree ? &*tree : nullptr, settings,
@@ -132,7 +141,7 @@ Exit run_recommend(const CommonOptions& common, const RecommendOptions& options,
     const catalog::Catalog catalog = load_catalog(common, &cache);
     (void)check_catalog_age(catalog, common, io);
     const recommend::Recommendation recommendation =
-        make_recommendation(common, options, catalog, false, cache);
+        make_recommendation(common, options, catalog, io, false, cache);
     const std::string text = timed("render", [&] {
         return report::render_recommend(recommendation, common.format, common.wide);
     });

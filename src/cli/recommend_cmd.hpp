@@ -53,7 +53,7 @@ struct TcoOptions {
 // Throws UsageError, InputError as run_recommend.
 [[nodiscard]] recommend::Recommendation
 make_recommendation(const CommonOptions& common, const RecommendOptions& options,
-                    const catalog::Catalog& catalog, bool with_sensitivity = false,
+                    const catalog::Catalog& catalog, const Io& io, bool with_sensitivity = false,
                     const std::optional<recommend::PriceCache>& cache = std::nullopt);
 
 // Ranks every feasible option; exit 4 with --fail-if-none when nothing is feasible.

@@ -16,7 +16,7 @@ Exit run_report(const CommonOptions& common, const ReportOptions& options, Io& i
     RecommendOptions recommend = options.recommend;
     recommend.rules.explain = !recommend.rules.none;
     const recommend::Recommendation recommendation =
-        make_recommendation(common, recommend, catalog, true, cache);
+        make_recommendation(common, recommend, catalog, io, true, cache);
     std::vector<OutputFile> chart;
     if (!options.chart.empty()) {
         chart.push_back({options.chart,

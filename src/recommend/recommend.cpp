@@ -100,6 +100,23 @@ std::optional<DefaultDecides> default_decides(const Recommendation& r) {
     return out;
 }
 
+// The best option's price date against the limit, when the run ages prices.
+std::optional<StalePrices> stale_prices(const Recommendation& r, const Settings& settings) {
+    if (r.ranked.empty() || !settings.today) {
+        return std::nullopt;
+    }
+    const std::optional<Date>& as_of = r.plan.options[r.ranked.front()].prices_as_of;
+    if (!as_of) {
+        return StalePrices{std::nullopt, 0.0, settings.max_price_age_days};
+    }
+    const auto age =
+        static_cast<double>(settings.today->days_since_epoch() - as_of->days_since_epoch());
+    if (age <= settings.max_price_age_days) {
+        return std::nullopt;
+    }
+    return StalePrices{as_of, age, settings.max_price_age_days};
+}
+
 } // namespace
 
 std::optional<cost::NoteKind> default_price(const cost::Plan& plan, const cost::Option& option) {
@@ -134,6 +151,7 @@ Recommendation recommend(const workload::Workload& workload, const catalog::Cata
     r.ranked = rank::rank(r.plan.options, settings.objective);
     r.rejected = rank::rejected(r.plan.options);
     r.default_decides = default_decides(r);
+    r.stale_prices = stale_prices(r, settings);
     r.top = settings.top;
     if (settings.rules != RuleUse::none) {
         r.rules_file = tree->file;

@@ -226,6 +226,18 @@ std::string default_decides_text(const recommend::Recommendation& r) {
                        best.npv > 0.0 ? (sure.npv / best.npv - 1.0) * 100.0 : 0.0);
 }
 
+// The warning that the best option's prices are old or undated, with how to refresh them.
+std::string stale_prices_text(const recommend::StalePrices& s) {
+    if (!s.as_of) {
+        return "warning: this answer's prices carry no date; check them before relying on them, "
+               "or run `gpuplan catalog update` for current public prices";
+    }
+    return fmt::format("warning: this answer's prices are {:.0f} days old (as of {}; limit {:g} "
+                       "days): run `gpuplan catalog update` for current public prices, or give "
+                       "your own with --catalog",
+                       s.age_days, s.as_of->to_string(), s.limit_days);
+}
+
 std::string recommend_json(const recommend::Recommendation& r) {
     const cost::Plan& plan = r.plan;
     ordered_json out;
@@ -298,6 +310,16 @@ std::string recommend_json(const recommend::Recommendation& r) {
             {"message", default_decides_text(r)}};
     } else {
         out["default_decides"] = nullptr;
+    }
+    if (r.stale_prices) {
+        const recommend::StalePrices& s = *r.stale_prices;
+        out["stale_prices"] = {
+            {"as_of", s.as_of ? ordered_json(s.as_of->to_string()) : ordered_json(nullptr)},
+            {"age_days", s.as_of ? ordered_json(s.age_days) : ordered_json(nullptr)},
+            {"limit_days", s.limit_days},
+            {"message", stale_prices_text(s)}};
+    } else {
+        out["stale_prices"] = nullptr;
     }
     return out.dump(2) + "\n";
 }
@@ -424,6 +446,9 @@ std::string recommend_text(const recommend::Recommendation& r, bool markdown, bo
         }
         if (r.default_decides) {
             out += bullet + default_decides_text(r) + "\n";
+        }
+        if (r.stale_prices) {
+            out += bullet + stale_prices_text(*r.stale_prices) + "\n";
         }
     }
     if (!r.rejected.empty()) {

@@ -123,3 +123,19 @@ TEST_CASE("the recommend table fits 80 columns unless --wide", "[report]") {
     }
     CHECK(rows == 22);
 }
+
+TEST_CASE("the best option's prices are aged to today: 90 days by default, --max-catalog-age",
+          "[report]") {
+    // The fixture's prices are dated 2026-07-01; the runner's today is 2026-11-29 (151 days).
+    const json aged = run_json({"recommend", "tests/fixtures/workloads/finetune-7b.yaml"});
+    REQUIRE(aged["stale_prices"].is_object());
+    CHECK(aged["stale_prices"]["as_of"] == "2026-07-01");
+    CHECK(aged["stale_prices"]["age_days"] == 151.0);
+    CHECK(aged["stale_prices"]["limit_days"] == 90.0);
+    const json within = run_json(
+        {"recommend", "tests/fixtures/workloads/finetune-7b.yaml", "--max-catalog-age", "160d"});
+    CHECK(within["stale_prices"].is_null());
+    const json tighter = run_json(
+        {"recommend", "tests/fixtures/workloads/finetune-7b.yaml", "--max-catalog-age", "2w"});
+    CHECK(tighter["stale_prices"]["limit_days"] == 14.0);
+}

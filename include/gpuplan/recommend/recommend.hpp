@@ -36,7 +36,15 @@ struct Settings {
     int top = 10;             // options shown; 0 = all
     bool sensitivity = false; // also re-price with each sensitivity input moved (report)
     std::string generated_at; // UTC time of the run when asked (--timestamp); empty otherwise
+    // The date prices are aged to (the CLI's clock, UTC); nullopt = no age check. The best
+    // option's prices older than `max_price_age_days` (or of unknown date) are flagged.
+    std::optional<Date> today;
+    double max_price_age_days = 90.0; // k_default_max_price_age_days, or --max-catalog-age
 };
+
+// The age past which the best option's prices are flagged by default (docs/methodology.md,
+// "Price dates"): a quarter, the cadence at which the public GPU price lists move.
+inline constexpr double k_default_max_price_age_days = 90.0;
 
 // Prices downloaded by `gpuplan catalog update` and overlaid on the catalog from the user's
 // cache. The pipeline never sets it: the caller that applied the cache does.
@@ -88,6 +96,16 @@ struct DefaultDecides {
     bool operator==(const DefaultDecides&) const = default;
 };
 
+// When the best option's prices are older than the limit, or of unknown date: the reader is told
+// to refresh (`gpuplan catalog update`) before signing.
+struct StalePrices {
+    std::optional<Date> as_of; // the date of the prices the best option was priced from
+    double age_days = 0.0;     // to Settings::today; 0 when as_of is unknown
+    double limit_days = 0.0;
+
+    bool operator==(const StalePrices&) const = default;
+};
+
 // Whether `option` is priced from a default (DefaultDecides::kind, or nullopt when it is not).
 [[nodiscard]] std::optional<cost::NoteKind> default_price(const cost::Plan& plan,
                                                           const cost::Option& option);
@@ -107,6 +125,7 @@ struct Recommendation {
     std::string rules_file;                   // the tree applied
     std::vector<LeftOut> left_out; // RuleUse::apply: excluded options that would rank high
     std::optional<DefaultDecides> default_decides; // the best option rests on a default price
+    std::optional<StalePrices> stale_prices;       // the best option's prices are old or undated
     bool explain = false; // full trace and every rejected option, rule exclusions included
     std::optional<Sensitivity> sensitivity; // with Settings::sensitivity
     std::string generated_at;               // Settings::generated_at
