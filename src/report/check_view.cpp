@@ -179,8 +179,8 @@ std::string render_check_verdict(const CheckView& view) {
         for (const gate::Check& check : outcome.checks) {
             names.push_back(check.name);
         }
-        return fmt::format("{}: {}: {} check{} hold: {}\n", verdict_word(true, view.colour),
-                           subject, names.size(), names.size() == 1 ? "" : "s",
+        return fmt::format("{}: {}: {} check{}: {}\n", verdict_word(true, view.colour), subject,
+                           names.size(), names.size() == 1 ? " holds" : "s hold",
                            detail::join(names, ", "));
     }
     return fmt::format("{}: {}: {} of {} check{} failed: {}\n", verdict_word(false, view.colour),

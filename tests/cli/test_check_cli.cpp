@@ -181,3 +181,16 @@ TEST_CASE("check's failure lines on standard error show control characters escap
     CHECK(r.err.find('\x1b') == std::string::npos);
     CHECK(r.err.find("has no option nope\\x1b[2J") != std::string::npos);
 }
+
+TEST_CASE("one check that holds is worded in the singular", "[cli][check]") {
+    // A workload from flags has no deadline and no budget: --max-cost is the only check.
+    const auto plan = run_cli(with_catalog(
+        {"recommend", "--params", "1B", "--tokens", "1B", "--task", "train", "--format", "json"}));
+    REQUIRE(plan.exit_code == 0);
+    const fs::path file = fs::temp_directory_path() / "gpuplan-one-check-plan.json";
+    std::ofstream(file, std::ios::binary) << plan.out;
+    const auto r = run_cli(with_catalog({"check", file.string(), "--max-cost", "1e9"}));
+    fs::remove(file);
+    CHECK(r.exit_code == 0);
+    CHECK(r.out.find(": 1 check holds: max_cost\n") != std::string::npos);
+}
