@@ -1,6 +1,7 @@
 #include "cli/common.hpp"
 
 #include "cli/price_cache.hpp"
+#include "cli/progress.hpp"
 #include "gpuplan/embedded.hpp"
 #include "gpuplan/error.hpp"
 #include "gpuplan/large_buffer.hpp"
@@ -254,7 +255,9 @@ void write_output(const CommonOptions& options, const std::string& raw, Io& io,
 }
 
 PhaseTimer::PhaseTimer(std::string phase)
-    : m_phase(std::move(phase)), m_start(std::chrono::steady_clock::now()) {}
+    : m_phase(std::move(phase)), m_start(std::chrono::steady_clock::now()) {
+    Progress::set_phase(m_phase);
+}
 
 PhaseTimer::~PhaseTimer() {
     const std::chrono::duration<double, std::milli> elapsed =

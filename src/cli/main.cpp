@@ -1,6 +1,8 @@
 #include "cli/app.hpp"
 #include "cli/price_cache.hpp"
+#include "cli/progress.hpp"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdlib>
 #include <fcntl.h>
@@ -32,5 +34,9 @@ int main(int argc, char** argv) {
                         std::getenv("NO_COLOR") != nullptr, std::nullopt};
     io.err_is_tty = ::isatty(STDERR_FILENO) == 1;
     io.cache_dir = gpuplan::cli::cache_dir_from(std::getenv("XDG_CACHE_HOME"), std::getenv("HOME"));
+    // A run over a second on a terminal shows its phase on standard error (not with -q).
+    const bool quiet = std::find(args.begin(), args.end(), "-q") != args.end() ||
+                       std::find(args.begin(), args.end(), "--quiet") != args.end();
+    const gpuplan::cli::Progress progress(STDERR_FILENO, io.err_is_tty && !quiet);
     return gpuplan::cli::run(args, io);
 }
