@@ -110,6 +110,9 @@ void add_catalog_commands(CLI::App& app, Parsed& parsed) {
         ->allow_extra_args(false);
     list->add_option("--region", list_options->filter.regions, "Only this region (repeatable)")
         ->allow_extra_args(false);
+    list->add_option("--sort", list_options->sort,
+                     "Row order: gpu (default), price (on-demand per GPU-hour, cheapest first) "
+                     "or provider");
     list->callback([&parsed, list_options] {
         parsed.action = [&parsed, list_options](Io& io) {
             return run_catalog_list(parsed.common, *list_options, io);

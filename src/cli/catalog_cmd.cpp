@@ -13,9 +13,18 @@ namespace gpuplan::cli {
 Exit run_catalog_list(const CommonOptions& common, const CatalogListOptions& options, Io& io) {
     const catalog::Catalog catalog = load_catalog(common);
     (void)check_catalog_age(catalog, common, io);
+    report::ListView view{report::ListSort::gpu, common.currency, common.wide};
+    if (options.sort == "price") {
+        view.sort = report::ListSort::price;
+    } else if (options.sort == "provider") {
+        view.sort = report::ListSort::provider;
+    } else if (options.sort != "gpu") {
+        throw UsageError(
+            fmt::format("--sort: expected gpu, price or provider, got '{}'", options.sort));
+    }
     const std::string text = timed("render", [&] {
         return report::render_catalog_list(catalog, options.filter, common.format, generator_info(),
-                                           common.wide);
+                                           view);
     });
     timed("write", [&] { write_output(common, text, io); });
     return Exit::ok;

@@ -7,6 +7,7 @@ namespace gpuplan::cli {
 
 struct CatalogListOptions {
     report::CatalogFilter filter;
+    std::string sort = "gpu"; // --sort gpu|price|provider
 };
 
 struct CatalogShowOptions {

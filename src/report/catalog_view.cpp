@@ -5,9 +5,12 @@
 #include "gpuplan/report/text_table.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <fmt/format.h>
+#include <limits>
 #include <nlohmann/json.hpp>
 #include <set>
+#include <tuple>
 
 namespace gpuplan::report {
 
@@ -207,7 +210,23 @@ struct InstanceSummary {
     Date as_of;
 };
 
-std::vector<InstanceSummary> summarise(const Catalog& catalog, const Selection& selection) {
+// `value` in `provider`'s currency converted to `currency` on `as_of` (as is when empty).
+std::optional<double> converted(const Catalog& catalog, const Provider& provider,
+                                const std::string& currency, std::optional<double> value,
+                                Date as_of) {
+    if (!value || currency.empty() || currency == provider.currency) {
+        return value;
+    }
+    const auto rate = catalog::fx_rate(catalog, provider.currency, currency, as_of);
+    if (!rate) {
+        throw UsageError(fmt::format("--currency: the catalog has no exchange rate from {} to {}",
+                                     provider.currency, currency));
+    }
+    return *value * *rate;
+}
+
+std::vector<InstanceSummary> summarise(const Catalog& catalog, const Selection& selection,
+                                       const std::string& currency) {
     std::vector<InstanceSummary> out;
     for (const Provider& provider : catalog.providers) {
         for (const Instance& instance : provider.instances) {
@@ -226,9 +245,11 @@ std::vector<InstanceSummary> summarise(const Catalog& catalog, const Selection& 
                         best = value;
                     }
                 };
-                lower(summary.on_demand, row.on_demand);
-                lower(summary.spot, row.spot);
-                summary.as_of = std::max(summary.as_of, row.as_of.value_or(provider.as_of));
+                const Date as_of = row.as_of.value_or(provider.as_of);
+                lower(summary.on_demand,
+                      converted(catalog, provider, currency, row.on_demand, as_of));
+                lower(summary.spot, converted(catalog, provider, currency, row.spot, as_of));
+                summary.as_of = std::max(summary.as_of, as_of);
             }
             summary.regions = regions.size();
             if (summary.regions > 0) {
@@ -236,19 +257,48 @@ std::vector<InstanceSummary> summarise(const Catalog& catalog, const Selection& 
             }
         }
     }
-    std::stable_sort(out.begin(), out.end(), [](const auto& a, const auto& b) {
-        if (a.instance->gpu != b.instance->gpu) {
-            return a.instance->gpu < b.instance->gpu;
+    return out;
+}
+
+// The on-demand price per GPU-hour of a row (price order), infinity when unpriced.
+double per_gpu_hour(const InstanceSummary& s) {
+    return s.on_demand && s.instance->gpu_count > 0.0 ? *s.on_demand / s.instance->gpu_count
+                                                      : std::numeric_limits<double>::infinity();
+}
+
+void sort_rows(std::vector<InstanceSummary>& rows, ListSort sort) {
+    auto by_gpu = [](const InstanceSummary& a, const InstanceSummary& b) {
+        return std::tie(a.instance->gpu, a.instance->gpu_count, a.provider->name,
+                        a.instance->type) <
+               std::tie(b.instance->gpu, b.instance->gpu_count, b.provider->name, b.instance->type);
+    };
+    std::stable_sort(rows.begin(), rows.end(), [&](const auto& a, const auto& b) {
+        if (sort == ListSort::price && per_gpu_hour(a) != per_gpu_hour(b)) {
+            return per_gpu_hour(a) < per_gpu_hour(b);
         }
-        if (a.instance->gpu_count != b.instance->gpu_count) {
-            return a.instance->gpu_count < b.instance->gpu_count;
-        }
-        if (a.provider->name != b.provider->name) {
+        if (sort == ListSort::provider && a.provider->name != b.provider->name) {
             return a.provider->name < b.provider->name;
         }
-        return a.instance->type < b.instance->type;
+        return by_gpu(a, b);
     });
-    return out;
+}
+
+// Decimals that show every price of a column with at least three significant digits (two at
+// least, six at most), so that one column never mixes 0.5 with 12.34.
+int column_decimals(const std::vector<InstanceSummary>& rows,
+                    std::optional<double> InstanceSummary::*price) {
+    constexpr int k_min_decimals = 2;
+    constexpr int k_max_decimals = 6;
+    constexpr int k_significant = 3;
+    int decimals = k_min_decimals;
+    for (const InstanceSummary& row : rows) {
+        const std::optional<double>& value = row.*price;
+        if (value && *value > 0.0) {
+            const int needed = k_significant - 1 - static_cast<int>(std::floor(std::log10(*value)));
+            decimals = std::max(decimals, std::min(needed, k_max_decimals));
+        }
+    }
+    return decimals;
 }
 
 // Narrowest an instance type is cut to when the list must fit 80 columns.
@@ -259,28 +309,45 @@ std::string count_text(double count) {
                                       : format_price(count);
 }
 
+// Device, vCPU and host memory figures as `sky gpus list` shows them; "-" when unknown.
+std::string gib_text(double gib) {
+    return gib > 0.0 ? fmt::format("{:.0f}", gib) : std::string("-");
+}
+
 std::string list_table(const Catalog& catalog, const Selection& selection, Format format,
-                       bool wide) {
+                       const ListView& view) {
     TextTable table;
     table.add_column("GPU");
     table.add_column("N", Align::right);
+    table.add_column("GIB", Align::right);
     table.add_column("PROVIDER");
     table.add_column("INSTANCE", Align::left, k_min_instance_width, Cut::middle);
-    table.add_column("REGIONS", Align::right);
+    table.add_column("VCPU", Align::right);
+    table.add_column("RAM", Align::right);
+    table.add_column("REG", Align::right);
     table.add_column("ON-DEMAND/H", Align::right);
     table.add_column("SPOT/H", Align::right);
     table.add_column("CUR");
-    auto price = [](const std::optional<double>& value) {
-        return value ? format_price(*value) : std::string("-");
+    auto rows = summarise(catalog, selection, view.currency);
+    sort_rows(rows, view.sort);
+    const int on_demand_decimals = column_decimals(rows, &InstanceSummary::on_demand);
+    const int spot_decimals = column_decimals(rows, &InstanceSummary::spot);
+    auto price = [](const std::optional<double>& value, int decimals) {
+        return value ? format_fixed(*value, decimals) : std::string("-");
     };
-    const auto rows = summarise(catalog, selection);
     for (const InstanceSummary& row : rows) {
-        table.add_row({row.instance->gpu, count_text(row.instance->gpu_count), row.provider->name,
-                       row.instance->type, std::to_string(row.regions), price(row.on_demand),
-                       price(row.spot), row.provider->currency});
+        const catalog::Gpu* gpu = catalog::find_gpu(catalog, row.instance->gpu);
+        table.add_row({row.instance->gpu, count_text(row.instance->gpu_count),
+                       gib_text(gpu != nullptr ? gpu->memory_gib : 0.0), row.provider->name,
+                       row.instance->type,
+                       row.instance->vcpus > 0 ? std::to_string(row.instance->vcpus) : "-",
+                       gib_text(row.instance->memory_gib), std::to_string(row.regions),
+                       price(row.on_demand, on_demand_decimals), price(row.spot, spot_decimals),
+                       view.currency.empty() ? row.provider->currency : view.currency});
     }
-    std::string out = format == Format::markdown ? table.render_markdown()
-                                                 : table.render_text(wide ? 0 : k_terminal_width);
+    std::string out = format == Format::markdown
+                          ? table.render_markdown()
+                          : table.render_text(view.wide ? 0 : k_terminal_width);
     std::set<std::string> providers;
     std::size_t offers = 0;
     std::optional<Date> oldest;
@@ -301,7 +368,8 @@ std::string list_table(const Catalog& catalog, const Selection& selection, Forma
         return fmt::format("{} {}{}", n, word, n == 1 ? "" : "s");
     };
     const std::string summary =
-        fmt::format("{}, {}, {}; cheapest price across the listed regions; prices as of {} to {}",
+        fmt::format("{}, {}, {}; GIB: GPU memory, RAM: host GiB, REG: regions; cheapest price "
+                    "across the listed regions; prices as of {} to {}",
                     plural(rows.size(), "instance type"), plural(offers, "offer"),
                     plural(providers.size(), "provider"), oldest ? oldest->to_string() : "-",
                     newest ? newest->to_string() : "-");
@@ -364,12 +432,12 @@ std::string show_gpu(const Catalog& catalog, const Gpu& gpu, Format format,
 } // namespace
 
 std::string render_catalog_list(const Catalog& catalog, const CatalogFilter& filter, Format format,
-                                const GeneratorInfo& generator, bool wide) {
+                                const GeneratorInfo& generator, const ListView& view) {
     const Selection selection = resolve(catalog, filter);
     if (format == Format::json) {
         return list_json(catalog, selection, generator);
     }
-    return list_table(catalog, selection, format, wide);
+    return list_table(catalog, selection, format, view);
 }
 
 std::optional<std::string> render_catalog_show(const Catalog& catalog, std::string_view name,

@@ -18,13 +18,30 @@ struct CatalogFilter {
     std::vector<std::string> regions;
 };
 
+// The order of `catalog list`'s table rows.
+enum class ListSort {
+    gpu,      // GPU model, GPU count, provider, instance type
+    price,    // on-demand price per GPU-hour, cheapest first (unpriced last), then as gpu
+    provider, // provider, then as gpu
+};
+
+// How `catalog list` shows its table: the order, and the currency prices are converted to
+// (empty: each provider's own), at the catalog's rate for each price's date.
+struct ListView {
+    ListSort sort = ListSort::gpu;
+    std::string currency;
+    bool wide = false;
+};
+
 // The GPU models and instance offers that pass `filter`. Table and markdown show one row per
-// instance type with its cheapest price; JSON lists every price row with its as_of and source.
-// The table fits 80 columns (long instance types cut in the middle) unless `wide`.
-// Throws UsageError for a filter naming an unknown GPU or provider.
+// instance type with its cheapest price, its device memory, vCPUs and host memory; JSON lists
+// every price row as the catalog holds it, with its currency, as_of and source. The table fits
+// 80 columns (long instance types cut in the middle) unless `view.wide`. Throws UsageError for
+// a filter naming an unknown GPU or provider, or a currency the catalog cannot convert to.
 [[nodiscard]] std::string render_catalog_list(const catalog::Catalog& catalog,
                                               const CatalogFilter& filter, Format format,
-                                              const GeneratorInfo& generator, bool wide = false);
+                                              const GeneratorInfo& generator,
+                                              const ListView& view = {});
 
 // Everything the catalog says about `name`: a GPU model, a provider, an instance type or a
 // self-built build. nullopt when nothing has that name.
