@@ -373,26 +373,67 @@ void add_alternatives(FleetPlan& out, const Problem& problem) {
     }
 }
 
+// The part of the problem in one pool: its jobs (as assigned) with that candidate only, and the
+// solution's purchases there, renumbered to pool 0.
+struct PoolPart {
+    Problem problem;
+    std::vector<Purchase> purchases;
+    std::vector<std::size_t> jobs; // indices into the whole problem's jobs
+};
+
+PoolPart pool_part(const Problem& problem, const Solution& solution, std::size_t pool) {
+    PoolPart part;
+    part.problem.horizon_months = problem.horizon_months;
+    part.problem.monthly_rate = problem.monthly_rate;
+    part.problem.pools.push_back(problem.pools[pool]);
+    for (std::size_t j = 0; j < problem.jobs.size(); ++j) {
+        const Demand& d = problem.jobs[j].candidates[solution.assignment[j]];
+        if (d.pool == pool) {
+            Job job{problem.jobs[j].name, problem.jobs[j].interruptible, {d}};
+            job.candidates.front().pool = 0;
+            part.problem.jobs.push_back(std::move(job));
+            part.jobs.push_back(j);
+        }
+    }
+    for (const Purchase& p : solution.purchases) {
+        if (p.pool == pool) {
+            part.purchases.push_back({0, p.offer, p.start, p.units});
+        }
+    }
+    return part;
+}
+
+// Each workload's GPUs scaled in turn. The other pools are unaffected by a job's demand, so its
+// pool alone is re-planned (with its jobs kept there) and the rest of the NPV carried over.
 void add_sensitivity(FleetPlan& out, const Problem& problem, const Solution& solution,
                      const std::vector<int>& starts) {
     for (std::size_t j = 0; j < problem.jobs.size(); ++j) {
+        const std::size_t pool = problem.jobs[j].candidates[solution.assignment[j]].pool;
+        const PoolPart part = pool_part(problem, solution, pool);
+        const std::vector<std::size_t> assigned(part.problem.jobs.size(), 0);
+        const double base = evaluate(part.problem, part.purchases, assigned);
         for (const double factor : {k_sensitivity_low, k_sensitivity_high}) {
             SolveOptions options;
-            options.demand_scale.assign(problem.jobs.size(), 1.0);
-            options.demand_scale[j] = factor;
+            options.demand_scale.assign(part.problem.jobs.size(), 1.0);
+            for (std::size_t k = 0; k < part.jobs.size(); ++k) {
+                options.demand_scale[k] = part.jobs[k] == j ? factor : 1.0;
+            }
             Scenario s;
             s.workload = problem.jobs[j].name;
             s.start_month = starts[j];
             s.factor = factor;
-            s.npv_kept =
-                evaluate(problem, solution.purchases, solution.assignment, options.demand_scale);
-            const Solution again = solve(problem, options);
-            s.npv_reoptimised = again.npv;
+            s.npv_kept = solution.npv - base +
+                         evaluate(part.problem, part.purchases, assigned, options.demand_scale);
+            const Solution again = solve(part.problem, options);
+            s.npv_reoptimised = solution.npv - base + again.npv;
             for (const Purchase& p : solution.purchases) {
-                int units = 0;
-                for (const Purchase& q : again.purchases) {
-                    if (q.pool == p.pool && q.offer == p.offer && q.start == p.start) {
-                        units = q.units;
+                int units = p.units; // other pools keep theirs
+                if (p.pool == pool) {
+                    units = 0;
+                    for (const Purchase& q : again.purchases) {
+                        if (q.offer == p.offer && q.start == p.start) {
+                            units = q.units;
+                        }
                     }
                 }
                 s.units.push_back(units);
