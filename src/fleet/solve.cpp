@@ -371,19 +371,21 @@ struct Need {
 Need need_of(const Problem& problem, std::size_t pool) {
     Need out;
     std::vector<double> gpus(static_cast<std::size_t>(problem.horizon_months), 0.0);
+    std::vector<double> gpu_hours(gpus.size(), 0.0);
     for (const Job& job : problem.jobs) {
         for (const Demand& d : job.candidates) {
             for (std::size_t k = 0; d.pool == pool && k < std::min(gpus.size(), d.hours.size());
                  ++k) {
                 if (d.hours[k] > 1e-9) {
                     gpus[k] += d.gpus;
+                    gpu_hours[k] += d.gpus * d.hours[k];
                     out.busy.insert(static_cast<int>(k));
                 }
             }
         }
     }
     for (std::size_t k = 1; k < gpus.size(); ++k) {
-        if (gpus[k] > gpus[k - 1] + 1e-9) {
+        if (gpus[k] > gpus[k - 1] + 1e-9 || gpu_hours[k] > gpu_hours[k - 1] + 1e-6) {
             out.rises.insert(static_cast<int>(k));
         }
     }

@@ -104,9 +104,9 @@ struct SolveOptions {
 };
 
 // The start months offered to each offer of each pool, when not set: month 0 and each month in
-// which a candidate demand on the pool rises (its earliest GPU need), each repeated every term
-// (one- and three-year commitments, yearly subscriptions); every month with demand for monthly
-// subscriptions; self-built ordered its lead time ahead of each (at 0 at the earliest).
+// which a pool's candidate demand rises (in GPUs or GPU-hours), each repeated every term
+// (reservations, subscriptions); every month with demand for monthly subscriptions; self-built
+// ordered its lead time ahead of each (at 0 at the earliest).
 void candidate_starts(Problem& problem);
 
 // The lowest-NPV plan: which purchases, which pool each job runs in, and the GPU-hours left to
