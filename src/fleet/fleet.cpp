@@ -403,6 +403,24 @@ PoolPart pool_part(const Problem& problem, const Solution& solution, std::size_t
     return part;
 }
 
+// Units of each of `purchases` after pool `pool` was re-planned as `again` (renumbered to pool
+// 0); the other pools keep theirs.
+std::vector<int> replanned_units(const std::vector<Purchase>& purchases, std::size_t pool,
+                                 const std::vector<Purchase>& again) {
+    std::vector<int> out;
+    for (const Purchase& p : purchases) {
+        int units = p.units;
+        if (p.pool == pool) {
+            const auto q = std::find_if(again.begin(), again.end(), [&p](const Purchase& r) {
+                return r.offer == p.offer && r.start == p.start;
+            });
+            units = q == again.end() ? 0 : q->units;
+        }
+        out.push_back(units);
+    }
+    return out;
+}
+
 // Each workload's GPUs scaled in turn. The other pools are unaffected by a job's demand, so its
 // pool alone is re-planned (with its jobs kept there) and the rest of the NPV carried over.
 void add_sensitivity(FleetPlan& out, const Problem& problem, const Solution& solution,
@@ -426,18 +444,7 @@ void add_sensitivity(FleetPlan& out, const Problem& problem, const Solution& sol
                          evaluate(part.problem, part.purchases, assigned, options.demand_scale);
             const Solution again = solve(part.problem, options);
             s.npv_reoptimised = solution.npv - base + again.npv;
-            for (const Purchase& p : solution.purchases) {
-                int units = p.units; // other pools keep theirs
-                if (p.pool == pool) {
-                    units = 0;
-                    for (const Purchase& q : again.purchases) {
-                        if (q.offer == p.offer && q.start == p.start) {
-                            units = q.units;
-                        }
-                    }
-                }
-                s.units.push_back(units);
-            }
+            s.units = replanned_units(solution.purchases, pool, again.purchases);
             out.sensitivity.push_back(std::move(s));
         }
     }
