@@ -458,6 +458,7 @@ Planned plan_fleet(const Portfolio& portfolio, const catalog::Catalog& catalog,
     Planned planned;
     FleetPlan& out = planned.plan;
     out.generator = std::move(generator);
+    out.catalog = recommend::catalog_info(catalog);
     out.name = portfolio.name;
     out.currency = settings.currency.empty() ? portfolio.finance.currency : settings.currency;
     out.discount_rate = portfolio.finance.discount_rate;

@@ -2,6 +2,7 @@
 
 #include "gpuplan/numbers.hpp"
 #include "gpuplan/report/text_table.hpp"
+#include "report/catalog_json.hpp"
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -227,6 +228,7 @@ std::string render_json(const FleetPlan& plan) {
     ordered_json out;
     out["schema_version"] = k_json_schema_version;
     out["generator"] = {{"name", plan.generator.name}, {"version", plan.generator.version}};
+    out["catalog"] = catalog_json(plan.catalog);
     out["portfolio"] = plan.name;
     out["currency"] = plan.currency;
     out["discount_rate"] = plan.discount_rate;

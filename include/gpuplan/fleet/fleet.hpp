@@ -9,6 +9,7 @@
 #include "gpuplan/fleet/model.hpp"
 #include "gpuplan/fleet/portfolio.hpp"
 #include "gpuplan/generator.hpp"
+#include "gpuplan/recommend/recommend.hpp"
 
 #include <optional>
 #include <string>
@@ -105,6 +106,7 @@ struct Scenario {
 
 struct FleetPlan {
     GeneratorInfo generator;
+    recommend::CatalogInfo catalog; // the whole catalog's digest, offers and price dates
     std::string name;
     std::string currency;
     double discount_rate = 0.0;
