@@ -4,6 +4,7 @@
 #include "cli/check_cmd.hpp"
 #include "cli/estimate_cmd.hpp"
 #include "cli/feeds_cmd.hpp"
+#include "cli/fleet_cmd.hpp"
 #include "cli/output_writer.hpp"
 #include "cli/recommend_cmd.hpp"
 #include "cli/report_cmd.hpp"
@@ -330,6 +331,24 @@ void add_report_command(CLI::App& app, Parsed& parsed) {
     });
 }
 
+void add_fleet_command(CLI::App& app, Parsed& parsed) {
+    auto fleet_options = std::make_shared<FleetOptions>();
+    CLI::App* fleet = app.add_subcommand(
+        "fleet", "What to commit to (reservations, subscriptions, owned servers) for a portfolio");
+    fleet->add_option("PORTFOLIO", fleet_options->portfolio, "Portfolio file (YAML)")
+        ->required()
+        ->type_name("PORTFOLIO.yaml");
+    fleet
+        ->add_option("--chart", fleet_options->chart,
+                     "Also write the demand-against-capacity chart as a standalone SVG")
+        ->type_name("FILE.svg");
+    fleet->callback([&parsed, fleet_options] {
+        parsed.action = [&parsed, fleet_options](Io& io) {
+            return run_fleet(parsed.common, *fleet_options, io);
+        };
+    });
+}
+
 void add_tco_command(CLI::App& app, Parsed& parsed) {
     auto tco_options = std::make_shared<TcoOptions>();
     CLI::App* tco = app.add_subcommand(
@@ -452,10 +471,11 @@ void add_commands(CLI::App& app, Parsed& parsed, std::string_view first) {
         std::string_view command;
         std::array<Adder, 2> adders;
     };
-    static constexpr std::array<Group, 8> k_groups{{
+    static constexpr std::array<Group, 9> k_groups{{
         {"catalog", {add_catalog_commands, add_feed_commands}},
         {"check", {add_check_commands, nullptr}},
         {"estimate", {add_estimate_commands, nullptr}},
+        {"fleet", {add_fleet_command, nullptr}},
         {"presets", {add_estimate_commands, nullptr}},
         {"recommend", {add_recommend_command, nullptr}},
         {"report", {add_report_command, nullptr}},
@@ -476,6 +496,7 @@ void add_commands(CLI::App& app, Parsed& parsed, std::string_view first) {
     add_feed_commands(app, parsed);
     add_check_commands(app, parsed);
     add_estimate_commands(app, parsed);
+    add_fleet_command(app, parsed);
     add_recommend_command(app, parsed);
     add_report_command(app, parsed);
     add_tco_command(app, parsed);

@@ -4,6 +4,7 @@
 #include "gpuplan/report/notes.hpp"
 #include "gpuplan/report/recommend.hpp"
 #include "gpuplan/report/text_table.hpp"
+#include "report/catalog_json.hpp"
 #include "report/decision_json.hpp"
 #include "report/workload_json.hpp"
 
@@ -115,23 +116,6 @@ ordered_json option_json(const cost::Option& o, std::span<const cost::Note> note
         out["simulation"] = nullptr;
     }
     out["notes"] = note_texts(notes, o.notes);
-    return out;
-}
-
-// The catalog block of docs/schema/common.schema.json.
-ordered_json catalog_json(const recommend::CatalogInfo& info) {
-    ordered_json out;
-    out["digest"] = info.digest;
-    out["as_of"] = info.newest.empty()
-                       ? ordered_json(nullptr)
-                       : ordered_json{{"oldest", info.oldest}, {"newest", info.newest}};
-    out["offers"] = info.offers;
-    if (info.cache) {
-        out["cache"] = {{"file", info.cache->file},
-                        {"downloaded_at", info.cache->downloaded_at},
-                        {"source", info.cache->source},
-                        {"providers", info.cache->providers}};
-    }
     return out;
 }
 
@@ -644,6 +628,23 @@ std::string render_tco(const recommend::TcoComparison& report, Format format) {
         return tco_text(report, false);
     }
     return {};
+}
+
+// The catalog block of docs/schema/common.schema.json.
+nlohmann::ordered_json catalog_json(const recommend::CatalogInfo& info) {
+    nlohmann::ordered_json out;
+    out["digest"] = info.digest;
+    out["as_of"] = info.newest.empty()
+                       ? nlohmann::ordered_json(nullptr)
+                       : nlohmann::ordered_json{{"oldest", info.oldest}, {"newest", info.newest}};
+    out["offers"] = info.offers;
+    if (info.cache) {
+        out["cache"] = {{"file", info.cache->file},
+                        {"downloaded_at", info.cache->downloaded_at},
+                        {"source", info.cache->source},
+                        {"providers", info.cache->providers}};
+    }
+    return out;
 }
 
 } // namespace gpuplan::report

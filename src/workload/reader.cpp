@@ -3,6 +3,7 @@
 #include "detail/strings.hpp"
 #include "detail/yaml_reader.hpp"
 #include "gpuplan/limits.hpp"
+#include "workload/node_reader.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -378,19 +379,13 @@ Workload read_workload(const TextFile& file) {
     return read_workload(file, WorkloadOverrides{});
 }
 
-Workload read_workload(const TextFile& file, const WorkloadOverrides& overrides,
-                       std::span<const std::string> currencies) {
-    DiagnosticSink sink;
-    detail::YamlContext context{file.name, &sink};
-    context.max_bytes = limits::k_max_workload_bytes;
-    Workload workload;
-    workload.name = stem_of(file.name);
-    auto root = detail::parse_yaml_document(file.text, context);
-    if (root && root->expect_map({"schema_version", "name", "description", "task", "model", "data",
-                                  "training", "inference", "schedule", "horizon_months",
-                                  "constraints", "finance", "sources"})) {
+void read_workload_node(const detail::YamlNode& root, Workload& workload,
+                        std::span<const std::string> currencies) {
+    if (root.expect_map({"schema_version", "name", "description", "task", "model", "data",
+                         "training", "inference", "schedule", "horizon_months", "constraints",
+                         "finance", "sources"})) {
         bool version_ok = true;
-        if (auto version = root->require("schema_version")) {
+        if (auto version = root.require("schema_version")) {
             auto value = version->as_integer(0, 1'000'000);
             version_ok = value.has_value();
             if (value && (*value < k_min_schema_version || *value > k_max_schema_version)) {
@@ -401,24 +396,24 @@ Workload read_workload(const TextFile& file, const WorkloadOverrides& overrides,
             }
         }
         if (version_ok) {
-            assign(workload.name, root->string_at("name", false));
-            assign(workload.description, root->string_at("description", false));
-            if (auto task = root->get("task")) {
+            assign(workload.name, root.string_at("name", false));
+            assign(workload.description, root.string_at("description", false));
+            if (auto task = root.get("task")) {
                 if (auto index = task->as_choice({"train", "finetune", "inference"})) {
                     workload.task = static_cast<Task>(*index);
                 }
             }
-            if (auto finance = root->get("finance")) {
+            if (auto finance = root.get("finance")) {
                 read_finance(*finance, workload.finance, currencies);
             }
-            if (auto model = root->require("model")) {
+            if (auto model = root.require("model")) {
                 read_model(*model, workload.model);
             }
-            if (auto data = root->get("data")) {
+            if (auto data = root.get("data")) {
                 read_data(*data, workload.data);
             }
             const bool serving = workload.task == Task::inference;
-            if (auto training = root->get("training")) {
+            if (auto training = root.get("training")) {
                 if (serving) {
                     training->error("'training' does not apply to task inference; use "
                                     "'inference'");
@@ -426,7 +421,7 @@ Workload read_workload(const TextFile& file, const WorkloadOverrides& overrides,
                     read_training(*training, workload.training);
                 }
             }
-            if (auto inference = root->get("inference")) {
+            if (auto inference = root.get("inference")) {
                 if (!serving) {
                     inference->error(fmt::format("'inference' does not apply to task {}; use "
                                                  "'training'",
@@ -436,38 +431,54 @@ Workload read_workload(const TextFile& file, const WorkloadOverrides& overrides,
                 }
             }
             if (workload.task == Task::train && workload.training.method != Method::full) {
-                root->get("training")
+                root.get("training")
                     ->get("method")
                     ->error(fmt::format("method {} needs task finetune (the base model is frozen)",
                                         to_string(workload.training.method)));
             }
-            if (auto schedule = root->get("schedule")) {
+            if (auto schedule = root.get("schedule")) {
                 read_schedule(*schedule, workload.schedule);
             }
-            if (auto horizon = root->get("horizon_months")) {
+            if (auto horizon = root.get("horizon_months")) {
                 read_horizon(*horizon, workload.horizon_months);
             }
-            if (auto constraints = root->get("constraints")) {
+            if (auto constraints = root.get("constraints")) {
                 read_constraints(*constraints, workload.constraints, workload.finance.currency,
                                  currencies);
             }
-            if (auto sources = root->get("sources")) {
+            if (auto sources = root.get("sources")) {
                 read_sources(*sources, workload.sources);
             }
         }
     }
-    sink.throw_if_any();
-    apply_overrides(workload, overrides);
+}
+
+void report_missing(const detail::YamlNode& root, const Workload& workload) {
     // What the file and the flags together still lack, placed at the section that should hold
     // it (data for tokens and samples, model otherwise).
-    const std::vector<std::string> missing = missing_fields(workload);
-    if (!missing.empty() && root) {
-        for (const std::string& item : missing) {
-            const bool data_item = item.rfind("data.", 0) == 0;
-            auto section = root->get(data_item ? "data" : "model");
-            const detail::YamlNode& where = section ? *section : *root;
-            sink.add(where.diagnostic("incomplete workload: missing " + item));
-        }
+    for (const std::string& item : missing_fields(workload)) {
+        const bool data_item = item.rfind("data.", 0) == 0;
+        auto section = root.get(data_item ? "data" : "model");
+        const detail::YamlNode& where = section ? *section : root;
+        root.context().sink->add(where.diagnostic("incomplete workload: missing " + item));
+    }
+}
+
+Workload read_workload(const TextFile& file, const WorkloadOverrides& overrides,
+                       std::span<const std::string> currencies) {
+    DiagnosticSink sink;
+    detail::YamlContext context{file.name, &sink};
+    context.max_bytes = limits::k_max_workload_bytes;
+    Workload workload;
+    workload.name = stem_of(file.name);
+    auto root = detail::parse_yaml_document(file.text, context);
+    if (root) {
+        read_workload_node(*root, workload, currencies);
+    }
+    sink.throw_if_any();
+    apply_overrides(workload, overrides);
+    if (root) {
+        report_missing(*root, workload);
         sink.throw_if_any();
     }
     return workload;

@@ -25,6 +25,7 @@ SCHEMA_FOR_COMMAND = {
     ("tco",): "tco.schema.json",
     ("check",): "check.schema.json",
     ("presets",): "presets.schema.json",
+    ("fleet",): "fleet.schema.json",
     ("rules", "show"): "rules-show.schema.json",
     ("rules", "explain"): "rules-explain.schema.json",
 }

@@ -1,0 +1,146 @@
+#pragma once
+// Fleet planning: a portfolio's workloads priced by the recommendation pipeline, turned into GPU
+// demand per month per pool, and the commitment mix of lowest NPV bought for it
+// (docs/methodology.md, "Fleet planning"). Pure: the catalog and decision tree are passed in.
+
+#include "gpuplan/catalog/catalog.hpp"
+#include "gpuplan/cost/plan.hpp"
+#include "gpuplan/decide/tree.hpp"
+#include "gpuplan/fleet/model.hpp"
+#include "gpuplan/fleet/portfolio.hpp"
+#include "gpuplan/generator.hpp"
+#include "gpuplan/recommend/recommend.hpp"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace gpuplan::fleet {
+
+// Pools each workload may run in: this many of its cheapest (GPU model, provider) pairs by the
+// NPV of the job alone on demand (or spot when interruptible), and as many more by the pool's
+// lowest levelised rate (a commitment or owned server at full use). Keeps the program small
+// (docs/methodology.md, "Fleet planning").
+inline constexpr std::size_t k_candidates_per_workload = 3;
+// The demand forecast moved per workload in the sensitivity analysis.
+inline constexpr double k_sensitivity_low = 0.7;
+inline constexpr double k_sensitivity_high = 1.3;
+
+// One row of the commitment table.
+struct Commitment {
+    std::string gpu;
+    std::string provider;
+    std::string region;
+    std::string instance;
+    PurchaseOption purchase = PurchaseOption::reserved_1y;
+    std::string payment;
+    int units = 0; // instances or servers
+    int gpu_count = 0;
+    int start_month = 0;                 // ordered at the start of this month (0 = now)
+    int months = 0;                      // months paid for (self-built: owned to the horizon's end)
+    int lead_months = 0;                 // self-built: months from order to delivery
+    std::optional<double> per_gpu_hour;  // reservations and subscriptions: effective price
+    std::optional<double> capex_per_gpu; // self-built: the server's capex per GPU
+    double npv = 0.0;                    // of all units
+    double horizon_gpu_hours = 0.0;      // the capacity it adds within the horizon
+    // Share of its hours the commitment must be used to beat on-demand (present values).
+    std::optional<double> break_even_utilisation;
+    double used_gpu_hours = 0.0; // an estimate: the pool's use shared in proportion to capacity
+    std::string as_of;
+    std::vector<std::string> sources;
+    bool is_default = false;
+
+    bool operator==(const Commitment&) const = default;
+};
+
+// One workload as planned.
+struct JobPlan {
+    std::string name;
+    std::string file; // empty for an inline workload
+    std::string task;
+    int start_month = 0;
+    int priority = 0;
+    bool interruptible = false;
+    std::string gpu; // the pool it runs in; empty when nothing fits
+    std::string provider;
+    std::string region;
+    int gpu_count = 0;
+    double gpu_hours = 0.0; // within the horizon
+    std::size_t candidates = 0;
+    std::string unplanned; // why it is left out (nothing fits), else empty
+
+    bool operator==(const JobPlan&) const = default;
+};
+
+// Demand against capacity in one month, over every pool.
+struct Month {
+    int month = 1; // 1..H, the month ending then
+    double demand_gpu_hours = 0.0;
+    double committed_gpu_hours = 0.0;
+    double used_gpu_hours = 0.0;
+    double on_demand_gpu_hours = 0.0;
+    double spot_gpu_hours = 0.0;
+
+    bool operator==(const Month&) const = default;
+};
+
+// The plan of one purchase kind alone (and on-demand/spot for the rest).
+struct Alternative {
+    std::string name; // all_on_demand or a purchase option
+    double npv = 0.0;
+
+    bool operator==(const Alternative&) const = default;
+};
+
+// The portfolio with one workload's GPUs scaled.
+struct Scenario {
+    std::string workload;
+    int start_month = 0; // the workload's, telling apart workloads of one name
+    double factor = 1.0;
+    double npv_kept = 0.0;        // the plan's commitments kept
+    double npv_reoptimised = 0.0; // commitments chosen again
+    std::vector<int> units;       // re-optimised units of each commitment row (same order)
+
+    bool operator==(const Scenario&) const = default;
+};
+
+struct FleetPlan {
+    GeneratorInfo generator;
+    recommend::CatalogInfo catalog; // the whole catalog's digest, offers and price dates
+    std::string name;
+    std::string currency;
+    double discount_rate = 0.0;
+    int horizon_months = 0;
+    double npv = 0.0;
+    bool optimal = false;
+    std::vector<Commitment> commitments;
+    std::vector<JobPlan> jobs;
+    std::vector<Month> months;
+    double all_on_demand_npv = 0.0;
+    std::optional<Alternative> best_single; // the best plan using one purchase kind only
+    double committed_gpu_hours = 0.0;
+    double idle_gpu_hours = 0.0;
+    std::vector<Scenario> sensitivity;
+    std::size_t pools = 0;
+    std::size_t columns = 0;
+    std::size_t integer_columns = 0;
+    std::size_t rows = 0;
+    std::vector<std::string> assumptions;
+
+    bool operator==(const FleetPlan&) const = default;
+};
+
+// Everything plan_fleet() computes on the way: the problem and its solution (tests).
+struct Planned {
+    Problem problem;
+    Solution solution;
+    FleetPlan plan;
+};
+
+// Prices every workload (recommend::plan with `tree`, nullptr = no rules), builds the problem,
+// solves it and the baselines and sensitivity. Throws what recommend::plan throws.
+[[nodiscard]] Planned plan_fleet(const Portfolio& portfolio, const catalog::Catalog& catalog,
+                                 const decide::Tree* tree, const cost::Settings& settings,
+                                 GeneratorInfo generator);
+
+} // namespace gpuplan::fleet

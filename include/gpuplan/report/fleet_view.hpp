@@ -1,0 +1,19 @@
+#pragma once
+// `gpuplan fleet`: the commitment plan of a portfolio as a table, JSON or markdown, and its
+// demand-against-capacity chart.
+
+#include "gpuplan/fleet/fleet.hpp"
+#include "gpuplan/report/chart.hpp"
+#include "gpuplan/report/output_format.hpp"
+
+#include <string>
+
+namespace gpuplan::report {
+
+// Demand, committed capacity and the part of it used, GPU-hours per month (month 0 = now, 0).
+[[nodiscard]] CumulativeCostChart fleet_chart(const fleet::FleetPlan& plan);
+
+// The plan in `format`; markdown embeds the chart as Mermaid.
+[[nodiscard]] std::string render_fleet(const fleet::FleetPlan& plan, Format format);
+
+} // namespace gpuplan::report

@@ -1,0 +1,57 @@
+#include "cli/fleet_cmd.hpp"
+
+#include "cli/rules_cmd.hpp"
+#include "gpuplan/fleet/fleet.hpp"
+#include "gpuplan/fleet/portfolio.hpp"
+#include "gpuplan/report/fleet_view.hpp"
+
+#include <filesystem>
+#include <spdlog/spdlog.h>
+
+namespace gpuplan::cli {
+
+namespace {
+
+// Workload files named by the portfolio, relative to the portfolio's folder.
+fleet::FileLoader loader_for(const std::string& portfolio) {
+    const std::filesystem::path folder =
+        portfolio == "-" ? std::filesystem::path() : std::filesystem::path(portfolio).parent_path();
+    return [folder](const std::string& path, std::string& why) -> std::optional<TextFile> {
+        const std::filesystem::path p(path);
+        const std::string resolved = p.is_absolute() ? path : (folder / p).string();
+        try {
+            return read_text_file(resolved);
+        } catch (const std::exception& error) {
+            why = error.what();
+        }
+        return std::nullopt;
+    };
+}
+
+} // namespace
+
+Exit run_fleet(const CommonOptions& common, const FleetOptions& options, Io& io) {
+    const catalog::Catalog catalog = load_catalog(common);
+    const std::vector<std::string> known = catalog::currencies(catalog);
+    const fleet::Portfolio portfolio = timed("parse", [&] {
+        return fleet::read_portfolio(read_text_file(options.portfolio),
+                                     loader_for(options.portfolio), known);
+    });
+    const decide::Tree tree = load_tree("", catalog);
+    cost::Settings settings;
+    settings.currency = common.currency;
+    const fleet::Planned planned = timed("fleet", [&] {
+        return fleet::plan_fleet(portfolio, catalog, &tree, settings, generator_info());
+    });
+    spdlog::info("fleet: {} pools, {} columns ({} integer), {} rows", planned.plan.pools,
+                 planned.plan.columns, planned.plan.integer_columns, planned.plan.rows);
+    std::vector<OutputFile> chart;
+    if (!options.chart.empty()) {
+        chart.push_back(
+            {options.chart, report::render_svg_chart(report::fleet_chart(planned.plan))});
+    }
+    write_output(common, report::render_fleet(planned.plan, common.format), io, chart);
+    return Exit::ok;
+}
+
+} // namespace gpuplan::cli

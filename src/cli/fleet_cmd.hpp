@@ -1,0 +1,17 @@
+#pragma once
+// `gpuplan fleet PORTFOLIO.yaml`: what to commit to for a portfolio of workloads.
+
+#include "cli/common.hpp"
+
+#include <string>
+
+namespace gpuplan::cli {
+
+struct FleetOptions {
+    std::string portfolio;
+    std::string chart; // also write the demand chart as SVG; empty = none
+};
+
+[[nodiscard]] Exit run_fleet(const CommonOptions& common, const FleetOptions& options, Io& io);
+
+} // namespace gpuplan::cli
