@@ -3,6 +3,7 @@
 #include "cli/catalog_cmd.hpp"
 #include "cli/check_cmd.hpp"
 #include "cli/cli_doc.hpp"
+#include "cli/config_cmd.hpp"
 #include "cli/estimate_cmd.hpp"
 #include "cli/feeds_cmd.hpp"
 #include "cli/output_writer.hpp"
@@ -64,6 +65,9 @@ struct Parsed {
     int verbose_count = 0;
     bool timestamp = false;
     bool quiet = false;
+    std::optional<std::string> color; // --color WHEN
+    bool no_color = false;
+    bool reads_settings = true; // false for the generators, which must not depend on the user
     std::function<Exit(Io&)> action;
 };
 
@@ -82,7 +86,11 @@ void add_common_options(CLI::App& app, Parsed& parsed) {
         ->type_name("CODE");
     app.add_flag("-v,--verbose", parsed.verbose_count, "More log output on stderr (repeatable)");
     app.add_flag("-q,--quiet", parsed.quiet, "Only errors on stderr");
-    app.add_flag("--no-color", c.no_color, "No colours (also when NO_COLOR is set)");
+    app.add_option("--color", parsed.color,
+                   "Colours: auto (on a terminal, unless NO_COLOR is set or TERM=dumb), always "
+                   "or never")
+        ->type_name("WHEN");
+    app.add_flag("--no-color", parsed.no_color, "No colours: --color=never");
     app.add_flag("--wide", c.wide, "Do not fit tables to 80 columns");
     app.add_option("--as-of", c.as_of,
                    "Date of the prices in CSV price feeds (default: each file's modification "
@@ -455,7 +463,7 @@ struct CommandNotes {
 };
 
 constexpr std::string_view k_catalog_globals = "--catalog --no-default-catalog --offline";
-constexpr std::array<CommandNotes, 16> k_command_notes{{
+constexpr std::array<CommandNotes, 17> k_command_notes{{
     {"recommend",
      "--catalog --no-default-catalog --offline --as-of --currency --format -o --color --wide "
      "--max-catalog-age --timestamp -v -q",
@@ -507,8 +515,9 @@ constexpr std::array<CommandNotes, 16> k_command_notes{{
      "--catalog --no-default-catalog --offline --currency --format -o --color -v -q",
      {"rules explain --preset bert-large-finetune-squad",
       "rules explain --preset llama-7b-lora --fact interruptible=true"}},
+    {"config", "--catalog --currency --color", {"config show", "--color never config show"}},
     {"config show",
-     "--catalog --currency --color --format -o",
+     "--catalog --currency --color -o",
      {"config show", "--currency CNY config show"}},
 }};
 
@@ -602,6 +611,17 @@ CommandDoc describe(const CLI::App& command) {
     return doc;
 }
 
+void add_config_commands(CLI::App& app, Parsed& parsed) {
+    CLI::App* config =
+        app.add_subcommand("config", "Show the settings of the configuration file and GPUPLAN_*");
+    config->require_subcommand(1);
+    CLI::App* show =
+        config->add_subcommand("show", "Print the resolved settings and where each came from");
+    show->callback([&parsed] {
+        parsed.action = [&parsed](Io& io) { return run_config_show(parsed.common, io); };
+    });
+}
+
 // The hidden generators of the man page and the completions (docs/install.md).
 void add_doc_commands(CLI::App& app, Parsed& parsed) {
     auto shell = std::make_shared<std::string>();
@@ -610,6 +630,7 @@ void add_doc_commands(CLI::App& app, Parsed& parsed) {
     completions->group("");
     completions->add_option("SHELL", *shell, "bash, zsh or fish")->required()->type_name("SHELL");
     completions->callback([&parsed, &app, shell] {
+        parsed.reads_settings = false;
         parsed.action = [&parsed, &app, shell](Io& io) {
             auto script = render_completion(describe(app), *shell);
             if (!script) {
@@ -622,6 +643,7 @@ void add_doc_commands(CLI::App& app, Parsed& parsed) {
     CLI::App* man = app.add_subcommand("man", "Print the gpuplan(1) man page (roff)");
     man->group("");
     man->callback([&parsed, &app] {
+        parsed.reads_settings = false;
         parsed.action = [&parsed, &app](Io& io) {
             write_output(parsed.common, render_man_page(describe(app), GPUPLAN_VERSION), io);
             return Exit::ok;
@@ -638,7 +660,8 @@ void add_commands(CLI::App& app, Parsed& parsed, std::string_view first) {
         std::string_view command;
         std::array<Adder, 2> adders;
     };
-    static constexpr std::array<Group, 8> k_groups{{
+    static constexpr std::array<Group, 9> k_groups{{
+        {"config", {add_config_commands, nullptr}},
         {"catalog", {add_catalog_commands, add_feed_commands}},
         {"check", {add_check_commands, nullptr}},
         {"estimate", {add_estimate_commands, nullptr}},
@@ -666,7 +689,39 @@ void add_commands(CLI::App& app, Parsed& parsed, std::string_view first) {
     add_report_command(app, parsed);
     add_tco_command(app, parsed);
     add_rules_commands(app, parsed);
+    add_config_commands(app, parsed);
     add_doc_commands(app, parsed);
+}
+
+// The configuration file and the environment under the flags (config.hpp): fills the defaults
+// the flags left open and records where each setting came from.
+void apply_settings(Parsed& parsed, const Io& io) {
+    CommonOptions& c = parsed.common;
+    const auto home = io.env.find("HOME");
+    Settings s = parsed.reads_settings
+                     ? read_settings(io.config_file, io.env,
+                                     home == io.env.end() ? std::string() : home->second)
+                     : Settings{};
+    if (!c.currency.empty()) {
+        s.currency = {c.currency, "--currency"};
+    }
+    c.currency = s.currency.value;
+    if (parsed.color) {
+        check_color(*parsed.color, "--color");
+        s.color = {*parsed.color, "--color"};
+    } else if (parsed.no_color) {
+        s.color = {"never", "--no-color"};
+    }
+    c.color = s.color.value;
+    if (!c.catalogs.empty()) {
+        s.catalogs.origin =
+            s.catalogs.values.empty() ? "--catalog" : s.catalogs.origin + ", then --catalog";
+        s.catalogs.values.insert(s.catalogs.values.end(), c.catalogs.begin(), c.catalogs.end());
+    }
+    c.catalogs = s.catalogs.values;
+    c.discounts = s.discounts.values;
+    c.discount_rate = s.discount_rate.value;
+    c.settings = std::move(s);
 }
 
 int report_error(Io& io, Exit code, const std::string& message) {
@@ -719,6 +774,7 @@ int run(const std::vector<std::string>& args, Io& io) {
     }
     set_up_logging(io, parsed.common.verbosity);
     try {
+        apply_settings(parsed, io);
         auto format = report::parse_format(parsed.format_text);
         if (!format) {
             throw UsageError("--format: expected table, json or markdown, got '" +
