@@ -2,6 +2,8 @@
 
 #include "cli/catalog_cmd.hpp"
 #include "cli/check_cmd.hpp"
+#include "cli/cli_doc.hpp"
+#include "cli/config_cmd.hpp"
 #include "cli/estimate_cmd.hpp"
 #include "cli/feeds_cmd.hpp"
 #include "cli/fleet_cmd.hpp"
@@ -64,6 +66,9 @@ struct Parsed {
     int verbose_count = 0;
     bool timestamp = false;
     bool quiet = false;
+    std::optional<std::string> color; // --color WHEN
+    bool no_color = false;
+    bool reads_settings = true; // false for the generators, which must not depend on the user
     std::function<Exit(Io&)> action;
 };
 
@@ -82,7 +87,11 @@ void add_common_options(CLI::App& app, Parsed& parsed) {
         ->type_name("CODE");
     app.add_flag("-v,--verbose", parsed.verbose_count, "More log output on stderr (repeatable)");
     app.add_flag("-q,--quiet", parsed.quiet, "Only errors on stderr");
-    app.add_flag("--no-color", c.no_color, "No colours (also when NO_COLOR is set)");
+    app.add_option("--color", parsed.color,
+                   "Colours: auto (on a terminal, unless NO_COLOR is set or TERM=dumb), always "
+                   "or never")
+        ->type_name("WHEN");
+    app.add_flag("--no-color", parsed.no_color, "No colours: --color=never");
     app.add_flag("--wide", c.wide, "Do not fit tables to 80 columns");
     app.add_option("--as-of", c.as_of,
                    "Date of the prices in CSV price feeds (default: each file's modification "
@@ -123,7 +132,7 @@ void add_catalog_commands(CLI::App& app, Parsed& parsed) {
     auto show_options = std::make_shared<CatalogShowOptions>();
     CLI::App* show =
         catalog->add_subcommand("show", "Show a GPU model, provider, instance type or build");
-    show->add_option("NAME", show_options->name, "What to show")->required();
+    show->add_option("NAME", show_options->name, "What to show")->required()->type_name("NAME");
     show->callback([&parsed, show_options] {
         parsed.action = [&parsed, show_options](Io& io) {
             return run_catalog_show(parsed.common, *show_options, io);
@@ -133,7 +142,8 @@ void add_catalog_commands(CLI::App& app, Parsed& parsed) {
     auto validate_options = std::make_shared<CatalogValidateOptions>();
     CLI::App* validate = catalog->add_subcommand(
         "validate", "Check catalog files (default: the embedded catalog); exit 3 on problems");
-    validate->add_option("PATH", validate_options->paths, "Catalog files or folders");
+    validate->add_option("PATH", validate_options->paths, "Catalog files or folders")
+        ->type_name("PATH");
     validate->callback([&parsed, validate_options] {
         parsed.action = [&parsed, validate_options](Io& io) {
             return run_catalog_validate(parsed.common, *validate_options, io);
@@ -380,7 +390,9 @@ void add_rules_commands(CLI::App& app, Parsed& parsed) {
     auto check_options = std::make_shared<RulesCheckOptions>();
     CLI::App* check =
         rules->add_subcommand("check", "Validate a decision tree file; exit 3 on problems");
-    check->add_option("FILE", check_options->path, "Decision tree YAML")->required();
+    check->add_option("FILE", check_options->path, "Decision tree YAML")
+        ->required()
+        ->type_name("FILE");
     check->callback([&parsed, check_options] {
         parsed.action = [&parsed, check_options](Io& io) {
             return run_rules_check(parsed.common, *check_options, io);
@@ -421,7 +433,9 @@ void add_feed_commands(CLI::App& app, Parsed& parsed) {
     import_command->add_flag("--undated", import_options->undated,
                              "The snapshots carry no date of their own: --as-of (or the file "
                              "date) is when they were read; mark their source undated");
-    import_command->add_option("FILE", import_options->files, "Feed files (.csv)")->required();
+    import_command->add_option("FILE", import_options->files, "Feed files (.csv)")
+        ->required()
+        ->type_name("FILE");
     import_command->callback([&parsed, import_options] {
         parsed.action = [&parsed, import_options](Io& io) {
             return run_catalog_import(parsed.common, *import_options, io);
@@ -453,11 +467,208 @@ void add_feed_commands(CLI::App& app, Parsed& parsed) {
     auto diff_options = std::make_shared<CatalogDiffOptions>();
     CLI::App* diff = catalog->add_subcommand(
         "diff", "Show price changes from catalog A to catalog B (files, folders or feeds)");
-    diff->add_option("A", diff_options->a, "The earlier catalog")->required();
-    diff->add_option("B", diff_options->b, "The later catalog")->required();
+    diff->add_option("A", diff_options->a, "The earlier catalog")->required()->type_name("PATH");
+    diff->add_option("B", diff_options->b, "The later catalog")->required()->type_name("PATH");
     diff->callback([&parsed, diff_options] {
         parsed.action = [&parsed, diff_options](Io& io) {
             return run_catalog_diff(parsed.common, *diff_options, io);
+        };
+    });
+}
+
+// What each command's help ends with, and the man page's EXAMPLES: the global options it honours
+// and two examples (run from the repository, with its example workloads).
+struct CommandNotes {
+    std::string_view path;
+    std::string_view globals;
+    std::array<std::string_view, 2> examples;
+};
+
+constexpr std::string_view k_catalog_globals = "--catalog --no-default-catalog --offline";
+constexpr std::array<CommandNotes, 17> k_command_notes{{
+    {"recommend",
+     "--catalog --no-default-catalog --offline --as-of --currency --format -o --color --wide "
+     "--max-catalog-age --timestamp -v -q",
+     {"recommend examples/llama-7b-lora-finetune.yaml",
+      "recommend --preset llama-70b-inference --format json -o plan.json"}},
+    {"estimate",
+     "--catalog --no-default-catalog --offline --as-of --format -o --color --wide -v -q",
+     {"estimate --preset llama2-7b-pretrain --gpu H100",
+      "estimate examples/llama-7b-lora-finetune.yaml --format json"}},
+    {"tco",
+     "--catalog --no-default-catalog --offline --as-of --currency --format -o --color --wide -v "
+     "-q",
+     {"tco --preset llama-7b-lora --gpu H100 --gpu-count 8",
+      "tco --preset llama-7b-lora --gpu A100-80GB --discount aws=15% --format json"}},
+    {"report",
+     "--catalog --no-default-catalog --offline --as-of --currency --format -o --color "
+     "--timestamp -v -q",
+     {"report --preset resnet50-imagenet -o report.md --chart cost.svg",
+      "report examples/llama-7b-lora-finetune.yaml --objective time"}},
+    {"check",
+     "--catalog --no-default-catalog --offline --currency --format -o --color --max-catalog-age "
+     "--timestamp -v -q",
+     {"check plan.json --max-cost \"300000 USD\"",
+      "check plan.json --compare-to base.json --max-increase 10% --format markdown"}},
+    {"presets", "--format -o --color", {"presets", "presets --format json"}},
+    {"catalog", k_catalog_globals, {"catalog list --gpu H100", "catalog validate my-prices.yaml"}},
+    {"catalog list",
+     "--catalog --no-default-catalog --offline --as-of --currency --format -o --color --wide "
+     "--max-catalog-age -v -q",
+     {"catalog list --gpu A100-80GB", "catalog list --provider aws --format json"}},
+    {"catalog show",
+     "--catalog --no-default-catalog --offline --format -o --color --wide",
+     {"catalog show H100", "catalog show aws"}},
+    {"catalog validate",
+     "--no-default-catalog --format -v -q",
+     {"catalog validate", "catalog validate my-prices.yaml"}},
+    {"catalog import",
+     "--as-of --format -o -v -q",
+     {"catalog import --from skypilot aws/vms.csv -o aws.yaml",
+      "catalog import --undated --as-of 2026-11-01 gcp/vms.csv"}},
+    {"catalog update",
+     "-v -q",
+     {"catalog update", "catalog update --cloud aws --cloud gcp --timeout 10"}},
+    {"catalog diff",
+     "--as-of --format -o --color",
+     {"catalog diff old-prices.yaml new-prices.yaml", "catalog diff catalog/ aws/vms.csv"}},
+    {"rules", "--format -o --color", {"rules show", "rules explain --preset llama-7b-lora"}},
+    {"rules explain",
+     "--catalog --no-default-catalog --offline --currency --format -o --color -v -q",
+     {"rules explain --preset bert-large-finetune-squad",
+      "rules explain --preset llama-7b-lora --fact interruptible=true"}},
+    {"config", "--catalog --currency --color", {"config show", "--color never config show"}},
+    {"config show",
+     "--catalog --currency --color -o",
+     {"config show", "--currency CNY config show"}},
+}};
+
+const CommandNotes* notes_for(std::string_view path) {
+    for (const CommandNotes& notes : k_command_notes) {
+        if (notes.path == path) {
+            return &notes;
+        }
+    }
+    return nullptr;
+}
+
+std::vector<std::string> words_of(std::string_view text) {
+    std::vector<std::string> words;
+    std::size_t start = 0;
+    while (start < text.size()) {
+        const std::size_t end = std::min(text.find(' ', start), text.size());
+        if (end > start) {
+            words.emplace_back(text.substr(start, end - start));
+        }
+        start = end + 1;
+    }
+    return words;
+}
+
+std::string path_of(const CLI::App& command) {
+    std::string path;
+    for (const CLI::App* at = &command; at->get_parent() != nullptr; at = at->get_parent()) {
+        path.insert(0, path.empty() ? at->get_name() : at->get_name() + ' ');
+    }
+    return path;
+}
+
+// The help of every command ends with its global options and two examples.
+void add_footers(CLI::App& command) {
+    for (CLI::App* sub : command.get_subcommands([](const CLI::App*) { return true; })) {
+        if (const CommandNotes* notes = notes_for(path_of(*sub))) {
+            std::string footer = "Global options it honours (see 'gpuplan --help'):\n ";
+            for (const std::string& name : words_of(notes->globals)) {
+                footer += " " + name;
+            }
+            footer += "\n\nExamples:\n";
+            for (const std::string_view example : notes->examples) {
+                footer += fmt::format("  gpuplan {}\n", example);
+            }
+            sub->footer(footer);
+        }
+        add_footers(*sub);
+    }
+}
+
+OptionDoc describe_option(const CLI::Option& option) {
+    OptionDoc doc;
+    for (const std::string& name : option.get_snames()) {
+        doc.names.push_back("-" + name);
+    }
+    for (const std::string& name : option.get_lnames()) {
+        doc.names.push_back("--" + name);
+    }
+    if (option.get_items_expected_max() > 0) {
+        doc.value = option.get_type_name();
+        if (doc.value.empty()) {
+            doc.value = option.get_name();
+        }
+    }
+    doc.description = option.get_description();
+    return doc;
+}
+
+// The command line as values, hidden commands and options left out (cli_doc.hpp).
+CommandDoc describe(const CLI::App& command) {
+    CommandDoc doc;
+    doc.path = path_of(command);
+    doc.description = command.get_description();
+    const bool root = command.get_parent() == nullptr;
+    for (const CLI::Option* option : command.get_options()) {
+        if (option->get_group().empty() || (!root && option == command.get_help_ptr())) {
+            continue;
+        }
+        OptionDoc described = describe_option(*option);
+        (described.names.empty() ? doc.positionals : doc.options).push_back(std::move(described));
+    }
+    for (const CLI::App* sub :
+         command.get_subcommands([](const CLI::App* s) { return !s->get_group().empty(); })) {
+        doc.subcommands.push_back(describe(*sub));
+    }
+    if (const CommandNotes* notes = notes_for(doc.path)) {
+        doc.globals = words_of(notes->globals);
+        doc.examples.assign(notes->examples.begin(), notes->examples.end());
+    }
+    return doc;
+}
+
+void add_config_commands(CLI::App& app, Parsed& parsed) {
+    CLI::App* config =
+        app.add_subcommand("config", "Show the settings of the configuration file and GPUPLAN_*");
+    config->require_subcommand(1);
+    CLI::App* show =
+        config->add_subcommand("show", "Print the resolved settings and where each came from");
+    show->callback([&parsed] {
+        parsed.action = [&parsed](Io& io) { return run_config_show(parsed.common, io); };
+    });
+}
+
+// The hidden generators of the man page and the completions (docs/install.md).
+void add_doc_commands(CLI::App& app, Parsed& parsed) {
+    auto shell = std::make_shared<std::string>();
+    CLI::App* completions =
+        app.add_subcommand("completions", "Print a completion script: bash, zsh or fish");
+    completions->group("");
+    completions->add_option("SHELL", *shell, "bash, zsh or fish")->required()->type_name("SHELL");
+    completions->callback([&parsed, &app, shell] {
+        parsed.reads_settings = false;
+        parsed.action = [&parsed, &app, shell](Io& io) {
+            auto script = render_completion(describe(app), *shell);
+            if (!script) {
+                throw UsageError("completions: expected bash, zsh or fish, got '" + *shell + "'");
+            }
+            write_output(parsed.common, *script, io);
+            return Exit::ok;
+        };
+    });
+    CLI::App* man = app.add_subcommand("man", "Print the gpuplan(1) man page (roff)");
+    man->group("");
+    man->callback([&parsed, &app] {
+        parsed.reads_settings = false;
+        parsed.action = [&parsed, &app](Io& io) {
+            write_output(parsed.common, render_man_page(describe(app), GPUPLAN_VERSION), io);
+            return Exit::ok;
         };
     });
 }
@@ -471,7 +682,8 @@ void add_commands(CLI::App& app, Parsed& parsed, std::string_view first) {
         std::string_view command;
         std::array<Adder, 2> adders;
     };
-    static constexpr std::array<Group, 9> k_groups{{
+    static constexpr std::array<Group, 10> k_groups{{
+        {"config", {add_config_commands, nullptr}},
         {"catalog", {add_catalog_commands, add_feed_commands}},
         {"check", {add_check_commands, nullptr}},
         {"estimate", {add_estimate_commands, nullptr}},
@@ -501,6 +713,39 @@ void add_commands(CLI::App& app, Parsed& parsed, std::string_view first) {
     add_report_command(app, parsed);
     add_tco_command(app, parsed);
     add_rules_commands(app, parsed);
+    add_config_commands(app, parsed);
+    add_doc_commands(app, parsed);
+}
+
+// The configuration file and the environment under the flags (config.hpp): fills the defaults
+// the flags left open and records where each setting came from.
+void apply_settings(Parsed& parsed, const Io& io) {
+    CommonOptions& c = parsed.common;
+    const auto home = io.env.find("HOME");
+    Settings s = parsed.reads_settings
+                     ? read_settings(io.config_file, io.env,
+                                     home == io.env.end() ? std::string() : home->second)
+                     : Settings{};
+    if (!c.currency.empty()) {
+        s.currency = {c.currency, "--currency"};
+    }
+    c.currency = s.currency.value;
+    if (parsed.color) {
+        check_color(*parsed.color, "--color");
+        s.color = {*parsed.color, "--color"};
+    } else if (parsed.no_color) {
+        s.color = {"never", "--no-color"};
+    }
+    c.color = s.color.value;
+    if (!c.catalogs.empty()) {
+        s.catalogs.origin =
+            s.catalogs.values.empty() ? "--catalog" : s.catalogs.origin + ", then --catalog";
+        s.catalogs.values.insert(s.catalogs.values.end(), c.catalogs.begin(), c.catalogs.end());
+    }
+    c.catalogs = s.catalogs.values;
+    c.discounts = s.discounts.values;
+    c.discount_rate = s.discount_rate.value;
+    c.settings = std::move(s);
 }
 
 int report_error(Io& io, Exit code, const std::string& message) {
@@ -529,6 +774,7 @@ int run(const std::vector<std::string>& args, Io& io) {
     app.require_subcommand(1);
     add_common_options(app, parsed);
     add_commands(app, parsed, args.empty() ? std::string_view() : std::string_view(args.front()));
+    add_footers(app);
 
     std::vector<std::string> reversed(args.rbegin(), args.rend());
     try {
@@ -552,6 +798,7 @@ int run(const std::vector<std::string>& args, Io& io) {
     }
     set_up_logging(io, parsed.common.verbosity);
     try {
+        apply_settings(parsed, io);
         auto format = report::parse_format(parsed.format_text);
         if (!format) {
             throw UsageError("--format: expected table, json or markdown, got '" +

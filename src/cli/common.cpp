@@ -297,7 +297,10 @@ std::vector<catalog::StalePrices> check_catalog_age(const catalog::Catalog& cata
 }
 
 bool use_colour(const CommonOptions& options, const Io& io) {
-    return io.out_is_tty && !io.no_color_env && !options.no_color &&
+    if (options.color != "auto") {
+        return options.color == "always";
+    }
+    return io.out_is_tty && !io.no_color_env && !io.term_dumb &&
            (options.output.empty() || options.output == "-");
 }
 

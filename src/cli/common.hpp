@@ -1,6 +1,7 @@
 #pragma once
 // What every subcommand shares: options, streams, catalog loading and atomic output.
 
+#include "cli/config.hpp"
 #include "cli/output_writer.hpp"
 #include "gpuplan/catalog/loader.hpp"
 #include "gpuplan/catalog/staleness.hpp"
@@ -14,6 +15,7 @@
 #include <cstddef>
 #include <ctime>
 #include <iosfwd>
+#include <map>
 #include <optional>
 #include <span>
 #include <string>
@@ -35,6 +37,11 @@ struct Io {
     // The price cache folder (price_cache.hpp, from XDG_CACHE_HOME or HOME); empty = none, as
     // tests run unless they set one.
     std::string cache_dir{};
+    // The configuration file (config.hpp, from XDG_CONFIG_HOME or HOME) and the environment
+    // variables gpuplan reads (GPUPLAN_*, HOME); empty = none, as tests run unless they set them.
+    std::string config_file{};
+    std::map<std::string, std::string> env{};
+    bool term_dumb = false; // TERM=dumb
 };
 
 struct CommonOptions {
@@ -43,14 +50,17 @@ struct CommonOptions {
     report::Format format = report::Format::table;
     std::string output; // empty = stdout
     std::string currency;
-    int verbosity = 0; // -1 quiet, 0 normal, 1+ verbose
-    bool no_color = false;
+    int verbosity = 0;          // -1 quiet, 0 normal, 1+ verbose
+    std::string color = "auto"; // --color (or --no-color, the environment, the file)
     bool wide = false;
     std::string as_of;           // --as-of DATE for price feeds without a date; empty = file date
     std::string max_catalog_age; // --max-catalog-age DURATION; empty = no limit
     std::string generated_at;    // UTC time of the run with --timestamp; empty otherwise
     bool offline = false;        // --offline: leave the price cache out
     std::string cache_dir;       // the price cache folder (Io::cache_dir); empty = none
+    std::vector<std::string> discounts; // PROVIDER=FRACTION from the environment or the file
+    std::string discount_rate;          // from the environment or the file; empty = none
+    Settings settings;                  // every setting with its origin (config show)
 };
 
 // The largest input file any command reads (docs/limits.md); YAML documents have a lower limit.
@@ -159,8 +169,8 @@ template <class Fn> auto timed(std::string phase, Fn&& fn) {
 // reproducible).
 [[nodiscard]] std::string utc_timestamp();
 
-// True when output may carry ANSI colours: stdout is a terminal, NO_COLOR is unset, --no-color
-// was not given and no -o file is written.
+// True when output may carry ANSI colours: always with --color=always, never with never; with
+// auto when stdout is a terminal, NO_COLOR is unset, TERM is not dumb and no -o file is written.
 [[nodiscard]] bool use_colour(const CommonOptions& options, const Io& io);
 
 // Program name and version for outputs.

@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <fcntl.h>
 #include <iostream>
+#include <string_view>
 #include <unistd.h>
 
 namespace {
@@ -34,6 +35,18 @@ int main(int argc, char** argv) {
                         std::getenv("NO_COLOR") != nullptr, std::nullopt};
     io.err_is_tty = ::isatty(STDERR_FILENO) == 1;
     io.cache_dir = gpuplan::cli::cache_dir_from(std::getenv("XDG_CACHE_HOME"), std::getenv("HOME"));
+    io.config_file =
+        gpuplan::cli::config_file_from(std::getenv("XDG_CONFIG_HOME"), std::getenv("HOME"));
+    for (const std::string& name : gpuplan::cli::setting_variables()) {
+        if (const char* value = std::getenv(name.c_str())) {
+            io.env[name] = value;
+        }
+    }
+    if (const char* home = std::getenv("HOME")) {
+        io.env["HOME"] = home;
+    }
+    const char* term = std::getenv("TERM");
+    io.term_dumb = term != nullptr && std::string_view(term) == "dumb";
     // A run over a second on a terminal shows its phase on standard error (not with -q).
     const bool quiet = std::find(args.begin(), args.end(), "-q") != args.end() ||
                        std::find(args.begin(), args.end(), "--quiet") != args.end();

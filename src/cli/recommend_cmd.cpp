@@ -46,7 +46,9 @@ std::optional<decide::Tree> tree_for(const RulesChoice& rules, const catalog::Ca
 cost::Settings parse_cost_flags(const CostFlags& flags, const CommonOptions& common) {
     cost::Settings settings;
     settings.currency = common.currency;
-    for (const std::string& entry : flags.discounts) {
+    std::vector<std::string> discounts = common.discounts; // the flags come last and win
+    discounts.insert(discounts.end(), flags.discounts.begin(), flags.discounts.end());
+    for (const std::string& entry : discounts) {
         const auto eq = entry.find('=');
         const auto fraction =
             eq == std::string::npos ? std::nullopt : parse_fraction(entry.substr(eq + 1));

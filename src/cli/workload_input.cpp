@@ -73,6 +73,9 @@ workload::Workload resolve_workload(const WorkloadInput& input, const CommonOpti
     }
     const std::vector<std::string> known = catalog::currencies(catalog);
     workload::WorkloadOverrides overrides = input.overrides;
+    if (!overrides.discount_rate && !common.discount_rate.empty()) {
+        overrides.discount_rate = common.discount_rate;
+    }
     if (!common.currency.empty()) {
         if (is_currency_code(common.currency)) {
             check_flag_currency("--currency", common.currency, known);

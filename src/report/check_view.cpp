@@ -3,6 +3,7 @@
 #include "detail/strings.hpp"
 #include "gpuplan/report/text_table.hpp"
 
+#include <cmath>
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
@@ -95,6 +96,28 @@ std::string render_json(const CheckView& view, const GeneratorInfo& generator) {
     return out.dump(2) + "\n";
 }
 
+// The baseline's option and the money difference, for a review comment: "Baseline `main.json`:
+// option **X** (rank 1): total 3.04 USD, wall time 2h. Difference: **+6.18 USD (+203.3%)**."
+std::string baseline_markdown(const gate::PlanOption& option, const gate::PlanOption& base_option,
+                              const gate::Plan& base, const std::string& currency) {
+    const double difference = option.total - base_option.total;
+    const std::string sign = difference < 0.0 ? "-" : "+";
+    std::string percent;
+    if (base_option.total > 0.0) {
+        percent =
+            fmt::format(" ({}{:.1f}%)", sign, std::abs(difference) / base_option.total * 100.0);
+    }
+    return fmt::format("Baseline `{}`: option **{}** (rank {}): total {}, wall time {}.\n"
+                       "Difference: **{}{}{}**, {} the baseline.\n\n",
+                       escape_markdown_cell(base.source), escape_markdown_cell(base_option.id),
+                       base_option.rank, format_money(base_option.total, currency),
+                       format_duration(base_option.wall_hours), sign,
+                       format_money(std::abs(difference), currency), percent,
+                       difference < 0.0   ? "cheaper than"
+                       : difference > 0.0 ? "more expensive than"
+                                          : "the same as");
+}
+
 std::string render_markdown(const CheckView& view, const GeneratorInfo& generator) {
     const gate::Outcome& outcome = view.outcome;
     const bool passed = outcome.passed();
@@ -108,6 +131,10 @@ std::string render_markdown(const CheckView& view, const GeneratorInfo& generato
                            escape_markdown_cell(view.plan.source),
                            format_money(outcome.option->total, view.plan.currency),
                            format_duration(outcome.option->wall_hours));
+    }
+    if (view.base != nullptr && outcome.option && outcome.base_option) {
+        out += baseline_markdown(*outcome.option, *outcome.base_option, *view.base,
+                                 view.plan.currency);
     }
     TextTable table;
     table.add_column("check");

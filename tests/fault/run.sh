@@ -11,6 +11,9 @@ scratch=$(mktemp -d "${TMPDIR:-/tmp}/gpuplan_fault.XXXXXX")
 trap 'rm -rf "$scratch"' EXIT
 # Every run without a price cache, whatever the user running the tests has downloaded.
 export XDG_CACHE_HOME="$scratch/no-cache"
+# The real user's configuration and GPUPLAN_* defaults stay out (docs/config.md).
+export XDG_CONFIG_HOME="$scratch/no-config"
+unset GPUPLAN_CATALOG GPUPLAN_COLOR GPUPLAN_CURRENCY GPUPLAN_DISCOUNT GPUPLAN_DISCOUNT_RATE
 cd "$scratch" || exit 1
 limit=60 # seconds for any one run; every case takes well under 1 s in release (a few under the sanitizers), so only a hang reaches it
 . "$source_dir/tests/support/expect.sh"
