@@ -12,6 +12,7 @@
 #include "gpuplan/error.hpp"
 #include "gpuplan/limits.hpp"
 #include "gpuplan/report/escape.hpp"
+#include "gpuplan/report/text_table.hpp"
 
 #include <CLI/CLI.hpp>
 #include <algorithm>
@@ -82,7 +83,9 @@ void add_common_options(CLI::App& app, Parsed& parsed) {
     app.add_flag("-v,--verbose", parsed.verbose_count, "More log output on stderr (repeatable)");
     app.add_flag("-q,--quiet", parsed.quiet, "Only errors on stderr");
     app.add_flag("--no-color", c.no_color, "No colours (also when NO_COLOR is set)");
-    app.add_flag("--wide", c.wide, "Do not fit tables to 80 columns");
+    app.add_flag("--wide", c.wide,
+                 "Do not fit tables and text to the terminal width (default: the terminal's, "
+                 "else COLUMNS, else 80)");
     app.add_option("--as-of", c.as_of,
                    "Date of the prices in CSV price feeds (default: each file's modification "
                    "date)")
@@ -523,6 +526,10 @@ int run(const std::vector<std::string>& args, Io& io) {
 
     parsed.common.verbosity = parsed.quiet ? -1 : parsed.verbose_count;
     parsed.common.cache_dir = io.cache_dir;
+    parsed.common.width = parsed.common.wide
+                              ? 0
+                              : std::max(io.columns == 0 ? report::k_terminal_width : io.columns,
+                                         report::k_min_terminal_width);
     if (parsed.timestamp) {
         parsed.common.generated_at = utc_timestamp();
     }

@@ -15,7 +15,7 @@ Exit run_catalog_list(const CommonOptions& common, const CatalogListOptions& opt
     (void)check_catalog_age(catalog, common, io);
     const std::string text = timed("render", [&] {
         return report::render_catalog_list(catalog, options.filter, common.format, generator_info(),
-                                           common.wide);
+                                           common.width);
     });
     timed("write", [&] { write_output(common, text, io); });
     return Exit::ok;
@@ -23,7 +23,8 @@ Exit run_catalog_list(const CommonOptions& common, const CatalogListOptions& opt
 
 Exit run_catalog_show(const CommonOptions& common, const CatalogShowOptions& options, Io& io) {
     const catalog::Catalog catalog = load_catalog(common);
-    auto text = report::render_catalog_show(catalog, options.name, common.format, generator_info());
+    auto text = report::render_catalog_show(catalog, options.name, common.format, generator_info(),
+                                            common.width);
     if (!text) {
         throw UsageError(fmt::format("nothing in the catalog is named '{}' (a GPU, provider, "
                                      "instance type or build)",

@@ -35,6 +35,8 @@ struct Io {
     // The price cache folder (price_cache.hpp, from XDG_CACHE_HOME or HOME); empty = none, as
     // tests run unless they set one.
     std::string cache_dir{};
+    // Columns of the terminal (terminal_columns); 0 = unknown, as in tests: text fits 80.
+    std::size_t columns = 0;
 };
 
 struct CommonOptions {
@@ -46,6 +48,9 @@ struct CommonOptions {
     int verbosity = 0; // -1 quiet, 0 normal, 1+ verbose
     bool no_color = false;
     bool wide = false;
+    // Terminal columns text output fits (from Io::columns, at least k_min_terminal_width);
+    // 0 with --wide: no limit.
+    std::size_t width = report::k_terminal_width;
     std::string as_of;           // --as-of DATE for price feeds without a date; empty = file date
     std::string max_catalog_age; // --max-catalog-age DURATION; empty = no limit
     std::string generated_at;    // UTC time of the run with --timestamp; empty otherwise
@@ -162,6 +167,11 @@ template <class Fn> auto timed(std::string phase, Fn&& fn) {
 // True when output may carry ANSI colours: stdout is a terminal, NO_COLOR is unset, --no-color
 // was not given and no -o file is written.
 [[nodiscard]] bool use_colour(const CommonOptions& options, const Io& io);
+
+// The width text output fits: the terminal's (`ioctl_columns`, from TIOCGWINSZ on stdout when it
+// is a terminal; 0 when not), else a positive integer in COLUMNS (`columns_env`, may be null),
+// else 0 (unknown).
+[[nodiscard]] std::size_t terminal_columns(std::size_t ioctl_columns, const char* columns_env);
 
 // Program name and version for outputs.
 [[nodiscard]] GeneratorInfo generator_info();

@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <fcntl.h>
 #include <iostream>
+#include <sys/ioctl.h>
 #include <unistd.h>
 
 namespace {
@@ -32,5 +33,8 @@ int main(int argc, char** argv) {
                         std::getenv("NO_COLOR") != nullptr, std::nullopt};
     io.err_is_tty = ::isatty(STDERR_FILENO) == 1;
     io.cache_dir = gpuplan::cli::cache_dir_from(std::getenv("XDG_CACHE_HOME"), std::getenv("HOME"));
+    winsize size{};
+    const bool sized = io.out_is_tty && ::ioctl(STDOUT_FILENO, TIOCGWINSZ, &size) == 0;
+    io.columns = gpuplan::cli::terminal_columns(sized ? size.ws_col : 0, std::getenv("COLUMNS"));
     return gpuplan::cli::run(args, io);
 }

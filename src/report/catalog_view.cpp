@@ -251,8 +251,11 @@ std::vector<InstanceSummary> summarise(const Catalog& catalog, const Selection& 
     return out;
 }
 
-// Narrowest an instance type is cut to when the list must fit 80 columns.
+// Narrowest an instance type is wrapped to when the list must fit the width (wrapped, not cut:
+// different names must stay different and whole).
 constexpr std::size_t k_min_instance_width = 12;
+// Narrowest a wrapped VALUE column of `catalog show` becomes.
+constexpr std::size_t k_min_value_width = 20;
 
 std::string count_text(double count) {
     return count == std::floor(count) ? fmt::format("{}", static_cast<long>(count))
@@ -260,12 +263,16 @@ std::string count_text(double count) {
 }
 
 std::string list_table(const Catalog& catalog, const Selection& selection, Format format,
-                       bool wide) {
+                       std::size_t width) {
     TextTable table;
-    table.add_column("GPU");
+    // A terminal has no room for a GPU column: each GPU model heads its rows instead.
+    const bool grouped = format != Format::markdown && width > 0;
+    if (!grouped) {
+        table.add_column("GPU");
+    }
     table.add_column("N", Align::right);
     table.add_column("PROVIDER");
-    table.add_column("INSTANCE", Align::left, k_min_instance_width, Cut::middle);
+    table.add_column("INSTANCE", Align::left, k_min_instance_width, Cut::wrap);
     table.add_column("REGIONS", Align::right);
     table.add_column("ON-DEMAND/H", Align::right);
     table.add_column("SPOT/H", Align::right);
@@ -274,13 +281,25 @@ std::string list_table(const Catalog& catalog, const Selection& selection, Forma
         return value ? format_price(*value) : std::string("-");
     };
     const auto rows = summarise(catalog, selection);
+    const std::string* group = nullptr;
     for (const InstanceSummary& row : rows) {
-        table.add_row({row.instance->gpu, count_text(row.instance->gpu_count), row.provider->name,
-                       row.instance->type, std::to_string(row.regions), price(row.on_demand),
-                       price(row.spot), row.provider->currency});
+        std::vector<std::string> cells{count_text(row.instance->gpu_count),
+                                       row.provider->name,
+                                       row.instance->type,
+                                       std::to_string(row.regions),
+                                       price(row.on_demand),
+                                       price(row.spot),
+                                       row.provider->currency};
+        if (!grouped) {
+            cells.insert(cells.begin(), row.instance->gpu);
+        } else if (group == nullptr || *group != row.instance->gpu) {
+            group = &row.instance->gpu;
+            table.add_heading(*group);
+        }
+        table.add_row(std::move(cells));
     }
-    std::string out = format == Format::markdown ? table.render_markdown()
-                                                 : table.render_text(wide ? 0 : k_terminal_width);
+    std::string out =
+        format == Format::markdown ? table.render_markdown() : table.render_text(width);
     std::set<std::string> providers;
     std::size_t offers = 0;
     std::optional<Date> oldest;
@@ -305,12 +324,12 @@ std::string list_table(const Catalog& catalog, const Selection& selection, Forma
                     plural(rows.size(), "instance type"), plural(offers, "offer"),
                     plural(providers.size(), "provider"), oldest ? oldest->to_string() : "-",
                     newest ? newest->to_string() : "-");
-    out += format == Format::markdown ? "\n" + summary + "\n" : summary + "\n";
+    out += format == Format::markdown ? "\n" + summary + "\n" : wrap_lines(summary + "\n", width);
     return out;
 }
 
 std::string show_gpu(const Catalog& catalog, const Gpu& gpu, Format format,
-                     const GeneratorInfo& generator) {
+                     const GeneratorInfo& generator, std::size_t width) {
     if (format == Format::json) {
         ordered_json out;
         out["schema_version"] = k_json_schema_version;
@@ -321,7 +340,7 @@ std::string show_gpu(const Catalog& catalog, const Gpu& gpu, Format format,
     }
     TextTable table;
     table.add_column("FIELD");
-    table.add_column("VALUE");
+    table.add_column("VALUE", Align::left, k_min_value_width, Cut::wrap);
     table.add_row({"name", gpu.name});
     std::string aliases;
     for (const std::string& alias : gpu.aliases) {
@@ -358,29 +377,30 @@ std::string show_gpu(const Catalog& catalog, const Gpu& gpu, Format format,
     if (!gpu.note.empty()) {
         table.add_row({"note", gpu.note});
     }
-    return format == Format::markdown ? table.render_markdown() : table.render_text();
+    return format == Format::markdown ? table.render_markdown() : table.render_text(width);
 }
 
 } // namespace
 
 std::string render_catalog_list(const Catalog& catalog, const CatalogFilter& filter, Format format,
-                                const GeneratorInfo& generator, bool wide) {
+                                const GeneratorInfo& generator, std::size_t width) {
     const Selection selection = resolve(catalog, filter);
     if (format == Format::json) {
         return list_json(catalog, selection, generator);
     }
-    return list_table(catalog, selection, format, wide);
+    return list_table(catalog, selection, format, width);
 }
 
 std::optional<std::string> render_catalog_show(const Catalog& catalog, std::string_view name,
-                                               Format format, const GeneratorInfo& generator) {
+                                               Format format, const GeneratorInfo& generator,
+                                               std::size_t width) {
     if (const Gpu* gpu = catalog::find_gpu(catalog, name)) {
-        return show_gpu(catalog, *gpu, format, generator);
+        return show_gpu(catalog, *gpu, format, generator, width);
     }
     if (const Provider* provider = catalog::find_provider(catalog, name)) {
         CatalogFilter filter;
         filter.providers.push_back(provider->name);
-        return render_catalog_list(catalog, filter, format, generator);
+        return render_catalog_list(catalog, filter, format, generator, width);
     }
     for (const Provider& provider : catalog.providers) {
         for (const Instance& instance : provider.instances) {
@@ -435,8 +455,9 @@ std::optional<std::string> render_catalog_show(const Catalog& catalog, std::stri
                             instance.network_gbps ? format_price(*instance.network_gbps) + " Gbps"
                                                   : "not stated",
                             provider.currency);
-            return header + (format == Format::markdown ? "\n" + table.render_markdown()
-                                                        : table.render_text());
+            return format == Format::markdown
+                       ? header + "\n" + table.render_markdown()
+                       : wrap_lines(header, width) + table.render_text(width);
         }
     }
     return std::nullopt;
