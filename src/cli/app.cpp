@@ -74,7 +74,8 @@ void add_common_options(CLI::App& app, Parsed& parsed) {
         ->type_name("PATH")
         ->allow_extra_args(false);
     app.add_flag("--no-default-catalog", c.no_default_catalog, "Do not load the embedded catalog");
-    app.add_option("--format", parsed.format_text, "Output format: table, json or markdown")
+    app.add_option("--format", parsed.format_text,
+                   "Output format: table, json or markdown (report: markdown or html)")
         ->type_name("FORMAT");
     app.add_option("-o,--output", c.output, "Write the output to FILE (atomically)")
         ->type_name("FILE");
@@ -535,6 +536,14 @@ int run(const std::vector<std::string>& args, Io& io) {
     }
     set_up_logging(io, parsed.common.verbosity);
     try {
+        if (parsed.format_text == "html") {
+            if (app.get_subcommands().empty() ||
+                app.get_subcommands().front()->get_name() != "report") {
+                throw UsageError("--format html: only 'gpuplan report' writes HTML");
+            }
+            parsed.common.html = true;
+            parsed.format_text = "markdown";
+        }
         auto format = report::parse_format(parsed.format_text);
         if (!format) {
             throw UsageError("--format: expected table, json or markdown, got '" +

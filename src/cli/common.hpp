@@ -43,6 +43,7 @@ struct CommonOptions {
     std::vector<std::string> catalogs;
     bool no_default_catalog = false;
     report::Format format = report::Format::table;
+    bool html = false;  // --format html (report only; `format` is then markdown)
     std::string output; // empty = stdout
     std::string currency;
     int verbosity = 0; // -1 quiet, 0 normal, 1+ verbose
