@@ -148,9 +148,9 @@ double nice_ceiling(double value) {
     return 10.0 * base;
 }
 
-std::string render_mermaid_xychart(const CumulativeCostChart& full) {
-    CumulativeCostChart chart = full;
-    chart.series = mermaid_series(full);
+std::string render_mermaid_xychart(const CumulativeCostChart& chart_in) {
+    CumulativeCostChart chart = chart_in;
+    chart.series = mermaid_series(chart_in);
     const std::size_t months = month_count(chart);
     const auto& palette = chart_palette();
     std::string colours;
@@ -265,14 +265,14 @@ std::vector<std::pair<std::size_t, double>> drops(const ChartSeries& series, std
 std::string series_style(const ChartSeries& series, const std::string& colour) {
     switch (series.role) {
     case SeriesRole::chosen:
-        return fmt::format("stroke=\"{}\" stroke-width=\"{}\"", colour, px(k_chosen_stroke));
+        return fmt::format(R"(stroke="{}" stroke-width="{}")", colour, px(k_chosen_stroke));
     case SeriesRole::rejected:
-        return fmt::format("stroke=\"{}\" stroke-width=\"{}\" stroke-dasharray=\"6 4\"",
+        return fmt::format(R"(stroke="{}" stroke-width="{}" stroke-dasharray="6 4")",
                            k_rejected_colour, px(k_rejected_stroke));
     case SeriesRole::feasible:
         break;
     }
-    return fmt::format("stroke=\"{}\" stroke-width=\"{}\"", colour, px(k_line_stroke));
+    return fmt::format(R"(stroke="{}" stroke-width="{}")", colour, px(k_line_stroke));
 }
 
 std::string series_colour(const ChartSeries& series, std::size_t index) {
@@ -293,6 +293,27 @@ std::vector<std::vector<std::string>> legend_lines(const CumulativeCostChart& ch
             fmt::format("{}{}: {} by month {}", prefix, series.name,
                         format_money(value_at(series, months - 1), chart.currency), months - 1),
             room));
+    }
+    return out;
+}
+
+// The legend under the plot: a swatch and the wrapped lines of each series.
+std::string legend_svg(const CumulativeCostChart& chart,
+                       const std::vector<std::vector<std::string>>& legend) {
+    std::string out;
+    double row = k_legend_top;
+    for (std::size_t i = 0; i < chart.series.size(); ++i) {
+        const ChartSeries& series = chart.series[i];
+        const std::string colour = series_colour(series, i);
+        out += fmt::format("  <rect x=\"{}\" y=\"{}\" width=\"14\" height=\"{}\" fill=\"{}\"/>\n",
+                           px(k_plot_left), px(row - 4),
+                           series.role == SeriesRole::chosen ? "6" : "3", colour);
+        for (const std::string& line : legend[i]) {
+            out += fmt::format(
+                "  <text x=\"{}\" y=\"{}\"{}>{}</text>\n", px(k_plot_left + 22), px(row),
+                series.role == SeriesRole::chosen ? " font-weight=\"bold\"" : "", escape_xml(line));
+            row += k_legend_row_height;
+        }
     }
     return out;
 }
@@ -399,20 +420,7 @@ std::string render_svg_chart(const CumulativeCostChart& chart) {
                                colour, escape_xml(format_money(end, chart.currency)));
         }
     }
-    double row = k_legend_top;
-    for (std::size_t i = 0; i < chart.series.size(); ++i) {
-        const ChartSeries& series = chart.series[i];
-        const std::string colour = series_colour(series, i);
-        out += fmt::format("  <rect x=\"{}\" y=\"{}\" width=\"14\" height=\"{}\" fill=\"{}\"/>\n",
-                           px(k_plot_left), px(row - 4),
-                           series.role == SeriesRole::chosen ? "6" : "3", colour);
-        for (const std::string& line : legend[i]) {
-            out += fmt::format(
-                "  <text x=\"{}\" y=\"{}\"{}>{}</text>\n", px(k_plot_left + 22), px(row),
-                series.role == SeriesRole::chosen ? " font-weight=\"bold\"" : "", escape_xml(line));
-            row += k_legend_row_height;
-        }
-    }
+    out += legend_svg(chart, legend);
     out += "</svg>\n";
     return out;
 }

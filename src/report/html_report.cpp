@@ -104,9 +104,9 @@ public:
         } else if (text.rfind("<details>", 0) == 0 || text.rfind("</details>", 0) == 0) {
             close_blocks();
             m_out += text + "\n";
-        } else if (text.rfind("#", 0) == 0) {
+        } else if (text.rfind('#', 0) == 0) {
             heading(text);
-        } else if (text.rfind("|", 0) == 0) {
+        } else if (text.rfind('|', 0) == 0) {
             table_line(text);
         } else if (text.rfind("- ", 0) == 0) {
             close_paragraph();

@@ -55,7 +55,7 @@ inline constexpr double k_log_scale_ratio = 20.0;
 // A Mermaid `xychart-beta` definition (without the ``` fence), one `line` per mermaid_series,
 // preceded by an init directive that sets the palette; at most k_mermaid_month_labels month
 // labels (the others blank). Amounts are rounded to whole currency units.
-[[nodiscard]] std::string render_mermaid_xychart(const CumulativeCostChart& chart);
+[[nodiscard]] std::string render_mermaid_xychart(const CumulativeCostChart& chart_in);
 
 // Most month labels a Mermaid chart's x-axis shows.
 inline constexpr std::size_t k_mermaid_month_labels = 13;
