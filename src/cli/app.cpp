@@ -15,6 +15,7 @@
 #include "gpuplan/error.hpp"
 #include "gpuplan/limits.hpp"
 #include "gpuplan/report/escape.hpp"
+#include "gpuplan/report/text_table.hpp"
 
 #include <CLI/CLI.hpp>
 #include <algorithm>
@@ -79,7 +80,8 @@ void add_common_options(CLI::App& app, Parsed& parsed) {
         ->type_name("PATH")
         ->allow_extra_args(false);
     app.add_flag("--no-default-catalog", c.no_default_catalog, "Do not load the embedded catalog");
-    app.add_option("--format", parsed.format_text, "Output format: table, json or markdown")
+    app.add_option("--format", parsed.format_text,
+                   "Output format: table, json or markdown (report: markdown or html)")
         ->type_name("FORMAT");
     app.add_option("-o,--output", c.output, "Write the output to FILE (atomically)")
         ->type_name("FILE");
@@ -92,7 +94,9 @@ void add_common_options(CLI::App& app, Parsed& parsed) {
                    "or never")
         ->type_name("WHEN");
     app.add_flag("--no-color", parsed.no_color, "No colours: --color=never");
-    app.add_flag("--wide", c.wide, "Do not fit tables to 80 columns");
+    app.add_flag("--wide", c.wide,
+                 "Do not fit tables and text to the terminal width (default: the terminal's, "
+                 "else COLUMNS, else 80)");
     app.add_option("--as-of", c.as_of,
                    "Date of the prices in CSV price feeds (default: each file's modification "
                    "date)")
@@ -793,12 +797,24 @@ int run(const std::vector<std::string>& args, Io& io) {
 
     parsed.common.verbosity = parsed.quiet ? -1 : parsed.verbose_count;
     parsed.common.cache_dir = io.cache_dir;
+    parsed.common.width = parsed.common.wide
+                              ? 0
+                              : std::max(io.columns == 0 ? report::k_terminal_width : io.columns,
+                                         report::k_min_terminal_width);
     if (parsed.timestamp) {
         parsed.common.generated_at = utc_timestamp();
     }
     set_up_logging(io, parsed.common.verbosity);
     try {
         apply_settings(parsed, io);
+        if (parsed.format_text == "html") {
+            if (app.get_subcommands().empty() ||
+                app.get_subcommands().front()->get_name() != "report") {
+                throw UsageError("--format html: only 'gpuplan report' writes HTML");
+            }
+            parsed.common.html = true;
+            parsed.format_text = "markdown";
+        }
         auto format = report::parse_format(parsed.format_text);
         if (!format) {
             throw UsageError("--format: expected table, json or markdown, got '" +

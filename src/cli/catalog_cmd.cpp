@@ -13,7 +13,7 @@ namespace gpuplan::cli {
 Exit run_catalog_list(const CommonOptions& common, const CatalogListOptions& options, Io& io) {
     const catalog::Catalog catalog = load_catalog(common);
     (void)check_catalog_age(catalog, common, io);
-    report::ListView view{report::ListSort::gpu, common.currency, common.wide};
+    report::ListView view{report::ListSort::gpu, common.currency, common.width};
     if (options.sort == "price") {
         view.sort = report::ListSort::price;
     } else if (options.sort == "provider") {
@@ -32,7 +32,8 @@ Exit run_catalog_list(const CommonOptions& common, const CatalogListOptions& opt
 
 Exit run_catalog_show(const CommonOptions& common, const CatalogShowOptions& options, Io& io) {
     const catalog::Catalog catalog = load_catalog(common);
-    auto text = report::render_catalog_show(catalog, options.name, common.format, generator_info());
+    auto text = report::render_catalog_show(catalog, options.name, common.format, generator_info(),
+                                            common.width);
     if (!text) {
         throw UsageError(fmt::format("nothing in the catalog is named '{}' (a GPU, provider, "
                                      "instance type or build)",

@@ -296,6 +296,26 @@ std::vector<catalog::StalePrices> check_catalog_age(const catalog::Catalog& cata
     return stale;
 }
 
+// A COLUMNS value beyond this is not a terminal's width.
+constexpr std::size_t k_max_columns = 100'000;
+
+std::size_t terminal_columns(std::size_t ioctl_columns, const char* columns_env) {
+    if (ioctl_columns > 0) {
+        return ioctl_columns;
+    }
+    if (columns_env == nullptr || *columns_env == '\0') {
+        return 0;
+    }
+    std::size_t value = 0;
+    for (const char* c = columns_env; *c != '\0'; ++c) {
+        if (*c < '0' || *c > '9' || value > k_max_columns) {
+            return 0;
+        }
+        value = value * 10 + static_cast<std::size_t>(*c - '0');
+    }
+    return value;
+}
+
 bool use_colour(const CommonOptions& options, const Io& io) {
     if (options.color != "auto") {
         return options.color == "always";

@@ -42,17 +42,23 @@ struct Io {
     std::string config_file{};
     std::map<std::string, std::string> env{};
     bool term_dumb = false; // TERM=dumb
+    // Columns of the terminal (terminal_columns); 0 = unknown, as in tests: text fits 80.
+    std::size_t columns = 0;
 };
 
 struct CommonOptions {
     std::vector<std::string> catalogs;
     bool no_default_catalog = false;
     report::Format format = report::Format::table;
+    bool html = false;  // --format html (report only; `format` is then markdown)
     std::string output; // empty = stdout
     std::string currency;
     int verbosity = 0;          // -1 quiet, 0 normal, 1+ verbose
     std::string color = "auto"; // --color (or --no-color, the environment, the file)
     bool wide = false;
+    // Terminal columns text output fits (from Io::columns, at least k_min_terminal_width);
+    // 0 with --wide: no limit.
+    std::size_t width = report::k_terminal_width;
     std::string as_of;           // --as-of DATE for price feeds without a date; empty = file date
     std::string max_catalog_age; // --max-catalog-age DURATION; empty = no limit
     std::string generated_at;    // UTC time of the run with --timestamp; empty otherwise
@@ -172,6 +178,11 @@ template <class Fn> auto timed(std::string phase, Fn&& fn) {
 // True when output may carry ANSI colours: always with --color=always, never with never; with
 // auto when stdout is a terminal, NO_COLOR is unset, TERM is not dumb and no -o file is written.
 [[nodiscard]] bool use_colour(const CommonOptions& options, const Io& io);
+
+// The width text output fits: the terminal's (`ioctl_columns`, from TIOCGWINSZ on stdout when it
+// is a terminal; 0 when not), else a positive integer in COLUMNS (`columns_env`, may be null),
+// else 0 (unknown).
+[[nodiscard]] std::size_t terminal_columns(std::size_t ioctl_columns, const char* columns_env);
 
 // Program name and version for outputs.
 [[nodiscard]] GeneratorInfo generator_info();

@@ -11,7 +11,9 @@ namespace gpuplan::cli {
 
 namespace {
 
-constexpr std::size_t k_table_width = 80;
+// Narrowest a preset's description is cut to (with an ellipsis; `gpuplan --wide presets` or
+// the preset file has it whole).
+constexpr std::size_t k_min_description_width = 20;
 
 } // namespace
 
@@ -19,10 +21,10 @@ Exit run_estimate(const CommonOptions& common, const EstimateOptions& options, I
     const catalog::Catalog catalog = load_catalog(common);
     const workload::Workload workload = resolve_workload(options.input, common, catalog);
     const std::vector<estimate::GpuEstimate> estimates = estimate::estimate_all(workload, catalog);
-    write_output(
-        common,
-        report::render_estimates(workload, estimates, common.format, generator_info(), catalog),
-        io);
+    write_output(common,
+                 report::render_estimates(workload, estimates, common.format, generator_info(),
+                                          catalog, common.width),
+                 io);
     return Exit::ok;
 }
 
@@ -47,23 +49,13 @@ Exit run_presets(const CommonOptions& common, Io& io) {
         report::TextTable table;
         table.add_column("preset");
         table.add_column("task");
-        table.add_column("description");
-        std::size_t used = 0;
+        table.add_column("description", report::Align::left, k_min_description_width);
         for (const auto& [name, workload] : presets) {
-            used = std::max(used, name.size() + workload::to_string(workload.task).size());
-        }
-        // Two gaps of two spaces between the three columns.
-        const std::size_t room = k_table_width > used + 4 ? k_table_width - used - 4 : 0;
-        const bool markdown = common.format == report::Format::markdown;
-        for (const auto& [name, workload] : presets) {
-            std::string description = workload.description;
-            if (!markdown && !common.wide && description.size() > room && room > 3) {
-                description = description.substr(0, room - 3) + "...";
-            }
-            table.add_row({name, std::string(workload::to_string(workload.task)), description});
+            table.add_row(
+                {name, std::string(workload::to_string(workload.task)), workload.description});
         }
         text = common.format == report::Format::markdown ? table.render_markdown()
-                                                         : table.render_text();
+                                                         : table.render_text(common.width);
     }
     write_output(common, text, io);
     return Exit::ok;

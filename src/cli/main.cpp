@@ -8,6 +8,7 @@
 #include <fcntl.h>
 #include <iostream>
 #include <string_view>
+#include <sys/ioctl.h>
 #include <unistd.h>
 
 namespace {
@@ -51,5 +52,8 @@ int main(int argc, char** argv) {
     const bool quiet = std::find(args.begin(), args.end(), "-q") != args.end() ||
                        std::find(args.begin(), args.end(), "--quiet") != args.end();
     const gpuplan::cli::Progress progress(STDERR_FILENO, io.err_is_tty && !quiet);
+    winsize size{};
+    const bool sized = io.out_is_tty && ::ioctl(STDOUT_FILENO, TIOCGWINSZ, &size) == 0;
+    io.columns = gpuplan::cli::terminal_columns(sized ? size.ws_col : 0, std::getenv("COLUMNS"));
     return gpuplan::cli::run(args, io);
 }

@@ -145,7 +145,7 @@ Exit run_recommend(const CommonOptions& common, const RecommendOptions& options,
     const recommend::Recommendation recommendation =
         make_recommendation(common, options, catalog, io, false, cache);
     const std::string text = timed("render", [&] {
-        return report::render_recommend(recommendation, common.format, common.wide);
+        return report::render_recommend(recommendation, common.format, common.width);
     });
     timed("write", [&] { write_output(common, text, io); });
     if (options.fail_if_none && recommendation.ranked.empty()) {
@@ -180,7 +180,7 @@ Exit run_tco(const CommonOptions& common, const TcoOptions& options, Io& io) {
     recommend::TcoComparison comparison =
         recommend::tco(workload, catalog, &tree, rules, settings, *configuration, generator_info());
     comparison.catalog.cache = cache;
-    write_output(common, report::render_tco(comparison, common.format), io);
+    write_output(common, report::render_tco(comparison, common.format, common.width), io);
     return Exit::ok;
 }
 

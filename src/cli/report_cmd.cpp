@@ -2,6 +2,7 @@
 
 #include "gpuplan/error.hpp"
 #include "gpuplan/report/full_report.hpp"
+#include "gpuplan/report/html_report.hpp"
 
 namespace gpuplan::cli {
 
@@ -22,7 +23,10 @@ Exit run_report(const CommonOptions& common, const ReportOptions& options, Io& i
         chart.push_back({options.chart,
                          report::render_svg_chart(report::purchase_option_chart(recommendation))});
     }
-    write_output(common, report::render_full_report(recommendation), io, chart);
+    write_output(common,
+                 common.html ? report::render_html_report(recommendation)
+                             : report::render_full_report(recommendation),
+                 io, chart);
     return Exit::ok;
 }
 

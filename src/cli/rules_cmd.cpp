@@ -100,7 +100,8 @@ decide::Tree load_tree(const std::string& rules_path, const catalog::Catalog& ca
 Exit run_rules_show(const CommonOptions& common, const RulesShowOptions& options, Io& io) {
     const catalog::Catalog catalog = load_catalog(common);
     const decide::Tree tree = load_tree(options.rules, catalog);
-    write_output(common, report::render_tree(tree, common.format, generator_info()), io);
+    write_output(common, report::render_tree(tree, common.format, generator_info(), common.width),
+                 io);
     return Exit::ok;
 }
 
@@ -127,10 +128,10 @@ Exit run_rules_explain(const CommonOptions& common, const RulesExplainOptions& o
     decide::Facts facts = decide::make_facts(workload, estimates, catalog, common.currency);
     override_facts(facts, options.facts);
     const decide::Decision decision = decide::decide(tree, facts);
-    write_output(
-        common,
-        report::render_explanation(facts, decision, tree.file, common.format, generator_info()),
-        io);
+    write_output(common,
+                 report::render_explanation(facts, decision, tree.file, common.format,
+                                            generator_info(), common.width),
+                 io);
     return Exit::ok;
 }
 

@@ -301,8 +301,14 @@ int column_decimals(const std::vector<InstanceSummary>& rows,
     return decimals;
 }
 
-// Narrowest an instance type is cut to when the list must fit 80 columns.
+// Narrowest an instance type is wrapped to when the list must fit the width (wrapped, not cut:
+// different names must stay different and whole).
 constexpr std::size_t k_min_instance_width = 12;
+// Likewise the GPU and provider names of the flat table (price or provider order).
+constexpr std::size_t k_min_gpu_width = 9;
+constexpr std::size_t k_min_provider_width = 8;
+// Narrowest a wrapped VALUE column of `catalog show` becomes.
+constexpr std::size_t k_min_value_width = 20;
 
 std::string count_text(double count) {
     return count == std::floor(count) ? fmt::format("{}", static_cast<long>(count))
@@ -314,19 +320,41 @@ std::string gib_text(double gib) {
     return gib > 0.0 ? fmt::format("{:.0f}", gib) : std::string("-");
 }
 
+// The heading of a GPU model's rows in the grouped table: its name and device memory.
+std::string gpu_heading(const Catalog& catalog, const std::string& name) {
+    const catalog::Gpu* gpu = catalog::find_gpu(catalog, name);
+    return gpu != nullptr && gpu->memory_gib > 0.0
+               ? fmt::format("{} ({} GiB)", name, gib_text(gpu->memory_gib))
+               : name;
+}
+
 std::string list_table(const Catalog& catalog, const Selection& selection, Format format,
                        const ListView& view) {
     TextTable table;
-    table.add_column("GPU");
+    // A terminal has no room for a GPU column: in GPU order each GPU model (with its memory)
+    // heads its rows instead.
+    const bool grouped = format != Format::markdown && view.width > 0 && view.sort == ListSort::gpu;
+    // GPU memory: in the heading when grouped, a column in markdown and --wide; a terminal's
+    // flat table (price or provider order) has no room for it.
+    const bool memory_column = format == Format::markdown || view.width == 0;
+    // Likewise the host columns (vCPUs, host memory, regions): they make way for the GPU column.
+    const bool host_columns = grouped || memory_column;
+    if (!grouped) {
+        table.add_column("GPU", Align::left, k_min_gpu_width, Cut::wrap);
+    }
+    if (memory_column) {
+        table.add_column("GIB", Align::right);
+    }
     table.add_column("N", Align::right);
-    table.add_column("GIB", Align::right);
-    table.add_column("PROVIDER");
-    table.add_column("INSTANCE", Align::left, k_min_instance_width, Cut::middle);
-    table.add_column("VCPU", Align::right);
-    table.add_column("RAM", Align::right);
-    table.add_column("REG", Align::right);
-    table.add_column("ON-DEMAND/H", Align::right);
-    table.add_column("SPOT/H", Align::right);
+    table.add_column("PROVIDER", Align::left, k_min_provider_width, Cut::wrap);
+    table.add_column("INSTANCE", Align::left, k_min_instance_width, Cut::wrap);
+    if (host_columns) {
+        table.add_column("CPU", Align::right);
+        table.add_column("RAM", Align::right);
+        table.add_column("REG", Align::right);
+    }
+    table.add_column("ON-DEMAND", Align::right);
+    table.add_column("SPOT", Align::right);
     table.add_column("CUR");
     auto rows = summarise(catalog, selection, view.currency);
     sort_rows(rows, view.sort);
@@ -335,19 +363,32 @@ std::string list_table(const Catalog& catalog, const Selection& selection, Forma
     auto price = [](const std::optional<double>& value, int decimals) {
         return value ? format_fixed(*value, decimals) : std::string("-");
     };
+    const std::string* group = nullptr;
     for (const InstanceSummary& row : rows) {
-        const catalog::Gpu* gpu = catalog::find_gpu(catalog, row.instance->gpu);
-        table.add_row({row.instance->gpu, count_text(row.instance->gpu_count),
-                       gib_text(gpu != nullptr ? gpu->memory_gib : 0.0), row.provider->name,
-                       row.instance->type,
-                       row.instance->vcpus > 0 ? std::to_string(row.instance->vcpus) : "-",
-                       gib_text(row.instance->memory_gib), std::to_string(row.regions),
-                       price(row.on_demand, on_demand_decimals), price(row.spot, spot_decimals),
-                       view.currency.empty() ? row.provider->currency : view.currency});
+        std::vector<std::string> cells{count_text(row.instance->gpu_count), row.provider->name,
+                                       row.instance->type};
+        if (host_columns) {
+            cells.insert(cells.end(),
+                         {row.instance->vcpus > 0 ? std::to_string(row.instance->vcpus) : "-",
+                          gib_text(row.instance->memory_gib), std::to_string(row.regions)});
+        }
+        cells.insert(cells.end(),
+                     {price(row.on_demand, on_demand_decimals), price(row.spot, spot_decimals),
+                      view.currency.empty() ? row.provider->currency : view.currency});
+        if (memory_column) {
+            const catalog::Gpu* gpu = catalog::find_gpu(catalog, row.instance->gpu);
+            cells.insert(cells.begin(), gib_text(gpu != nullptr ? gpu->memory_gib : 0.0));
+        }
+        if (!grouped) {
+            cells.insert(cells.begin(), row.instance->gpu);
+        } else if (group == nullptr || *group != row.instance->gpu) {
+            group = &row.instance->gpu;
+            table.add_heading(gpu_heading(catalog, *group));
+        }
+        table.add_row(std::move(cells));
     }
-    std::string out = format == Format::markdown
-                          ? table.render_markdown()
-                          : table.render_text(view.wide ? 0 : k_terminal_width);
+    std::string out =
+        format == Format::markdown ? table.render_markdown() : table.render_text(view.width);
     std::set<std::string> providers;
     std::size_t offers = 0;
     std::optional<Date> oldest;
@@ -367,18 +408,19 @@ std::string list_table(const Catalog& catalog, const Selection& selection, Forma
     auto plural = [](std::size_t n, std::string_view word) {
         return fmt::format("{} {}{}", n, word, n == 1 ? "" : "s");
     };
-    const std::string summary =
-        fmt::format("{}, {}, {}; GIB: GPU memory, RAM: host GiB, REG: regions; cheapest price "
-                    "across the listed regions; prices as of {} to {}",
-                    plural(rows.size(), "instance type"), plural(offers, "offer"),
-                    plural(providers.size(), "provider"), oldest ? oldest->to_string() : "-",
-                    newest ? newest->to_string() : "-");
-    out += format == Format::markdown ? "\n" + summary + "\n" : summary + "\n";
+    const std::string summary = fmt::format(
+        "{}, {}, {}; CPU: vCPUs, RAM: host GiB, REG: regions; cheapest price per instance-hour "
+        "across the listed regions; prices as of {} to {}",
+        plural(rows.size(), "instance type"), plural(offers, "offer"),
+        plural(providers.size(), "provider"), oldest ? oldest->to_string() : "-",
+        newest ? newest->to_string() : "-");
+    out +=
+        format == Format::markdown ? "\n" + summary + "\n" : wrap_lines(summary + "\n", view.width);
     return out;
 }
 
 std::string show_gpu(const Catalog& catalog, const Gpu& gpu, Format format,
-                     const GeneratorInfo& generator) {
+                     const GeneratorInfo& generator, std::size_t width) {
     if (format == Format::json) {
         ordered_json out;
         out["schema_version"] = k_json_schema_version;
@@ -389,7 +431,7 @@ std::string show_gpu(const Catalog& catalog, const Gpu& gpu, Format format,
     }
     TextTable table;
     table.add_column("FIELD");
-    table.add_column("VALUE");
+    table.add_column("VALUE", Align::left, k_min_value_width, Cut::wrap);
     table.add_row({"name", gpu.name});
     std::string aliases;
     for (const std::string& alias : gpu.aliases) {
@@ -426,7 +468,7 @@ std::string show_gpu(const Catalog& catalog, const Gpu& gpu, Format format,
     if (!gpu.note.empty()) {
         table.add_row({"note", gpu.note});
     }
-    return format == Format::markdown ? table.render_markdown() : table.render_text();
+    return format == Format::markdown ? table.render_markdown() : table.render_text(width);
 }
 
 } // namespace
@@ -441,14 +483,16 @@ std::string render_catalog_list(const Catalog& catalog, const CatalogFilter& fil
 }
 
 std::optional<std::string> render_catalog_show(const Catalog& catalog, std::string_view name,
-                                               Format format, const GeneratorInfo& generator) {
+                                               Format format, const GeneratorInfo& generator,
+                                               std::size_t width) {
     if (const Gpu* gpu = catalog::find_gpu(catalog, name)) {
-        return show_gpu(catalog, *gpu, format, generator);
+        return show_gpu(catalog, *gpu, format, generator, width);
     }
     if (const Provider* provider = catalog::find_provider(catalog, name)) {
         CatalogFilter filter;
         filter.providers.push_back(provider->name);
-        return render_catalog_list(catalog, filter, format, generator);
+        return render_catalog_list(catalog, filter, format, generator,
+                                   ListView{ListSort::gpu, "", width});
     }
     for (const Provider& provider : catalog.providers) {
         for (const Instance& instance : provider.instances) {
@@ -503,8 +547,9 @@ std::optional<std::string> render_catalog_show(const Catalog& catalog, std::stri
                             instance.network_gbps ? format_price(*instance.network_gbps) + " Gbps"
                                                   : "not stated",
                             provider.currency);
-            return header + (format == Format::markdown ? "\n" + table.render_markdown()
-                                                        : table.render_text());
+            return format == Format::markdown
+                       ? header + "\n" + table.render_markdown()
+                       : wrap_lines(header, width) + table.render_text(width);
         }
     }
     return std::nullopt;

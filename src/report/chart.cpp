@@ -2,6 +2,7 @@
 
 #include "gpuplan/report/escape.hpp"
 #include "gpuplan/report/output_format.hpp"
+#include "gpuplan/report/text_table.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -92,6 +93,35 @@ const std::vector<std::string>& chart_palette() {
     return palette;
 }
 
+const std::vector<std::string>& chart_palette_names() {
+    static const std::vector<std::string> names = {"blue",   "orange", "green", "red",
+                                                   "purple", "brown",  "pink",  "grey"};
+    return names;
+}
+
+std::vector<ChartSeries> mermaid_series(const CumulativeCostChart& chart) {
+    std::vector<ChartSeries> out;
+    for (const ChartSeries& series : chart.series) {
+        if (series.role != SeriesRole::rejected) {
+            out.push_back(series);
+        }
+    }
+    return out;
+}
+
+bool uses_log_scale(const CumulativeCostChart& chart) {
+    const double top = max_value(chart);
+    double smallest_final = 0.0;
+    for (const ChartSeries& series : chart.series) {
+        const double last =
+            series.values.empty() ? 0.0 : value_at(series, series.values.size() - 1);
+        if (last > 0.0 && (smallest_final == 0.0 || last < smallest_final)) {
+            smallest_final = last;
+        }
+    }
+    return smallest_final > 0.0 && top > k_log_scale_ratio * smallest_final;
+}
+
 std::vector<double> cumulative(const std::vector<double>& monthly_flows) {
     std::vector<double> out;
     out.reserve(monthly_flows.size());
@@ -118,7 +148,9 @@ double nice_ceiling(double value) {
     return 10.0 * base;
 }
 
-std::string render_mermaid_xychart(const CumulativeCostChart& chart) {
+std::string render_mermaid_xychart(const CumulativeCostChart& chart_in) {
+    CumulativeCostChart chart = chart_in;
+    chart.series = mermaid_series(chart_in);
     const std::size_t months = month_count(chart);
     const auto& palette = chart_palette();
     std::string colours;
@@ -130,18 +162,24 @@ std::string render_mermaid_xychart(const CumulativeCostChart& chart) {
         colours);
     out += "xychart-beta\n";
     out += fmt::format("    title \"{}\"\n", escape_mermaid(chart.title));
-    std::string labels;
-    for (std::size_t k = 0; k < std::max<std::size_t>(months, 1); ++k) {
-        labels += (k == 0 ? "" : ", ") + std::to_string(k);
+    // A numeric month axis: Mermaid places its own few ticks instead of one label per month.
+    const std::size_t last = std::max<std::size_t>(months, 1) - 1;
+    if (last + 1 <= k_mermaid_month_labels) {
+        std::string labels;
+        for (std::size_t k = 0; k <= last; ++k) {
+            labels += (k == 0 ? "" : ", ") + std::to_string(k);
+        }
+        out += fmt::format("    x-axis \"Month\" [{}]\n", labels);
+    } else {
+        out += fmt::format("    x-axis \"Month\" 0 --> {}\n", last);
     }
-    out += fmt::format("    x-axis \"Month\" [{}]\n", labels);
     const double bottom = min_value(chart) < 0.0 ? -nice_ceiling(-min_value(chart)) : 0.0;
     out += fmt::format("    y-axis \"Cumulative cost ({})\" {} --> {}\n",
                        escape_mermaid(chart.currency), whole(bottom),
                        whole(nice_ceiling(max_value(chart))));
     for (const ChartSeries& series : chart.series) {
         std::string values;
-        for (std::size_t k = 0; k < std::max<std::size_t>(months, 1); ++k) {
+        for (std::size_t k = 0; k <= last; ++k) {
             values += (k == 0 ? "" : ", ") + whole(value_at(series, k));
         }
         out += fmt::format("    line [{}]\n", values);
@@ -149,10 +187,142 @@ std::string render_mermaid_xychart(const CumulativeCostChart& chart) {
     return out;
 }
 
+namespace {
+
+// Pixels a character of the 12 px legend font takes at most, on average over a line: legend
+// lines are wrapped to the characters that fit the canvas at this width.
+constexpr double k_legend_char_px = 7.0;
+constexpr double k_chosen_stroke = 4.0;
+constexpr double k_line_stroke = 2.0;
+constexpr double k_rejected_stroke = 1.5;
+constexpr const char* k_rejected_colour = "#999999";
+// Pixels from the plot's right edge within which a mark is anchored at its end.
+constexpr double k_edge_room_px = 60.0;
+
+// The amount axis: linear from a nice bottom to a nice top, or logarithmic over whole decades.
+struct AmountAxis {
+    bool log = false;
+    double bottom = 0.0; // linear: the amount at the x-axis; log: the lowest decade's exponent
+    double top = 1.0;    // linear: the amount at the top; log: the highest decade's exponent
+
+    [[nodiscard]] double fraction(double value) const {
+        if (!log) {
+            return (value - bottom) / (top - bottom);
+        }
+        // Amounts below the lowest decade (zero, a resale credit) sit on the x-axis.
+        const double exponent = value > 0.0 ? std::log10(value) : bottom;
+        return (std::max(exponent, bottom) - bottom) / (top - bottom);
+    }
+    [[nodiscard]] std::vector<double> ticks() const {
+        std::vector<double> out;
+        if (log) {
+            for (double e = bottom; e <= top + 1e-9; e += 1.0) {
+                out.push_back(std::pow(10.0, e));
+            }
+            return out;
+        }
+        for (int i = 0; i <= k_y_ticks; ++i) {
+            out.push_back(bottom + (top - bottom) * i / k_y_ticks);
+        }
+        return out;
+    }
+};
+
+AmountAxis amount_axis(const CumulativeCostChart& chart) {
+    AmountAxis axis;
+    if (uses_log_scale(chart)) {
+        double smallest = max_value(chart);
+        for (const ChartSeries& series : chart.series) {
+            for (std::size_t k = 0; k < series.values.size(); ++k) {
+                const double value = value_at(series, k);
+                if (value > 0.0) {
+                    smallest = std::min(smallest, value);
+                }
+            }
+        }
+        axis.log = true;
+        axis.bottom = std::floor(std::log10(smallest));
+        axis.top = std::max(std::ceil(std::log10(max_value(chart))), axis.bottom + 1.0);
+        return axis;
+    }
+    axis.top = nice_ceiling(max_value(chart));
+    axis.bottom = min_value(chart) < 0.0 ? -nice_ceiling(-min_value(chart)) : 0.0;
+    return axis;
+}
+
+// The months where a line drops (a resale of owned hardware), with the amount recovered.
+std::vector<std::pair<std::size_t, double>> drops(const ChartSeries& series, std::size_t months) {
+    std::vector<std::pair<std::size_t, double>> out;
+    for (std::size_t k = 1; k < months; ++k) {
+        const double change = value_at(series, k) - value_at(series, k - 1);
+        if (change < 0.0) {
+            out.emplace_back(k, -change);
+        }
+    }
+    return out;
+}
+
+std::string series_style(const ChartSeries& series, const std::string& colour) {
+    switch (series.role) {
+    case SeriesRole::chosen:
+        return fmt::format(R"(stroke="{}" stroke-width="{}")", colour, px(k_chosen_stroke));
+    case SeriesRole::rejected:
+        return fmt::format(R"(stroke="{}" stroke-width="{}" stroke-dasharray="6 4")",
+                           k_rejected_colour, px(k_rejected_stroke));
+    case SeriesRole::feasible:
+        break;
+    }
+    return fmt::format(R"(stroke="{}" stroke-width="{}")", colour, px(k_line_stroke));
+}
+
+std::string series_colour(const ChartSeries& series, std::size_t index) {
+    const auto& palette = chart_palette();
+    return series.role == SeriesRole::rejected ? std::string(k_rejected_colour)
+                                               : palette[index % palette.size()];
+}
+
+// Each series' legend text wrapped to the canvas, with its amount at the horizon.
+std::vector<std::vector<std::string>> legend_lines(const CumulativeCostChart& chart,
+                                                   std::size_t months) {
+    const auto room =
+        static_cast<std::size_t>((k_svg_width - k_plot_left - 22.0 - 10.0) / k_legend_char_px);
+    std::vector<std::vector<std::string>> out;
+    for (const ChartSeries& series : chart.series) {
+        const std::string prefix = series.role == SeriesRole::chosen ? "chosen: " : "";
+        out.push_back(wrap_words(
+            fmt::format("{}{}: {} by month {}", prefix, series.name,
+                        format_money(value_at(series, months - 1), chart.currency), months - 1),
+            room));
+    }
+    return out;
+}
+
+// The legend under the plot: a swatch and the wrapped lines of each series.
+std::string legend_svg(const CumulativeCostChart& chart,
+                       const std::vector<std::vector<std::string>>& legend) {
+    std::string out;
+    double row = k_legend_top;
+    for (std::size_t i = 0; i < chart.series.size(); ++i) {
+        const ChartSeries& series = chart.series[i];
+        const std::string colour = series_colour(series, i);
+        out += fmt::format("  <rect x=\"{}\" y=\"{}\" width=\"14\" height=\"{}\" fill=\"{}\"/>\n",
+                           px(k_plot_left), px(row - 4),
+                           series.role == SeriesRole::chosen ? "6" : "3", colour);
+        for (const std::string& line : legend[i]) {
+            out += fmt::format(
+                "  <text x=\"{}\" y=\"{}\"{}>{}</text>\n", px(k_plot_left + 22), px(row),
+                series.role == SeriesRole::chosen ? " font-weight=\"bold\"" : "", escape_xml(line));
+            row += k_legend_row_height;
+        }
+    }
+    return out;
+}
+
+} // namespace
+
 std::string render_svg_chart(const CumulativeCostChart& chart) {
     const std::size_t months = std::max<std::size_t>(month_count(chart), 1);
-    const double top = nice_ceiling(max_value(chart));
-    const double bottom = min_value(chart) < 0.0 ? -nice_ceiling(-min_value(chart)) : 0.0;
+    const AmountAxis axis = amount_axis(chart);
     const double plot_width = k_plot_right - k_plot_left;
     const double plot_height = k_plot_bottom - k_plot_top;
     const auto x_of = [&](std::size_t month) {
@@ -161,10 +331,14 @@ std::string render_svg_chart(const CumulativeCostChart& chart) {
                                                static_cast<double>(months - 1);
     };
     const auto y_of = [&](double value) {
-        return k_plot_bottom - plot_height * (value - bottom) / (top - bottom);
+        return k_plot_bottom - plot_height * axis.fraction(value);
     };
-    const double height =
-        k_svg_height + k_legend_row_height * static_cast<double>(chart.series.size());
+    const std::vector<std::vector<std::string>> legend = legend_lines(chart, months);
+    std::size_t legend_rows = 0;
+    for (const auto& lines : legend) {
+        legend_rows += lines.size();
+    }
+    const double height = k_svg_height + k_legend_row_height * static_cast<double>(legend_rows);
 
     std::string out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
     out += fmt::format("<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{0}\" height=\"{1}\" "
@@ -176,15 +350,14 @@ std::string render_svg_chart(const CumulativeCostChart& chart) {
     out +=
         fmt::format("  <text x=\"{}\" y=\"28\" text-anchor=\"middle\" font-size=\"16\">{}</text>\n",
                     px(k_svg_width / 2), escape_xml(chart.title));
+    const std::vector<double> ticks = axis.ticks();
     out += "  <g stroke=\"#dddddd\" stroke-width=\"1\">\n";
-    for (int i = 0; i <= k_y_ticks; ++i) {
-        const double value = bottom + (top - bottom) * i / k_y_ticks;
+    for (double value : ticks) {
         out += fmt::format("    <line x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\"/>\n", px(k_plot_left),
                            px(y_of(value)), px(k_plot_right), px(y_of(value)));
     }
     out += "  </g>\n  <g fill=\"#333333\">\n";
-    for (int i = 0; i <= k_y_ticks; ++i) {
-        const double value = bottom + (top - bottom) * i / k_y_ticks;
+    for (double value : ticks) {
         out += fmt::format("    <text x=\"{}\" y=\"{}\" text-anchor=\"end\">{}</text>\n",
                            px(k_plot_left - 8), px(y_of(value) + 4), short_amount(value));
     }
@@ -193,37 +366,61 @@ std::string render_svg_chart(const CumulativeCostChart& chart) {
         out += fmt::format("    <text x=\"{}\" y=\"{}\" text-anchor=\"middle\">{}</text>\n",
                            px(x_of(k)), px(k_plot_bottom + 18), k);
     }
-    out += fmt::format("    <text x=\"{}\" y=\"{}\" text-anchor=\"middle\">Month</text>\n",
-                       px((k_plot_left + k_plot_right) / 2), px(k_plot_bottom + 38));
+    out += fmt::format("    <text x=\"{}\" y=\"{}\" text-anchor=\"middle\">Month (horizon {})"
+                       "</text>\n",
+                       px((k_plot_left + k_plot_right) / 2), px(k_plot_bottom + 38), months - 1);
     out += fmt::format("    <text x=\"20\" y=\"{0}\" text-anchor=\"middle\" "
-                       "transform=\"rotate(-90 20 {0})\">Cumulative cost ({1})</text>\n",
-                       px((k_plot_top + k_plot_bottom) / 2), escape_xml(chart.currency));
+                       "transform=\"rotate(-90 20 {0})\">Cumulative cost ({1}{2})</text>\n",
+                       px((k_plot_top + k_plot_bottom) / 2), escape_xml(chart.currency),
+                       axis.log ? ", log scale" : "");
     out += "  </g>\n";
+    const double axis_y = axis.log ? k_plot_bottom : y_of(0.0);
     out += fmt::format(
         "  <g stroke=\"#333333\" stroke-width=\"1\">\n    <line x1=\"{0}\" y1=\"{1}\" "
         "x2=\"{0}\" y2=\"{2}\"/>\n    <line x1=\"{0}\" y1=\"{3}\" x2=\"{4}\" "
         "y2=\"{3}\"/>\n  </g>\n",
-        px(k_plot_left), px(k_plot_top), px(k_plot_bottom), px(y_of(0.0)), px(k_plot_right));
-    const auto& palette = chart_palette();
-    for (std::size_t i = 0; i < chart.series.size(); ++i) {
+        px(k_plot_left), px(k_plot_top), px(k_plot_bottom), px(axis_y), px(k_plot_right));
+    // Rejected lines first, the chosen one last: it is drawn on top.
+    std::vector<std::size_t> order(chart.series.size());
+    for (std::size_t i = 0; i < order.size(); ++i) {
+        order[i] = i;
+    }
+    std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+        auto rank = [](SeriesRole role) {
+            return role == SeriesRole::rejected ? 0 : role == SeriesRole::feasible ? 1 : 2;
+        };
+        return rank(chart.series[a].role) < rank(chart.series[b].role);
+    });
+    for (std::size_t i : order) {
         const ChartSeries& series = chart.series[i];
         std::string points;
         for (std::size_t k = 0; k < months; ++k) {
             points += fmt::format("{}{},{}", k == 0 ? "" : " ", px(x_of(k)),
                                   px(y_of(value_at(series, k))));
         }
-        const std::string& colour = palette[i % palette.size()];
-        out += fmt::format("  <polyline fill=\"none\" stroke=\"{}\" stroke-width=\"2\" "
-                           "points=\"{}\"><title>{}</title></polyline>\n",
-                           colour, points, escape_xml(series.name));
-        const double row = k_legend_top + k_legend_row_height * static_cast<double>(i);
-        out += fmt::format("  <rect x=\"{}\" y=\"{}\" width=\"14\" height=\"4\" fill=\"{}\"/>\n",
-                           px(k_plot_left), px(row - 4), colour);
-        out += fmt::format("  <text x=\"{}\" y=\"{}\">{}: {} at month {}</text>\n",
-                           px(k_plot_left + 22), px(row), escape_xml(series.name),
-                           escape_xml(format_money(value_at(series, months - 1), chart.currency)),
-                           months - 1);
+        const std::string colour = series_colour(series, i);
+        out += fmt::format("  <polyline fill=\"none\" {} points=\"{}\"><title>{}</title>"
+                           "</polyline>\n",
+                           series_style(series, colour), points, escape_xml(series.name));
+        for (const auto& [month, amount] : drops(series, months)) {
+            // Near the right edge the mark ends at its month, so it stays inside the canvas.
+            const bool at_edge = x_of(month) > k_plot_right - k_edge_room_px;
+            out +=
+                fmt::format("  <text x=\"{}\" y=\"{}\" text-anchor=\"{}\" font-size=\"11\" "
+                            "fill=\"{}\">resale {}</text>\n",
+                            px(x_of(month)),
+                            px(std::max(y_of(value_at(series, month)) - 8.0, k_plot_top + 10.0)),
+                            at_edge ? "end" : "middle", colour, escape_xml(short_amount(amount)));
+        }
+        if (series.role == SeriesRole::chosen) {
+            const double end = value_at(series, months - 1);
+            out += fmt::format("  <text x=\"{}\" y=\"{}\" text-anchor=\"end\" font-weight=\"bold\" "
+                               "fill=\"{}\">chosen: {}</text>\n",
+                               px(k_plot_right), px(std::max(y_of(end) - 8.0, k_plot_top + 10.0)),
+                               colour, escape_xml(format_money(end, chart.currency)));
+        }
     }
+    out += legend_svg(chart, legend);
     out += "</svg>\n";
     return out;
 }

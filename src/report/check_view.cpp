@@ -224,7 +224,7 @@ std::string render_check(const CheckView& view, Format format, const GeneratorIn
     case Format::table:
         break;
     }
-    return render_check_verdict(view);
+    return wrap_lines(render_check_verdict(view), view.width);
 }
 
 } // namespace gpuplan::report

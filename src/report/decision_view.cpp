@@ -19,32 +19,16 @@ using nlohmann::ordered_json;
 
 namespace {
 
-constexpr std::size_t k_text_width = 80;
-
-// Word-wraps `text` to the terminal width, every line starting with `indent`.
-std::string wrap(const std::string& text, const std::string& indent) {
-    std::string out;
-    std::string line = indent;
-    std::size_t start = 0;
-    while (start < text.size()) {
-        std::size_t end = text.find(' ', start);
-        if (end == std::string::npos) {
-            end = text.size();
-        }
-        const std::string word = text.substr(start, end - start);
-        start = end + 1;
-        if (word.empty()) {
-            continue;
-        }
-        const bool line_empty = line.size() == indent.size();
-        if (!line_empty && display_width(line) + 1 + display_width(word) > k_text_width) {
-            out += line + "\n";
-            line = indent;
-        }
-        line += (line.size() == indent.size() ? "" : " ") + word;
+// Word-wraps `text` to `width` columns (0: one line), every line starting with `indent`.
+std::string wrap(const std::string& text, const std::string& indent, std::size_t width) {
+    if (text.find_first_not_of(' ') == std::string::npos) {
+        return {};
     }
-    if (line.size() > indent.size()) {
-        out += line + "\n";
+    const std::size_t room =
+        width == 0 ? std::string::npos : width - std::min(indent.size(), width / 2);
+    std::string out;
+    for (const std::string& line : wrap_words(text, room)) {
+        out += indent + line + "\n";
     }
     return out;
 }
@@ -95,16 +79,20 @@ std::string branch_summary(const Branch& branch) {
     return out + (branch.next.empty() ? " (end)" : " -> " + branch.next);
 }
 
-std::string tree_text(const Tree& tree) {
-    std::string out = fmt::format("Decision tree {}: {} node{}, starting at {}\n", tree.file,
-                                  tree.nodes.size(), tree.nodes.size() == 1 ? "" : "s", tree.root);
+std::string tree_text(const Tree& tree, std::size_t width) {
+    std::string out =
+        wrap_lines(fmt::format("Decision tree {}: {} node{}, starting at {}\n", tree.file,
+                               tree.nodes.size(), tree.nodes.size() == 1 ? "" : "s", tree.root),
+                   width);
     for (const Node& node : tree.nodes) {
-        out += fmt::format("\n[{}] {}\n", node.id, decide::describe(node.test));
-        out += wrap(node.why + sources_suffix(node.sources), "    ");
+        out += wrap_lines(fmt::format("\n[{}] {}\n", node.id, decide::describe(node.test)), width);
+        out += wrap(node.why + sources_suffix(node.sources), "    ", width);
         for (const NamedBranch& named : branches_of(node)) {
-            out += fmt::format("  {}: {}\n", named.key, branch_summary(*named.branch));
+            out += wrap_lines(fmt::format("  {}: {}\n", named.key, branch_summary(*named.branch)),
+                              width);
             if (!named.branch->why.empty()) {
-                out += wrap(named.branch->why + sources_suffix(named.branch->sources), "    ");
+                out +=
+                    wrap(named.branch->why + sources_suffix(named.branch->sources), "    ", width);
             }
         }
     }
@@ -112,7 +100,7 @@ std::string tree_text(const Tree& tree) {
         out += "\nSources\n";
         for (const auto& [id, source] : tree.sources) {
             out += fmt::format("  {}\n", id);
-            out += wrap(source.title + (source.url.empty() ? "" : " " + source.url), "    ");
+            out += wrap(source.title + (source.url.empty() ? "" : " " + source.url), "    ", width);
         }
     }
     return out;
@@ -284,23 +272,23 @@ std::string omitted_note(const Decision& decision, WhyDetail detail) {
                        shown, decision.trace.size());
 }
 
-std::string why_text(const Decision& decision, WhyDetail detail) {
+std::string why_text(const Decision& decision, WhyDetail detail, std::size_t width) {
     std::string out = "Why\n";
     for (std::size_t i = 0; i < decision.trace.size(); ++i) {
         const decide::TraceStep& step = decision.trace[i];
         if (!shown_step(step, detail)) {
             continue;
         }
-        out += fmt::format("{:2}. {}: {}\n", i + 1, step.node, step.test);
-        out += wrap("facts: " + fact_uses(step.facts), "    ");
+        out += wrap_lines(fmt::format("{:2}. {}: {}\n", i + 1, step.node, step.test), width);
+        out += wrap("facts: " + fact_uses(step.facts), "    ", width);
         out += wrap(fmt::format("outcome: {}, took {}: {}", decide::to_string(step.outcome),
                                 step.branch, effects_or_none(step.effects)),
-                    "    ");
-        out += wrap("why: " + step.why + sources_suffix(step.sources), "    ");
+                    "    ", width);
+        out += wrap("why: " + step.why + sources_suffix(step.sources), "    ", width);
     }
-    out += omitted_note(decision, detail);
+    out += wrap_lines(omitted_note(decision, detail), width);
     out += "\nCandidate GPUs (* preferred by a rule)\n";
-    out += wrap(candidates_text(decision), "  ");
+    out += wrap(candidates_text(decision), "  ", width);
     if (!decision.excluded_gpus.empty()) {
         out += "\nExcluded GPUs, by rule\n";
         // Grouped by rule in the order the rules excluded them; the trace above says why.
@@ -312,7 +300,7 @@ std::string why_text(const Decision& decision, WhyDetail detail) {
             groups.back().second.push_back(excluded.gpu);
         }
         for (const auto& [rule, gpus] : groups) {
-            out += wrap(rule + ": " + join(gpus), "  ");
+            out += wrap(rule + ": " + join(gpus), "  ", width);
         }
     }
     out += "\nPurchase options\n";
@@ -325,7 +313,7 @@ std::string why_text(const Decision& decision, WhyDetail detail) {
                        std::string(decide::to_string(verdict.status)),
                        verdict.reason ? verdict.reason->rule : "-"});
     }
-    std::string rendered = table.render_text();
+    std::string rendered = table.render_text(width == 0 ? 0 : width - 2);
     std::string indented;
     std::size_t start = 0;
     while (start < rendered.size()) {
@@ -335,7 +323,7 @@ std::string why_text(const Decision& decision, WhyDetail detail) {
     }
     out += indented;
     out += "\nInterconnect\n";
-    out += wrap(interconnect_text(decision.interconnect), "  ");
+    out += wrap(interconnect_text(decision.interconnect), "  ", width);
     return out;
 }
 
@@ -390,11 +378,14 @@ std::string why_markdown(const Decision& decision, WhyDetail detail) {
     return out;
 }
 
+// Narrowest the value column of the facts is wrapped to.
+constexpr std::size_t k_min_fact_value_width = 20;
+
 TextTable facts_table(const Facts& facts) {
     TextTable table;
     table.add_column("fact");
     table.add_column("unit");
-    table.add_column("value");
+    table.add_column("value", Align::left, k_min_fact_value_width, Cut::wrap);
     auto currency = facts.find("currency");
     for (const decide::FactDefinition& definition : decide::fact_definitions()) {
         auto it = facts.find(definition.name);
@@ -499,7 +490,8 @@ ordered_json decision_json(const Decision& decision, const std::string& rules_fi
     return out;
 }
 
-std::string render_tree(const Tree& tree, Format format, const GeneratorInfo& generator) {
+std::string render_tree(const Tree& tree, Format format, const GeneratorInfo& generator,
+                        std::size_t width) {
     switch (format) {
     case Format::json:
         return tree_json(tree, generator);
@@ -508,16 +500,18 @@ std::string render_tree(const Tree& tree, Format format, const GeneratorInfo& ge
     case Format::table:
         break;
     }
-    return tree_text(tree);
+    return tree_text(tree, width);
 }
 
-std::string render_why(const Decision& decision, Format format, WhyDetail detail) {
-    return format == Format::markdown ? why_markdown(decision, detail) : why_text(decision, detail);
+std::string render_why(const Decision& decision, Format format, WhyDetail detail,
+                       std::size_t width) {
+    return format == Format::markdown ? why_markdown(decision, detail)
+                                      : why_text(decision, detail, width);
 }
 
 std::string render_explanation(const Facts& facts, const Decision& decision,
                                const std::string& tree_file, Format format,
-                               const GeneratorInfo& generator) {
+                               const GeneratorInfo& generator, std::size_t width) {
     switch (format) {
     case Format::json: {
         ordered_json out;
@@ -533,8 +527,8 @@ std::string render_explanation(const Facts& facts, const Decision& decision,
     case Format::table:
         break;
     }
-    return "Facts\n" + facts_table(facts).render_text() + "\n" +
-           why_text(decision, WhyDetail::full);
+    return "Facts\n" + facts_table(facts).render_text(width) + "\n" +
+           why_text(decision, WhyDetail::full, width);
 }
 
 } // namespace gpuplan::report

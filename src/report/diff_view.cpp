@@ -61,10 +61,16 @@ ordered_json optional_price(const std::optional<double>& value) {
     return value ? ordered_json(*value) : ordered_json(nullptr);
 }
 
+// Narrowest instance types and regions, zones and price names wrap to when the table must fit
+// the width (wrapped, not cut: each stays whole and different names different).
+constexpr std::size_t k_min_instance_width = 12;
+constexpr std::size_t k_min_region_width = 4;
+
 } // namespace
 
 std::string render_catalog_diff(const catalog::CatalogDiff& diff, const DiffSide& a,
-                                const DiffSide& b, Format format, const GeneratorInfo& generator) {
+                                const DiffSide& b, Format format, const GeneratorInfo& generator,
+                                std::size_t width) {
     const Counts counts = count(diff);
     if (format == Format::json) {
         ordered_json out;
@@ -95,10 +101,10 @@ std::string render_catalog_diff(const catalog::CatalogDiff& diff, const DiffSide
     }
     TextTable table;
     table.add_column("PROVIDER");
-    table.add_column("INSTANCE");
-    table.add_column("REGION");
-    table.add_column("ZONE");
-    table.add_column("PRICE");
+    table.add_column("INSTANCE", Align::left, k_min_instance_width, Cut::wrap);
+    table.add_column("REGION", Align::left, k_min_region_width, Cut::wrap);
+    table.add_column("ZONE", Align::left, k_min_region_width, Cut::wrap);
+    table.add_column("PRICE", Align::left, k_min_region_width, Cut::wrap);
     table.add_column("A", Align::right);
     table.add_column("B", Align::right);
     table.add_column("CHANGE", Align::right);
@@ -124,7 +130,8 @@ std::string render_catalog_diff(const catalog::CatalogDiff& diff, const DiffSide
         }
         return out + summary + "\n";
     }
-    return (table.empty() ? std::string() : table.render_text()) + summary + "\n";
+    return (table.empty() ? std::string() : table.render_text(width)) +
+           wrap_lines(summary + "\n", width);
 }
 
 } // namespace gpuplan::report

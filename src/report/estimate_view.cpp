@@ -137,9 +137,12 @@ std::string yes_no(bool value) {
     return value ? "yes" : "no";
 }
 
+// Narrowest a GPU name is cut to (different names stay different) when the table must fit.
+constexpr std::size_t k_min_gpu_name_width = 6;
+
 TextTable estimate_table(const std::vector<GpuEstimate>& estimates, bool inference) {
     TextTable table;
-    table.add_column("GPU");
+    table.add_column("GPU", Align::left, k_min_gpu_name_width);
     table.add_column("GPUs", Align::right);
     table.add_column("nodes", Align::right);
     table.add_column("min", Align::right);
@@ -201,7 +204,8 @@ std::string header_line(const workload::Workload& w) {
 
 std::string render_estimates(const workload::Workload& workload,
                              const std::vector<GpuEstimate>& estimates, Format format,
-                             const GeneratorInfo& generator, const catalog::Catalog& catalog) {
+                             const GeneratorInfo& generator, const catalog::Catalog& catalog,
+                             std::size_t width) {
     const bool inference = workload.task == workload::Task::inference;
     switch (format) {
     case Format::json: {
@@ -229,7 +233,7 @@ std::string render_estimates(const workload::Workload& workload,
     case Format::table:
     default: {
         std::string out = header_line(workload) + "\n\n";
-        out += estimate_table(estimates, inference).render_text();
+        out += estimate_table(estimates, inference).render_text(width);
         const bool missed = std::any_of(estimates.begin(), estimates.end(),
                                         [](const GpuEstimate& e) { return !e.meets_deadline; });
         if (missed) {
@@ -239,7 +243,7 @@ std::string render_estimates(const workload::Workload& workload,
         if (!notes.empty()) {
             out += "\nNotes:\n" + notes;
         }
-        return out;
+        return wrap_lines(out, width);
     }
     }
 }

@@ -187,14 +187,18 @@ std::string chart_section(const recommend::Recommendation& r) {
     out += "The best option of each purchase option, cumulative undiscounted cost at the end of "
            "each month.\n\n```mermaid\n" +
            render_mermaid_xychart(chart) + "```\n\n";
-    const auto& palette = chart_palette();
+    const auto& colours = chart_palette_names();
     TextTable legend;
     legend.add_column("line");
     legend.add_column("purchase option");
     legend.add_column("total at the horizon", Align::right);
-    for (std::size_t i = 0; i < chart.series.size(); ++i) {
-        const ChartSeries& series = chart.series[i];
-        legend.add_row({fmt::format("{} ({})", i + 1, palette[i % palette.size()]), series.name,
+    std::size_t drawn = 0;
+    for (const ChartSeries& series : chart.series) {
+        const bool rejected = series.role == SeriesRole::rejected;
+        legend.add_row({rejected ? std::string("not drawn")
+                                 : colours[drawn++ % colours.size()] +
+                                       (series.role == SeriesRole::chosen ? " (chosen)" : ""),
+                        series.name,
                         money(series.values.empty() ? 0.0 : series.values.back(), chart.currency)});
     }
     out += legend.render_markdown();
@@ -412,18 +416,24 @@ CumulativeCostChart purchase_option_chart(const recommend::Recommendation& repor
     CumulativeCostChart chart;
     chart.title = fmt::format("Cumulative cost of {}", report.workload.name);
     chart.currency = report.plan.currency;
+    // The x-axis ends at the horizon: months after it (a commitment's remaining term) are not
+    // drawn; the NPV and total in the report include them.
     const auto months = static_cast<std::size_t>(std::ceil(report.plan.horizon_months)) + 1;
     for (std::size_t index : best_per_purchase(report)) {
         const cost::Option& o = report.plan.options[index];
         std::vector<double> values =
             cumulative(std::vector<double>(o.amounts.begin(), o.amounts.end()));
         const double last = values.empty() ? 0.0 : values.back();
-        values.resize(std::max(values.size(), months), last);
+        values.resize(months, last);
         std::string name(gpuplan::to_string(o.purchase));
+        SeriesRole role = SeriesRole::feasible;
         if (o.rejection) {
             name += fmt::format(" (rejected: {})", cost::to_string(*o.rejection));
+            role = SeriesRole::rejected;
+        } else if (!report.ranked.empty() && index == report.ranked.front()) {
+            role = SeriesRole::chosen;
         }
-        chart.series.push_back({name + ": " + o.id(), std::move(values)});
+        chart.series.push_back({name + ": " + o.id(), std::move(values), role});
     }
     return chart;
 }

@@ -392,7 +392,8 @@ TextTable options_table(const recommend::Recommendation& r, bool all_columns) {
     return table;
 }
 
-std::string recommend_text(const recommend::Recommendation& r, bool markdown, bool wide) {
+// `width` 0 (--wide) shows every column and fits nothing.
+std::string recommend_text(const recommend::Recommendation& r, bool markdown, std::size_t width) {
     const cost::Plan& plan = r.plan;
     std::string out;
     const std::string bullet = markdown ? "- " : "  ";
@@ -409,8 +410,8 @@ std::string recommend_text(const recommend::Recommendation& r, bool markdown, bo
     if (r.ranked.empty()) {
         out += "No feasible option.\n";
     } else {
-        const TextTable table = options_table(r, markdown || wide);
-        out += markdown ? table.render_markdown() : table.render_text(wide ? 0 : k_terminal_width);
+        const TextTable table = options_table(r, markdown || width == 0);
+        out += markdown ? table.render_markdown() : table.render_text(width);
         const cost::Option& best = plan.options[r.ranked.front()];
         out +=
             fmt::format("{}Best: {} ({} x {}), NPV {}, total {}\n", markdown ? "\n## " : "\n",
@@ -474,9 +475,9 @@ std::string recommend_text(const recommend::Recommendation& r, bool markdown, bo
     }
     if (r.decision) {
         out += "\n" + render_why(*r.decision, markdown ? Format::markdown : Format::table,
-                                 r.explain ? WhyDetail::full : WhyDetail::fired);
+                                 r.explain ? WhyDetail::full : WhyDetail::fired, width);
     }
-    return out;
+    return markdown ? out : wrap_lines(out, width);
 }
 
 } // namespace
@@ -488,14 +489,15 @@ std::string price_cache_note(const recommend::PriceCache& cache) {
                        cache.source);
 }
 
-std::string render_recommend(const recommend::Recommendation& report, Format format, bool wide) {
+std::string render_recommend(const recommend::Recommendation& report, Format format,
+                             std::size_t width) {
     switch (format) {
     case Format::json:
         return recommend_json(report);
     case Format::markdown:
-        return recommend_text(report, true, true);
+        return recommend_text(report, true, 0);
     case Format::table:
-        return recommend_text(report, false, wide);
+        return recommend_text(report, false, width);
     }
     return {};
 }
@@ -565,7 +567,8 @@ std::string tco_json(const recommend::TcoComparison& r) {
     return out.dump(2) + "\n";
 }
 
-std::string tco_text(const recommend::TcoComparison& r, bool markdown) {
+// The option column wraps and the month table's headers break at `_` to fit `width`.
+std::string tco_text(const recommend::TcoComparison& r, bool markdown, std::size_t width) {
     std::string out;
     const std::string title =
         fmt::format("{} x {}{}, horizon {:g} months, discount rate {}/yr, {}", r.gpu_count, r.gpu,
@@ -578,7 +581,7 @@ std::string tco_text(const recommend::TcoComparison& r, bool markdown) {
     }
     TextTable summary;
     summary.add_column("purchase");
-    summary.add_column("option");
+    summary.add_column("option", Align::left, k_min_option_width, Cut::wrap);
     summary.add_column("NPV", Align::right);
     summary.add_column("total", Align::right);
     summary.add_column("break-even", Align::right);
@@ -593,13 +596,14 @@ std::string tco_text(const recommend::TcoComparison& r, bool markdown) {
              : t.break_even_month                    ? fmt::format("month {}", *t.break_even_month)
                                                      : std::string("never")});
     }
-    out += markdown ? summary.render_markdown() : summary.render_text();
+    out += markdown ? summary.render_markdown() : summary.render_text(width);
     out += markdown ? "\n## Cumulative cost by month\n\n" : "\nCumulative cost by month:\n";
     TextTable months;
     months.add_column("month", Align::right);
     std::size_t length = 0;
     for (const recommend::TcoOption& t : r.options) {
-        months.add_column(std::string(gpuplan::to_string(t.option.purchase)), Align::right);
+        months.add_column(std::string(gpuplan::to_string(t.option.purchase)), Align::right, 1,
+                          Cut::wrap);
         length = std::max(length, t.option.amounts.size());
     }
     std::vector<double> cumulative(r.options.size(), 0.0);
@@ -612,20 +616,20 @@ std::string tco_text(const recommend::TcoComparison& r, bool markdown) {
         }
         months.add_row(std::move(row));
     }
-    out += markdown ? months.render_markdown() : months.render_text();
-    return out;
+    out += markdown ? months.render_markdown() : months.render_text(width);
+    return markdown ? out : wrap_lines(out, width);
 }
 
 } // namespace
 
-std::string render_tco(const recommend::TcoComparison& report, Format format) {
+std::string render_tco(const recommend::TcoComparison& report, Format format, std::size_t width) {
     switch (format) {
     case Format::json:
         return tco_json(report);
     case Format::markdown:
-        return tco_text(report, true);
+        return tco_text(report, true, 0);
     case Format::table:
-        return tco_text(report, false);
+        return tco_text(report, false, width);
     }
     return {};
 }

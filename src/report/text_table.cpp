@@ -3,6 +3,7 @@
 #include "gpuplan/error.hpp"
 
 #include <algorithm>
+#include <set>
 
 namespace gpuplan::report {
 
@@ -18,6 +19,10 @@ void TextTable::add_row(std::vector<std::string> cells) {
         throw RuntimeError("internal error: table row has the wrong number of cells");
     }
     m_rows.push_back(std::move(cells));
+}
+
+void TextTable::add_heading(std::string text) {
+    m_headings.emplace_back(m_rows.size(), std::move(text));
 }
 
 namespace {
@@ -56,16 +61,176 @@ std::vector<std::string> escape_cells(const std::vector<std::string>& cells) {
     return out;
 }
 
+// True for a character after which a word too long for its line may break.
+bool break_after(char c) {
+    return c == '/' || c == '_' || c == '-';
+}
+
+// The pieces of `word` between the breaks wrap_words may take.
+std::vector<std::string> word_pieces(const std::string& word) {
+    std::vector<std::string> pieces;
+    std::size_t from = 0;
+    for (std::size_t i = 1; i < word.size(); ++i) {
+        if (break_after(word[i - 1]) && !break_after(word[i])) {
+            pieces.push_back(word.substr(from, i - from));
+            from = i;
+        }
+    }
+    pieces.push_back(word.substr(from));
+    return pieces;
+}
+
+std::vector<std::string> split_words(const std::string& text) {
+    std::vector<std::string> words;
+    std::size_t i = 0;
+    while (i < text.size()) {
+        const std::size_t start = text.find_first_not_of(' ', i);
+        if (start == std::string::npos) {
+            break;
+        }
+        const std::size_t stop = std::min(text.find(' ', start), text.size());
+        words.push_back(text.substr(start, stop - start));
+        i = stop;
+    }
+    return words;
+}
+
+// The widest piece no wrap can split: the narrowest a wrapped column may become.
+std::size_t widest_piece(const std::string& text) {
+    std::size_t widest = 0;
+    for (const std::string& word : split_words(text)) {
+        for (const std::string& piece : word_pieces(word)) {
+            widest = std::max(widest, display_width(piece));
+        }
+    }
+    return widest;
+}
+
+std::size_t distinct_count(const std::vector<std::vector<std::string>>& rows, std::size_t column,
+                           std::size_t width, Cut cut) {
+    std::set<std::string> seen;
+    for (const auto& row : rows) {
+        seen.insert(width == 0 ? row[column] : truncate_display(row[column], width, cut));
+    }
+    return seen.size();
+}
+
 } // namespace
 
 std::size_t display_width(const std::string& text) {
     std::size_t width = 0;
     for (std::size_t i = 0; i < text.size();) {
+        if (text[i] == '\x1b' && i + 1 < text.size() && text[i + 1] == '[') {
+            // A colour sequence (check's verdicts) takes no column.
+            i += 2;
+            while (i < text.size() && (text[i] < '@' || text[i] > '~')) {
+                ++i;
+            }
+            ++i;
+            continue;
+        }
         const auto [bytes, columns] = character_at(text, i);
         width += columns;
         i += bytes;
     }
     return width;
+}
+
+namespace {
+
+// wrap_words with a first line of `first_width` columns and the others of `width`.
+std::vector<std::string> wrap_hanging(const std::string& text, std::size_t first_width,
+                                      std::size_t rest_width) {
+    std::vector<std::string> lines;
+    std::size_t width = first_width;
+    std::string line;
+    std::size_t used = 0;
+    auto flush = [&] {
+        if (!line.empty()) {
+            lines.push_back(line);
+            width = rest_width;
+        }
+        line.clear();
+        used = 0;
+    };
+    for (const std::string& word : split_words(text)) {
+        const std::size_t columns = display_width(word);
+        if (!line.empty() && used + 1 + columns <= width) {
+            line += ' ' + word;
+            used += 1 + columns;
+            continue;
+        }
+        flush();
+        if (columns <= width) {
+            line = word;
+            used = columns;
+            continue;
+        }
+        for (const std::string& piece : word_pieces(word)) {
+            const std::size_t piece_columns = display_width(piece);
+            if (!line.empty() && used + piece_columns > width) {
+                flush();
+            }
+            line += piece;
+            used += piece_columns;
+        }
+    }
+    flush();
+    if (lines.empty()) {
+        lines.emplace_back();
+    }
+    return lines;
+}
+
+// Columns a wrapped line's continuation is indented by: its indent and list marker.
+std::size_t hanging_indent(const std::string& line) {
+    const std::size_t indent = std::min(line.find_first_not_of(' '), line.size());
+    std::size_t marker = indent;
+    while (marker < line.size() && line[marker] >= '0' && line[marker] <= '9') {
+        ++marker;
+    }
+    const bool numbered = marker > indent && marker + 1 < line.size() && line[marker] == '.' &&
+                          line[marker + 1] == ' ';
+    if (numbered) {
+        return marker + 2;
+    }
+    return indent + 2;
+}
+
+} // namespace
+
+std::vector<std::string> wrap_words(const std::string& text, std::size_t width) {
+    return wrap_hanging(text, width, width);
+}
+
+std::string wrap_lines(const std::string& text, std::size_t width) {
+    if (width == 0) {
+        return text;
+    }
+    std::string out;
+    std::size_t start = 0;
+    while (start < text.size()) {
+        const std::size_t stop = std::min(text.find('\n', start), text.size());
+        const std::string line = text.substr(start, stop - start);
+        const bool newline = stop < text.size();
+        start = stop + 1;
+        if (display_width(line) <= width) {
+            out += line;
+        } else {
+            const std::size_t indent = std::min(line.find_first_not_of(' '), line.size());
+            const std::size_t hang = std::min(hanging_indent(line), width / 2);
+            const std::vector<std::string> parts = wrap_hanging(
+                line.substr(indent), width - std::min(indent, width / 2), width - hang);
+            out += std::string(indent, ' ') + parts.front();
+            for (std::size_t k = 1; k < parts.size(); ++k) {
+                out += '\n' + std::string(hang, ' ') + parts[k];
+            }
+        }
+        if (newline) {
+            out += '\n';
+        }
+    }
+    return out;
 }
 
 std::string truncate_display(const std::string& text, std::size_t width, Cut cut) {
@@ -87,7 +252,7 @@ std::string truncate_display(const std::string& text, std::size_t width, Cut cut
         i += bytes;
     }
     const std::size_t room = width - 1; // the ellipsis takes one column
-    const std::size_t tail_room = cut == Cut::middle ? room / 2 : 0;
+    const std::size_t tail_room = cut == Cut::middle ? room / 2 : cut == Cut::start ? room : 0;
     std::size_t tail_start = characters.size();
     for (std::size_t used = 0; tail_start > 0;) {
         const Character& c = characters[tail_start - 1];
@@ -110,14 +275,9 @@ std::string truncate_display(const std::string& text, std::size_t width, Cut cut
     return head + "…" + text.substr(tail_bytes);
 }
 
-std::string TextTable::render_text(std::size_t max_width) const {
-    // Names from catalogs and feeds reach the terminal here: no control character passes.
-    const std::vector<std::string> headers = escape_cells(m_headers);
-    std::vector<std::vector<std::string>> rows;
-    rows.reserve(m_rows.size());
-    for (const auto& row : m_rows) {
-        rows.push_back(escape_cells(row));
-    }
+std::vector<std::size_t> TextTable::fitted_widths(const std::vector<std::string>& headers,
+                                                  const std::vector<std::vector<std::string>>& rows,
+                                                  std::size_t max_width) const {
     std::vector<std::size_t> widths;
     widths.reserve(headers.size());
     for (const std::string& header : headers) {
@@ -128,19 +288,42 @@ std::string TextTable::render_text(std::size_t max_width) const {
             widths[i] = std::max(widths[i], display_width(row[i]));
         }
     }
-    if (max_width > 0) {
-        const auto total = [&] {
-            std::size_t sum = widths.empty() ? 0 : 2 * (widths.size() - 1);
-            for (std::size_t width : widths) {
-                sum += width;
+    if (max_width == 0) {
+        return widths;
+    }
+    // The narrowest each column may become, and how many different cells a cut one shows.
+    std::vector<std::size_t> floors = widths;
+    std::vector<std::size_t> distinct(widths.size(), 0);
+    for (std::size_t i = 0; i < widths.size(); ++i) {
+        if (m_min_widths[i] == 0) {
+            continue;
+        }
+        std::size_t floor = m_min_widths[i];
+        if (m_cuts[i] == Cut::wrap) {
+            floor = std::max(floor, widest_piece(headers[i]));
+            for (const auto& row : rows) {
+                floor = std::max(floor, widest_piece(row[i]));
             }
-            return sum;
-        };
+        } else {
+            distinct[i] = distinct_count(rows, i, 0, m_cuts[i]);
+        }
+        floors[i] = std::min(floor, widths[i]);
+    }
+    const auto total = [&] {
+        std::size_t sum = widths.empty() ? 0 : 2 * (widths.size() - 1);
+        for (std::size_t width : widths) {
+            sum += width;
+        }
+        return sum;
+    };
+    // First every cut keeps different cells apart; then, if the table still does not fit, not.
+    for (const bool keep_distinct : {true, false}) {
+        std::vector<bool> stuck(widths.size(), false);
         while (total() > max_width) {
-            // The widest column that may still shrink; the leftmost on a tie.
+            // The widest column that may still narrow; the leftmost on a tie.
             std::size_t pick = widths.size();
             for (std::size_t i = 0; i < widths.size(); ++i) {
-                if (m_min_widths[i] > 0 && widths[i] > m_min_widths[i] &&
+                if (!stuck[i] && widths[i] > floors[i] &&
                     (pick == widths.size() || widths[i] > widths[pick])) {
                     pick = i;
                 }
@@ -148,35 +331,65 @@ std::string TextTable::render_text(std::size_t max_width) const {
             if (pick == widths.size()) {
                 break;
             }
+            // A column of one value stays whole too: cutting it only loses that value.
+            if (keep_distinct && m_cuts[pick] != Cut::wrap &&
+                (distinct[pick] < 2 ||
+                 distinct_count(rows, pick, widths[pick] - 1, m_cuts[pick]) < distinct[pick])) {
+                stuck[pick] = true;
+                continue;
+            }
             --widths[pick];
         }
     }
+    return widths;
+}
+
+std::string TextTable::render_text(std::size_t max_width) const {
+    // Names from catalogs and feeds reach the terminal here: no control character passes.
+    const std::vector<std::string> headers = escape_cells(m_headers);
+    std::vector<std::vector<std::string>> rows;
+    rows.reserve(m_rows.size());
+    for (const auto& row : m_rows) {
+        rows.push_back(escape_cells(row));
+    }
+    const std::vector<std::size_t> widths = fitted_widths(headers, rows, max_width);
     auto line = [&](const std::vector<std::string>& raw) {
-        std::vector<std::string> cells;
+        std::vector<std::vector<std::string>> cells;
+        std::size_t height = 1;
         for (std::size_t i = 0; i < raw.size(); ++i) {
-            cells.push_back(truncate_display(raw[i], widths[i], m_cuts[i]));
+            if (m_cuts[i] == Cut::wrap && display_width(raw[i]) > widths[i]) {
+                cells.push_back(wrap_words(raw[i], widths[i]));
+            } else {
+                cells.push_back({truncate_display(raw[i], widths[i], m_cuts[i])});
+            }
+            height = std::max(height, cells.back().size());
         }
         std::string out;
-        for (std::size_t i = 0; i < cells.size(); ++i) {
-            const std::size_t pad = widths[i] - display_width(cells[i]);
-            const bool last = i + 1 == cells.size();
-            if (m_aligns[i] == Align::right) {
-                out.append(pad, ' ');
-                out += cells[i];
-            } else {
-                out += cells[i];
+        for (std::size_t k = 0; k < height; ++k) {
+            std::string text;
+            for (std::size_t i = 0; i < cells.size(); ++i) {
+                const std::string cell = k < cells[i].size() ? cells[i][k] : std::string();
+                const std::size_t pad = widths[i] - std::min(widths[i], display_width(cell));
+                const bool last = i + 1 == cells.size();
+                if (m_aligns[i] == Align::right) {
+                    text.append(pad, ' ');
+                    text += cell;
+                } else {
+                    text += cell;
+                    if (!last) {
+                        text.append(pad, ' ');
+                    }
+                }
                 if (!last) {
-                    out.append(pad, ' ');
+                    text += "  ";
                 }
             }
-            if (!last) {
-                out += "  ";
+            while (!text.empty() && text.back() == ' ') {
+                text.pop_back();
             }
+            out += text + "\n";
         }
-        while (!out.empty() && out.back() == ' ') {
-            out.pop_back();
-        }
-        return out + "\n";
+        return out;
     };
     std::string out = line(headers);
     std::vector<std::string> rule;
@@ -185,8 +398,13 @@ std::string TextTable::render_text(std::size_t max_width) const {
         rule.emplace_back(width, '-');
     }
     out += line(rule);
-    for (const auto& row : rows) {
-        out += line(row);
+    auto heading = m_headings.begin();
+    for (std::size_t i = 0; i < rows.size(); ++i) {
+        for (; heading != m_headings.end() && heading->first == i; ++heading) {
+            const std::string text = escape_control(heading->second);
+            out += (max_width == 0 ? text : truncate_display(text, max_width)) + "\n";
+        }
+        out += line(rows[i]);
     }
     return out;
 }

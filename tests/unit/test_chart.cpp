@@ -102,7 +102,7 @@ TEST_CASE("the SVG escapes names and draws one polyline per series", "[chart]") 
     // on_demand: month 0 at the left edge on the zero line, month 3 at 3000 of 5000.
     CHECK(svg.find("points=\"110.0,330.0 333.3,274.0 556.7,218.0 780.0,162.0\"") !=
           std::string::npos);
-    CHECK(svg.find("on_demand: 3,000.00 USD at month 3") != std::string::npos);
+    CHECK(svg.find("on_demand: 3,000.00 USD by month 3") != std::string::npos);
     compare_golden("sample.svg", svg);
     compare_golden("resale.svg", render_svg_chart(resale_chart()));
 }
@@ -125,4 +125,50 @@ TEST_CASE("a cumulative total below zero extends both axes below zero", "[chart]
 TEST_CASE("the same series give byte-identical charts", "[chart]") {
     CHECK(render_svg_chart(resale_chart()) == render_svg_chart(resale_chart()));
     CHECK(render_mermaid_xychart(resale_chart()) == render_mermaid_xychart(resale_chart()));
+}
+
+TEST_CASE("the chosen line is drawn boldest and labelled, rejected lines dashed grey", "[chart]") {
+    CumulativeCostChart chart = sample_chart();
+    chart.series[0].role = SeriesRole::chosen;
+    chart.series[1].role = SeriesRole::rejected;
+    const std::string svg = render_svg_chart(chart);
+    CHECK(svg.find("stroke-width=\"4.0\" points=") != std::string::npos);
+    CHECK(svg.find("chosen: 3,000.00 USD</text>") != std::string::npos);
+    CHECK(svg.find("stroke=\"#999999\" stroke-width=\"1.5\" stroke-dasharray=\"6 4\"") !=
+          std::string::npos);
+    // Mermaid cannot dash a line: the rejected one is left out.
+    const std::string mermaid = render_mermaid_xychart(chart);
+    CHECK(mermaid_series(chart).size() == 1);
+    CHECK(mermaid.find("    line [") == mermaid.rfind("    line ["));
+}
+
+TEST_CASE("amounts that differ by more than 20x get a logarithmic axis", "[chart]") {
+    CumulativeCostChart chart{"c", "USD", {{"cheap", {0.0, 30.0}}, {"dear", {0.0, 100000.0}}}};
+    CHECK(uses_log_scale(chart));
+    const std::string svg = render_svg_chart(chart);
+    CHECK(svg.find("log scale") != std::string::npos);
+    // Decades 10 to 100k over 280 px: 30 sits log10(3)/4 of the way up, 33 px above the x-axis.
+    CHECK(svg.find("points=\"110.0,330.0 780.0,296.6\"") != std::string::npos);
+    chart.series[0].values = {0.0, 10000.0};
+    CHECK_FALSE(uses_log_scale(chart));
+}
+
+TEST_CASE("a long legend wraps inside the 800 px canvas", "[chart]") {
+    const CumulativeCostChart chart{
+        "c", "USD", {{std::string(200, 'x') + " " + std::string(40, 'y'), {0.0, 1.0}}}};
+    const std::string svg = render_svg_chart(chart);
+    // At most 95 characters of 7 px from x = 132: every legend line ends inside the canvas.
+    std::istringstream lines(svg);
+    for (std::string line; std::getline(lines, line);) {
+        if (line.find("<text x=\"132.0\"") != std::string::npos) {
+            const std::size_t start = line.find('>') + 1;
+            CHECK(line.find("</text>") - start <= 200);
+        }
+    }
+    CHECK(svg.find(std::string(40, 'y')) != std::string::npos);
+}
+
+TEST_CASE("a long Mermaid month axis is numeric, so Mermaid thins its labels", "[chart]") {
+    const CumulativeCostChart chart{"c", "USD", {{"a", std::vector<double>(37, 1.0)}}};
+    CHECK(render_mermaid_xychart(chart).find("x-axis \"Month\" 0 --> 36\n") != std::string::npos);
 }

@@ -82,7 +82,7 @@ case "$(json "d['assumptions']['notes']")" in
 *"from the price cache $cache"*) ;;
 *) fail "no assumption names the cache: $(json "d['assumptions']['notes']")" ;;
 esac
-run recommend --preset llama-7b-lora
+run --wide recommend --preset llama-7b-lora
 expect_rc 0
 expect_out "prices of aws, lambda from the price cache $cache, downloaded $downloaded"
 

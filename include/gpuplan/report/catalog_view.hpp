@@ -4,6 +4,7 @@
 #include "gpuplan/catalog/catalog.hpp"
 #include "gpuplan/generator.hpp"
 #include "gpuplan/report/output_format.hpp"
+#include "gpuplan/report/text_table.hpp"
 
 #include <optional>
 #include <string>
@@ -30,14 +31,16 @@ enum class ListSort {
 struct ListView {
     ListSort sort = ListSort::gpu;
     std::string currency;
-    bool wide = false;
+    std::size_t width = k_terminal_width; // 0 = --wide
 };
 
 // The GPU models and instance offers that pass `filter`. Table and markdown show one row per
 // instance type with its cheapest price, its device memory, vCPUs and host memory; JSON lists
 // every price row as the catalog holds it, with its currency, as_of and source. The table fits
-// 80 columns (long instance types cut in the middle) unless `view.wide`. Throws UsageError for
-// a filter naming an unknown GPU or provider, or a currency the catalog cannot convert to.
+// `view.width` terminal columns: each GPU model heads its rows and long instance types wrap onto
+// more lines, whole; 0 (--wide) fits nothing and has a GPU column, as markdown has. Throws
+// UsageError for a filter naming an unknown GPU or provider, or a currency the catalog cannot
+// convert to.
 [[nodiscard]] std::string render_catalog_list(const catalog::Catalog& catalog,
                                               const CatalogFilter& filter, Format format,
                                               const GeneratorInfo& generator,
@@ -47,6 +50,7 @@ struct ListView {
 // self-built build. nullopt when nothing has that name.
 [[nodiscard]] std::optional<std::string> render_catalog_show(const catalog::Catalog& catalog,
                                                              std::string_view name, Format format,
-                                                             const GeneratorInfo& generator);
+                                                             const GeneratorInfo& generator,
+                                                             std::size_t width = k_terminal_width);
 
 } // namespace gpuplan::report

@@ -8,10 +8,15 @@
 
 namespace gpuplan::report {
 
+// What a line stands for: the option the answer chose (drawn boldest and labelled), another
+// feasible one, or a rejected one (dashed grey in SVG, left out of Mermaid).
+enum class SeriesRole { feasible, chosen, rejected };
+
 // One line of a chart: values[k] is the cumulative amount at the end of month k (month 0 = now).
 struct ChartSeries {
     std::string name;
     std::vector<double> values;
+    SeriesRole role = SeriesRole::feasible;
 
     bool operator==(const ChartSeries&) const = default;
 };
@@ -28,18 +33,37 @@ struct CumulativeCostChart {
 // Colours of the lines, in series order (cycled); the markdown legend names them.
 [[nodiscard]] const std::vector<std::string>& chart_palette();
 
+// The name of each chart_palette() colour (`blue`, `orange`...), for legends.
+[[nodiscard]] const std::vector<std::string>& chart_palette_names();
+
+// The series Mermaid draws: all but the rejected ones (Mermaid cannot dash a line), in order.
+[[nodiscard]] std::vector<ChartSeries> mermaid_series(const CumulativeCostChart& chart);
+
+// True when the SVG chart's amount axis is logarithmic: the lines' largest amount is more than
+// k_log_scale_ratio times the smallest line's final amount (both positive).
+[[nodiscard]] bool uses_log_scale(const CumulativeCostChart& chart);
+
+// Ratio of amounts above which the SVG chart switches to a logarithmic amount axis.
+inline constexpr double k_log_scale_ratio = 20.0;
+
 // Running sums of monthly cash flows: out[k] = flows[0] + ... + flows[k].
 [[nodiscard]] std::vector<double> cumulative(const std::vector<double>& monthly_flows);
 
 // The smallest 1, 2, 2.5 or 5 x 10^k not below `value` (1 for values <= 0): the axis maximum.
 [[nodiscard]] double nice_ceiling(double value);
 
-// A Mermaid `xychart-beta` definition (without the ``` fence), one `line` per series, preceded
-// by an init directive that sets the palette. Amounts are rounded to whole currency units.
-[[nodiscard]] std::string render_mermaid_xychart(const CumulativeCostChart& chart);
+// A Mermaid `xychart-beta` definition (without the ``` fence), one `line` per mermaid_series,
+// preceded by an init directive that sets the palette; at most k_mermaid_month_labels month
+// labels (the others blank). Amounts are rounded to whole currency units.
+[[nodiscard]] std::string render_mermaid_xychart(const CumulativeCostChart& chart_in);
+
+// Most month labels a Mermaid chart's x-axis shows.
+inline constexpr std::size_t k_mermaid_month_labels = 13;
 
 // A standalone SVG document (UTF-8, XML declaration, no scripts or external references) with
-// axes, gridlines, one polyline per series and a legend.
+// axes fitted to the data (logarithmic per uses_log_scale), gridlines, one polyline per series
+// (the chosen one boldest with its amount written at its end, rejected ones dashed grey), a
+// `resale` mark where a line drops, and a legend that wraps inside the 800 px canvas.
 [[nodiscard]] std::string render_svg_chart(const CumulativeCostChart& chart);
 
 } // namespace gpuplan::report

@@ -16,13 +16,14 @@ struct CheckView {
     const gate::Outcome& outcome;
     std::string generated_at; // markdown only (JSON is stamped by the CLI); empty by default
     bool colour = false;      // ANSI colours on the verdict line (table format on a terminal)
+    std::size_t width = k_terminal_width; // the table format's verdict is wrapped to it; 0: not
 };
 
 // `PASS: ...` or `FAIL: ...` naming the option and every check, one line with a newline.
 [[nodiscard]] std::string render_check_verdict(const CheckView& view);
 
-// The verdict in `format`: table is the verdict line, json follows docs/schema/check.schema.json,
-// markdown is a comment for a pull request.
+// The verdict in `format`: table is the verdict line (wrapped to view.width), json follows
+// docs/schema/check.schema.json, markdown is a comment for a pull request.
 [[nodiscard]] std::string render_check(const CheckView& view, Format format,
                                        const GeneratorInfo& generator);
 

@@ -18,9 +18,12 @@ struct DiffSide {
 };
 
 // The changes as a table (one row per changed price, relative change for moved prices), JSON
-// (`changes[]` with exact before/after values) or markdown, with a summary line of counts.
+// (`changes[]` with exact before/after values) or markdown, with a summary line of counts. The
+// table fits `width` terminal columns (instance types, regions, zones and price names
+// wrap; 0: no limit).
 [[nodiscard]] std::string render_catalog_diff(const catalog::CatalogDiff& diff, const DiffSide& a,
                                               const DiffSide& b, Format format,
-                                              const GeneratorInfo& generator);
+                                              const GeneratorInfo& generator,
+                                              std::size_t width = k_terminal_width);
 
 } // namespace gpuplan::report

@@ -11,11 +11,13 @@
 
 namespace gpuplan::report {
 
-// The estimates as a table (80 columns), JSON (docs/schema/estimate.schema.json) or markdown.
-// JSON carries the generator and the catalog's digest with the as_of range of the GPU specs used.
+// The estimates as a table (fitting `width` terminal columns; 0: no limit), JSON
+// (docs/schema/estimate.schema.json) or markdown. JSON carries the generator and the catalog's
+// digest with the as_of range of the GPU specs used.
 [[nodiscard]] std::string render_estimates(const workload::Workload& workload,
                                            const std::vector<estimate::GpuEstimate>& estimates,
                                            Format format, const GeneratorInfo& generator,
-                                           const catalog::Catalog& catalog);
+                                           const catalog::Catalog& catalog,
+                                           std::size_t width = k_terminal_width);
 
 } // namespace gpuplan::report

@@ -10,9 +10,11 @@
 namespace gpuplan::report {
 
 enum class Align { left, right };
-// Where a cut cell loses its characters: at the end, or in the middle (keeps both ends of ids
-// such as `provider/region/instance/purchase`).
-enum class Cut { end, middle };
+// What a column too wide for the table does: lose characters at the end, in the middle (keeps
+// both ends of ids such as `provider/region/instance/purchase`) or at the start (keeps the tail
+// of names sharing a prefix, `Standard_NC24ads_A100_v4`), each marked with `…`; or wrap onto
+// more lines at spaces (a word longer than the column breaks after a `/`, `_` or `-`).
+enum class Cut { end, middle, start, wrap };
 
 class TextTable {
 public:
@@ -22,31 +24,54 @@ public:
                     Cut cut = Cut::end);
     // Adds a row; it must have one cell per column.
     void add_row(std::vector<std::string> cells);
+    // Adds a line of its own before the next row (a group's name), left out of the columns'
+    // widths and of markdown.
+    void add_heading(std::string text);
     [[nodiscard]] bool empty() const { return m_rows.empty(); }
     [[nodiscard]] std::size_t row_count() const { return m_rows.size(); }
     // Space-separated columns padded to their widest cell (UTF-8 aware), a rule under the header.
-    // With `max_width` > 0, the widest shrinkable column is cut, one terminal column at a time,
-    // until every line fits or all shrinkable columns are at their minimum.
+    // With `max_width` > 0, the widest shrinkable column is narrowed, one terminal column at a
+    // time, until every line fits or all shrinkable columns are at their minimum. A cut column
+    // first stops where two different cells would read the same; only if the table still does
+    // not fit is it cut further. A wrapped column never splits a word that a break can keep.
     [[nodiscard]] std::string render_text(std::size_t max_width = 0) const;
     // A GitHub-flavoured markdown table.
     [[nodiscard]] std::string render_markdown() const;
 
 private:
+    // Each column's width in render_text: its widest cell, narrowed to fit `max_width`.
+    [[nodiscard]] std::vector<std::size_t>
+    fitted_widths(const std::vector<std::string>& headers,
+                  const std::vector<std::vector<std::string>>& rows, std::size_t max_width) const;
+
     std::vector<std::string> m_headers;
     std::vector<Align> m_aligns;
     std::vector<std::size_t> m_min_widths;
     std::vector<Cut> m_cuts;
     std::vector<std::vector<std::string>> m_rows;
+    std::vector<std::pair<std::size_t, std::string>> m_headings; // (row it precedes, text)
 };
 
 // Number of terminal columns `text` occupies (UTF-8 code points; CJK wide characters count 2).
 [[nodiscard]] std::size_t display_width(const std::string& text);
 
+// `text` broken into lines of at most `width` columns at spaces; a word longer than `width` is
+// broken after a `/`, `_` or `-` (not a leading one) where it can be, and is otherwise left
+// whole. Returns one empty line for empty text.
+[[nodiscard]] std::vector<std::string> wrap_words(const std::string& text, std::size_t width);
+
+// `text` with every line longer than `width` columns wrapped by wrap_words; the continuation
+// lines are indented past the line's own indent and list marker (`- `, `12. `), or by two
+// columns. `width` 0 leaves the text as it is.
+[[nodiscard]] std::string wrap_lines(const std::string& text, std::size_t width);
+
 // `text` cut to at most `width` terminal columns, with `…` where characters were removed.
 [[nodiscard]] std::string truncate_display(const std::string& text, std::size_t width,
                                            Cut cut = Cut::end);
 
-// Terminal width a table fits by default (`--wide` lifts it).
+// Width text output fits when the terminal's is unknown (`--wide` lifts the limit: width 0).
 inline constexpr std::size_t k_terminal_width = 80;
+// The narrowest width text output is fitted to: a smaller terminal gets this many columns.
+inline constexpr std::size_t k_min_terminal_width = 40;
 
 } // namespace gpuplan::report
