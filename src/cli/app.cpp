@@ -288,6 +288,8 @@ void add_recommend_command(CLI::App& app, Parsed& parsed) {
         ->type_name("OBJECTIVE");
     recommend->add_option("--top", recommend_options->top, "Options shown (default 10; 0 = all)")
         ->type_name("N");
+    recommend->add_flag("--expand-regions", recommend_options->expand_regions,
+                        "One row per option: do not group identical offers in several regions");
     recommend
         ->add_option("--rules", recommend_options->rules.file,
                      "Use this decision tree instead of the shipped one")
@@ -316,6 +318,9 @@ void add_report_command(CLI::App& app, Parsed& parsed) {
         ->add_option("--objective", report_options->recommend.objective,
                      "Rank by cost, time or balanced")
         ->type_name("OBJECTIVE");
+    report_command->add_flag(
+        "--expand-regions", report_options->recommend.expand_regions,
+        "One row per option: do not group identical offers in several regions");
     report_command
         ->add_option("--chart", report_options->chart,
                      "Also write the cumulative-cost chart as a standalone SVG")

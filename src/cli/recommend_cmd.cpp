@@ -110,6 +110,7 @@ recommend::Recommendation make_recommendation(const CommonOptions& common,
                                        .rules = rule_use(options.rules),
                                        .top = options.top,
                                        .sensitivity = with_sensitivity,
+                                       .expand_regions = options.expand_regions,
                                        .generated_at = common.generated_at};
     const std::optional<decide::Tree> tree = tree_for(options.rules, catalog);
     recommend::Recommendation recommendation = timed("recommend", [&] {
