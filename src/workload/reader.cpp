@@ -273,8 +273,26 @@ bool known_currency(const YamlNode& node, std::string_view code,
     return false;
 }
 
+// Reports each name of the list `node` that is not in `known` (no check when `known` is empty),
+// with the closest known name.
+void check_names(const YamlNode& node, std::string_view what, std::span<const std::string> known) {
+    if (known.empty() || !(node.is_sequence() || node.is_scalar())) {
+        return;
+    }
+    const std::vector<std::string_view> views(known.begin(), known.end());
+    for (const YamlNode& item : node.is_scalar() ? std::vector<YamlNode>{node} : node.items()) {
+        const auto name = item.as_string();
+        if (name && std::find(known.begin(), known.end(), *name) == known.end()) {
+            const std::string hint = detail::closest_match(*name, views);
+            item.error(fmt::format("unknown {} '{}'{}", what, *name,
+                                   hint.empty() ? std::string("; gpuplan catalog list shows them")
+                                                : fmt::format("; did you mean '{}'?", hint)));
+        }
+    }
+}
+
 void read_constraints(const YamlNode& node, Constraints& constraints, const std::string& currency,
-                      std::span<const std::string> known) {
+                      std::span<const std::string> known, const KnownPlaces& places) {
     if (!node.expect_map({"deadline", "budget", "providers", "regions", "gpu_models", "gpu_count",
                           "max_gpus", "interruptible", "purchase"})) {
         return;
@@ -293,6 +311,11 @@ void read_constraints(const YamlNode& node, Constraints& constraints, const std:
                                std::pair{"gpu_models", &constraints.gpu_models}}) {
         if (auto list = node.get(key)) {
             assign(*target, list->as_string_list());
+            if (target == &constraints.providers) {
+                check_names(*list, "provider", places.providers);
+            } else if (target == &constraints.regions) {
+                check_names(*list, "region", places.regions);
+            }
         }
     }
     constraints.gpu_count = int_at(node, "gpu_count", 1, k_max_gpu_count);
@@ -379,7 +402,7 @@ Workload read_workload(const TextFile& file) {
 }
 
 Workload read_workload(const TextFile& file, const WorkloadOverrides& overrides,
-                       std::span<const std::string> currencies) {
+                       std::span<const std::string> currencies, const KnownPlaces& places) {
     DiagnosticSink sink;
     detail::YamlContext context{file.name, &sink};
     context.max_bytes = limits::k_max_workload_bytes;
@@ -449,7 +472,7 @@ Workload read_workload(const TextFile& file, const WorkloadOverrides& overrides,
             }
             if (auto constraints = root->get("constraints")) {
                 read_constraints(*constraints, workload.constraints, workload.finance.currency,
-                                 currencies);
+                                 currencies, places);
             }
             if (auto sources = root->get("sources")) {
                 read_sources(*sources, workload.sources);
