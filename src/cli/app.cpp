@@ -12,6 +12,7 @@
 #include "cli/report_cmd.hpp"
 #include "cli/rules_cmd.hpp"
 #include "cli/update_cmd.hpp"
+#include "detail/strings.hpp"
 #include "gpuplan/error.hpp"
 #include "gpuplan/limits.hpp"
 #include "gpuplan/report/escape.hpp"
@@ -306,6 +307,8 @@ void add_recommend_command(CLI::App& app, Parsed& parsed) {
         ->type_name("OBJECTIVE");
     recommend->add_option("--top", recommend_options->top, "Options shown (default 10; 0 = all)")
         ->type_name("N");
+    recommend->add_flag("--expand-regions", recommend_options->expand_regions,
+                        "One row per option: do not group identical offers in several regions");
     recommend
         ->add_option("--rules", recommend_options->rules.file,
                      "Use this decision tree instead of the shipped one")
@@ -334,6 +337,9 @@ void add_report_command(CLI::App& app, Parsed& parsed) {
         ->add_option("--objective", report_options->recommend.objective,
                      "Rank by cost, time or balanced")
         ->type_name("OBJECTIVE");
+    report_command->add_flag(
+        "--expand-regions", report_options->recommend.expand_regions,
+        "One row per option: do not group identical offers in several regions");
     report_command
         ->add_option("--chart", report_options->chart,
                      "Also write the cumulative-cost chart as a standalone SVG")
@@ -770,6 +776,46 @@ int write_text(Io& io, const std::string& text) {
 
 } // namespace
 
+namespace {
+
+// `unknown command 'recomend'; did you mean 'recommend'?` when a word of `args` that is not an
+// option names no subcommand where one is expected and is close to one; nullopt otherwise.
+std::optional<std::string> command_typo(const CLI::App& app, const std::vector<std::string>& args) {
+    const CLI::App* level = &app;
+    std::string path;
+    for (const std::string& arg : args) {
+        if (arg.empty() || arg.front() == '-') {
+            continue;
+        }
+        const std::vector<const CLI::App*> subcommands =
+            level->get_subcommands([](const CLI::App*) { return true; });
+        if (subcommands.empty()) {
+            return std::nullopt;
+        }
+        const auto found =
+            std::find_if(subcommands.begin(), subcommands.end(),
+                         [&](const CLI::App* sub) { return sub->get_name() == arg; });
+        if (found != subcommands.end()) {
+            level = *found;
+            path += arg + " ";
+            continue;
+        }
+        std::vector<std::string_view> names;
+        names.reserve(subcommands.size());
+        for (const CLI::App* sub : subcommands) {
+            names.emplace_back(sub->get_name());
+        }
+        const std::string hint = detail::closest_match(arg, names);
+        if (hint.empty()) {
+            return std::nullopt;
+        }
+        return fmt::format("unknown command '{}{}'; did you mean '{}{}'?", path, arg, path, hint);
+    }
+    return std::nullopt;
+}
+
+} // namespace
+
 int run(const std::vector<std::string>& args, Io& io) {
     Parsed parsed;
     CLI::App app{"gpuplan: plan where to run a deep-learning job and what it will cost", "gpuplan"};
@@ -790,8 +836,9 @@ int run(const std::vector<std::string>& args, Io& io) {
     } catch (const CLI::CallForVersion& e) {
         return write_text(io, std::string(e.what()) + '\n');
     } catch (const CLI::ParseError& e) {
+        const std::optional<std::string> typo = command_typo(app, args);
         return report_error(io, Exit::usage,
-                            std::string("gpuplan: error: ") + e.what() +
+                            std::string("gpuplan: error: ") + (typo ? *typo : e.what()) +
                                 "\nRun 'gpuplan --help' for usage.");
     }
 

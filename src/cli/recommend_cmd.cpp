@@ -117,6 +117,7 @@ recommend::Recommendation make_recommendation(const CommonOptions& common,
                                        .rules = rule_use(options.rules),
                                        .top = options.top,
                                        .sensitivity = with_sensitivity,
+                                       .expand_regions = options.expand_regions,
                                        .generated_at = common.generated_at,
                                        .today = today(io),
                                        .max_price_age_days =

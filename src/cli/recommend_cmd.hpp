@@ -36,6 +36,7 @@ struct RecommendOptions {
     CostFlags cost;
     std::string objective = "cost";
     int top = 10;
+    bool expand_regions = false; // --expand-regions: one row per option, identical ones too
     bool fail_if_none = false;
     RulesChoice rules;
 };

@@ -64,6 +64,56 @@ void check_flag_currency(std::string_view flag, std::string_view code,
     }
 }
 
+// Throws UsageError when a name `flag` gives is none of `known`, with the closest one (names are
+// matched exactly: `AWS` is not `aws`, and the hint says so).
+void check_flag_names(std::string_view flag, std::string_view what,
+                      const std::vector<std::string>& given,
+                      const std::vector<std::string>& known) {
+    for (const std::string& name : given) {
+        if (std::find(known.begin(), known.end(), name) != known.end()) {
+            continue;
+        }
+        const std::vector<std::string_view> views(known.begin(), known.end());
+        const std::string hint = detail::closest_match(name, views);
+        throw UsageError(fmt::format("{}: unknown {} '{}'{}", flag, what, name,
+                                     hint.empty() ? std::string("; gpuplan catalog list shows them")
+                                                  : fmt::format("; did you mean '{}'?", hint)));
+    }
+}
+
+// The catalog's provider names, and the regions of `providers` (of every provider when empty).
+std::pair<std::vector<std::string>, std::vector<std::string>>
+catalog_places(const catalog::Catalog& catalog, const std::vector<std::string>& providers) {
+    std::vector<std::string> names;
+    std::vector<std::string> regions;
+    for (const catalog::Provider& provider : catalog.providers) {
+        names.push_back(provider.name);
+        if (!providers.empty() &&
+            std::find(providers.begin(), providers.end(), provider.name) == providers.end()) {
+            continue;
+        }
+        for (const catalog::Instance& instance : provider.instances) {
+            for (const catalog::PriceRow& row : instance.prices) {
+                if (std::find(regions.begin(), regions.end(), row.region) == regions.end()) {
+                    regions.push_back(row.region);
+                }
+            }
+        }
+    }
+    return {names, regions};
+}
+
+// --provider and --region name what the catalog has.
+void check_place_flags(const workload::WorkloadOverrides& overrides,
+                       const catalog::Catalog& catalog) {
+    if (overrides.providers.empty() && overrides.regions.empty()) {
+        return;
+    }
+    const auto [providers, regions] = catalog_places(catalog, overrides.providers);
+    check_flag_names("--provider", "provider", overrides.providers, providers);
+    check_flag_names("--region", "region", overrides.regions, regions);
+}
+
 } // namespace
 
 workload::Workload resolve_workload(const WorkloadInput& input, const CommonOptions& common,
@@ -72,6 +122,7 @@ workload::Workload resolve_workload(const WorkloadInput& input, const CommonOpti
         throw UsageError("give either a WORKLOAD.yaml file or --preset NAME, not both");
     }
     const std::vector<std::string> known = catalog::currencies(catalog);
+    check_place_flags(input.overrides, catalog);
     workload::WorkloadOverrides overrides = input.overrides;
     if (!overrides.discount_rate && !common.discount_rate.empty()) {
         overrides.discount_rate = common.discount_rate;
@@ -88,7 +139,9 @@ workload::Workload resolve_workload(const WorkloadInput& input, const CommonOpti
         }
     }
     if (!input.path.empty()) {
-        return workload::read_workload(read_text_file(input.path), overrides, known);
+        const auto [providers, regions] = catalog_places(catalog, {});
+        return workload::read_workload(read_text_file(input.path), overrides, known,
+                                       {.providers = providers, .regions = regions});
     }
     if (!input.preset.empty()) {
         workload::Workload workload = read_preset(input.preset);

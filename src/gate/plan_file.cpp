@@ -88,8 +88,9 @@ public:
         return value;
     }
 
-    const json* array(const json& parent, const std::string& path, const char* key) {
-        const json* value = member(parent, path, key);
+    const json* array(const json& parent, const std::string& path, const char* key,
+                      bool required = true) {
+        const json* value = member(parent, path, key, required);
         if (value != nullptr && !value->is_array()) {
             fail(path + "/" + key, "expected an array, got " + describe(*value));
             return nullptr;
@@ -208,7 +209,24 @@ void read_options(PlanWalker& walk, const json& options, Plan& plan) {
         if (entry.contains("prices_as_of") && !entry["prices_as_of"].is_null()) {
             option.prices_as_of = walk.date(entry, path, "prices_as_of");
         }
-        plan.options.push_back(std::move(option));
+        // Schema 1.2 groups identical offers: each of the others is the same option by its id.
+        std::vector<std::string> identical;
+        if (const json* others = walk.array(entry, path, "identical", false)) {
+            for (std::size_t k = 0; k < others->size(); ++k) {
+                if ((*others)[k].is_string()) {
+                    identical.push_back((*others)[k].get<std::string>());
+                } else {
+                    walk.fail(fmt::format("{}/identical/{}", path, k), "expected an option id");
+                }
+            }
+        }
+        for (std::string& id : identical) {
+            PlanOption same = option;
+            same.id = std::move(id);
+            plan.options.push_back(std::move(same));
+        }
+        plan.options.insert(plan.options.end() - static_cast<std::ptrdiff_t>(identical.size()),
+                            std::move(option));
     }
 }
 

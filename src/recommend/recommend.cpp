@@ -117,6 +117,43 @@ std::optional<StalePrices> stale_prices(const Recommendation& r, const Settings&
     return StalePrices{as_of, age, settings.max_price_age_days};
 }
 
+// The best option's service: its hours and monthly cost, and each stated target against the
+// serving model's figures at the option's GPU model, node shape and count.
+std::optional<Service> service_of(const workload::Workload& w, const catalog::Catalog& catalog,
+                                  const cost::Option& best, double horizon_months) {
+    const catalog::Gpu* gpu = catalog::find_gpu(catalog, best.gpu);
+    if (w.task != workload::Task::inference || gpu == nullptr) {
+        return std::nullopt;
+    }
+    estimate::NodeShape shape;
+    shape.gpus_per_node = best.gpus_per_node;
+    shape.nvlink = best.nvlink;
+    shape.network_gbps = best.network_gbps;
+    const estimate::GpuEstimate e = estimate::estimate(w, *gpu, shape, best.gpu_count, catalog);
+    const workload::Inference& in = w.inference;
+    Service out;
+    out.hours_per_month = best.wall_hours;
+    out.hours_per_day = in.hours_per_day;
+    out.cost_per_month = horizon_months > 0.0 ? best.total / horizon_months : best.total;
+    out.percentile = in.percentile;
+    const double capacity = e.throughput.requests_per_second_capacity.value_or(0.0);
+    out.targets.push_back(
+        {"requests/s", in.requests_per_second, capacity, capacity >= in.requests_per_second});
+    const bool p90 = in.percentile == 90;
+    const auto time = [&](const char* what, const std::optional<double>& target, double p50_ms,
+                          double p90_ms) {
+        if (target) {
+            const double achieved = p90 ? p90_ms : p50_ms;
+            out.targets.push_back({what, *target, achieved, achieved <= *target});
+        }
+    };
+    const estimate::ServingTime& t = e.serving;
+    time("latency", in.latency_ms, t.latency_p50_ms, t.latency_p90_ms);
+    time("TTFT", in.ttft_ms, t.ttft_p50_ms, t.ttft_p90_ms);
+    time("TPOT", in.tpot_ms, t.tpot_p50_ms, t.tpot_p90_ms);
+    return out;
+}
+
 } // namespace
 
 std::optional<cost::NoteKind> default_price(const cost::Plan& plan, const cost::Option& option) {
@@ -164,16 +201,26 @@ Recommendation recommend(const workload::Workload& workload, const catalog::Cata
             sensitivity(workload, catalog, tree, rules, settings.cost, settings.objective);
     }
     r.generated_at = settings.generated_at;
+    r.expand_regions = settings.expand_regions;
+    r.groups = rank::group_identical(r.plan.options, r.ranked, settings.expand_regions);
+    r.best_per_purchase = rank::best_per_purchase(r.plan.options, r.groups);
+    r.best_per_gpu = rank::best_per_gpu(r.plan.options, r.groups);
+    if (workload.task != workload::Task::inference) {
+        r.frontier = rank::frontier(r.plan.options, r.groups);
+    }
+    if (!r.groups.empty()) {
+        r.service = service_of(workload, catalog, r.shown(0), r.plan.horizon_months);
+    }
     r.unit_costs.reserve(shown_count(r));
     for (std::size_t i = 0; i < shown_count(r); ++i) {
-        r.unit_costs.push_back(cost::unit_costs(workload, r.plan.options[r.ranked[i]].total));
+        r.unit_costs.push_back(cost::unit_costs(workload, r.shown(i).total));
     }
     return r;
 }
 
 std::size_t shown_count(const Recommendation& r) {
-    return r.top <= 0 ? r.ranked.size()
-                      : std::min(r.ranked.size(), static_cast<std::size_t>(r.top));
+    return r.top <= 0 ? r.groups.size()
+                      : std::min(r.groups.size(), static_cast<std::size_t>(r.top));
 }
 
 } // namespace gpuplan::recommend

@@ -41,13 +41,28 @@ std::string summary(const recommend::Recommendation& r) {
                            r.rejected.size());
         return out;
     }
-    const cost::Option& best = option_at(r, r.ranked.front());
+    const cost::Option& best = r.shown(0);
     out += fmt::format(
         "Run **{}** on {} x {} with **{}** (`{}`): present value **{}**, total {} over {} "
-        "months, wall time {}.",
+        "months, ",
         esc(r.workload.name), best.gpu_count, esc(best.gpu), gpuplan::to_string(best.purchase),
         esc(best.id()), money(best.npv, currency), money(best.total, currency),
-        format_fixed(r.plan.horizon_months, 0), format_duration(best.wall_hours));
+        format_fixed(r.plan.horizon_months, 0));
+    if (r.service) {
+        out += fmt::format("{} service hours a month at {} a month on average.",
+                           format_fixed(r.service->hours_per_month, 0),
+                           money(r.service->cost_per_month, currency));
+        for (const recommend::ServiceTarget& t : r.service->targets) {
+            out += t.what == "requests/s"
+                       ? fmt::format(" It serves {:g} requests/s (capacity {:.4g}): {}.", t.target,
+                                     t.achieved, t.met ? "met" : "**missed**")
+                       : fmt::format(" {} at P{} {:.4g} ms against {:g} ms: {}.", t.what,
+                                     r.service->percentile, t.achieved, t.target,
+                                     t.met ? "met" : "**missed**");
+        }
+    } else {
+        out += fmt::format("wall time {}.", format_duration(best.wall_hours));
+    }
     const workload::Constraints& c = r.workload.constraints;
     std::vector<std::string> verdicts;
     if (c.deadline_hours) {
@@ -120,23 +135,33 @@ std::string ranked_section(const recommend::Recommendation& r) {
     table.add_column("#", Align::right);
     table.add_column("option");
     table.add_column("GPUs", Align::right);
-    table.add_column("wall", Align::right);
+    table.add_column(r.workload.task == workload::Task::inference ? "service" : "wall",
+                     Align::right);
     table.add_column("NPV (" + currency + ")", Align::right);
     table.add_column("total (" + currency + ")", Align::right);
     table.add_column("per GPU-hour", Align::right);
     table.add_column("deadline");
     table.add_column("budget");
-    const std::size_t rows = std::min(r.ranked.size(), k_ranked_rows);
+    const std::size_t rows = std::min(r.groups.size(), k_ranked_rows);
+    const bool service = r.workload.task == workload::Task::inference;
     for (std::size_t i = 0; i < rows; ++i) {
-        const cost::Option& o = option_at(r, r.ranked[i]);
-        table.add_row({std::to_string(i + 1), o.id(), fmt::format("{} x {}", o.gpu_count, o.gpu),
-                       format_duration(o.wall_hours), format_fixed(o.npv, 2),
-                       format_fixed(o.total, 2), format_fixed(o.per_gpu_hour, 4),
-                       o.meets_deadline ? "meets" : "misses", o.within_budget ? "within" : "over"});
+        const cost::Option& o = r.shown(i);
+        const std::size_t others = r.groups[i].members.size() - 1;
+        table.add_row(
+            {std::to_string(i + 1),
+             o.id() + (others > 0 ? fmt::format(" (+{} identical)", others) : std::string()),
+             fmt::format("{} x {}", o.gpu_count, o.gpu),
+             service ? format_fixed(o.wall_hours, 0) + " h/month" : format_duration(o.wall_hours),
+             format_fixed(o.npv, 2), format_fixed(o.total, 2), format_fixed(o.per_gpu_hour, 4),
+             !r.workload.constraints.deadline_hours ? "-"
+             : o.meets_deadline                     ? "meets"
+                                                    : "misses",
+             o.within_budget ? "within" : "over"});
     }
     out += table.render_markdown();
-    if (r.ranked.size() > rows) {
-        out += fmt::format("\n{} more feasible options are not shown.\n", r.ranked.size() - rows);
+    if (r.groups.size() > rows) {
+        out += fmt::format("\n{} more distinct feasible offers are not shown.\n",
+                           r.groups.size() - rows);
     }
     return out;
 }

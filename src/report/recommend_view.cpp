@@ -222,6 +222,85 @@ std::string stale_prices_text(const recommend::StalePrices& s) {
                        s.age_days, s.as_of->to_string(), s.limit_days);
 }
 
+// `service 730 h a month (24 h a day), 2,449.30 USD a month`.
+std::string service_text(const recommend::Service& s, const std::string& currency) {
+    return fmt::format("service: {} h a month ({:g} h a day), {} a month on average",
+                       format_fixed(s.hours_per_month, 0), s.hours_per_day,
+                       format_money(s.cost_per_month, currency));
+}
+
+std::string target_text(const recommend::ServiceTarget& t) {
+    if (t.what == "requests/s") {
+        return fmt::format("{:g} requests/s asked, capacity {:.4g}: {}", t.target, t.achieved,
+                           t.met ? "met" : "missed");
+    }
+    return fmt::format("{} <= {:g} ms, modelled {:.4g} ms: {}", t.what, t.target, t.achieved,
+                       t.met ? "met" : "missed");
+}
+
+// Each stated target, met or missed, at the targets' percentile.
+std::string targets_text(const recommend::Service& s) {
+    std::string out = fmt::format("targets at P{}: ", s.percentile);
+    for (std::size_t i = 0; i < s.targets.size(); ++i) {
+        out += (i > 0 ? "; " : "") + target_text(s.targets[i]);
+    }
+    return out;
+}
+
+ordered_json service_json(const recommend::Recommendation& r) {
+    if (!r.service) {
+        return nullptr;
+    }
+    const recommend::Service& s = *r.service;
+    ordered_json targets = ordered_json::array();
+    for (const recommend::ServiceTarget& t : s.targets) {
+        targets.push_back({{"target", t.what},
+                           {"asked", t.target},
+                           {"achieved", round_significant(t.achieved, 4)},
+                           {"met", t.met}});
+    }
+    return {{"hours_per_month", round_to(s.hours_per_month, k_json_hour_digits)},
+            {"hours_per_day", s.hours_per_day},
+            {"cost_per_month", round_money(s.cost_per_month)},
+            {"percentile", s.percentile},
+            {"targets", targets}};
+}
+
+// The members of a group besides the one shown: the regions (best first) and their ids.
+void group_json(const recommend::Recommendation& r, const rank::Group& group, ordered_json& out) {
+    ordered_json regions = ordered_json::array();
+    ordered_json identical = ordered_json::array();
+    for (const std::size_t index : group.members) {
+        const cost::Option& o = r.plan.options[index];
+        if (std::find(regions.begin(), regions.end(), o.region) == regions.end()) {
+            regions.push_back(o.region);
+        }
+        if (index != group.members.front()) {
+            identical.push_back(o.id());
+        }
+    }
+    out["regions"] = regions;
+    out["identical"] = identical;
+}
+
+// Entries of a decision-view section: each group's rank and its shown option's figures.
+ordered_json view_json(const recommend::Recommendation& r, std::span<const std::size_t> groups) {
+    ordered_json out = ordered_json::array();
+    for (const std::size_t g : groups) {
+        const cost::Option& o = r.shown(g);
+        out.push_back({{"rank", g + 1},
+                       {"id", o.id()},
+                       {"gpu", o.gpu},
+                       {"gpu_count", o.gpu_count},
+                       {"purchase", gpuplan::to_string(o.purchase)},
+                       {"wall_hours", round_to(o.wall_hours, k_json_hour_digits)},
+                       {"npv", round_money(o.npv)},
+                       {"total", round_money(o.total)},
+                       {"offers", r.groups[g].members.size()}});
+    }
+    return out;
+}
+
 std::string recommend_json(const recommend::Recommendation& r) {
     const cost::Plan& plan = r.plan;
     ordered_json out;
@@ -256,14 +335,20 @@ std::string recommend_json(const recommend::Recommendation& r) {
                                  : decision_json(unruled_decision(plan), "");
     ordered_json options = ordered_json::array();
     for (std::size_t i = 0; i < recommend::shown_count(r); ++i) {
-        ordered_json option =
-            option_json(plan.options[r.ranked[i]], plan.notes, i + 1, r.unit_costs.at(i));
-        const std::optional<Date>& as_of = r.plan.options.at(r.ranked[i]).prices_as_of;
-        option["prices_as_of"] = as_of ? ordered_json(as_of->to_string()) : ordered_json(nullptr);
+        const cost::Option& shown = r.shown(i);
+        ordered_json option = option_json(shown, plan.notes, i + 1, r.unit_costs.at(i));
+        option["prices_as_of"] = shown.prices_as_of ? ordered_json(shown.prices_as_of->to_string())
+                                                    : ordered_json(nullptr);
+        group_json(r, r.groups[i], option);
         options.push_back(std::move(option));
     }
     out["options"] = options;
     out["ranked_total"] = r.ranked.size();
+    out["groups_total"] = r.groups.size();
+    out["best_per_purchase"] = view_json(r, r.best_per_purchase);
+    out["best_per_gpu"] = view_json(r, r.best_per_gpu);
+    out["frontier"] = view_json(r, r.frontier);
+    out["service"] = service_json(r);
     ordered_json rejected = ordered_json::array();
     for (std::size_t index : r.rejected) {
         const cost::Option& o = plan.options[index];
@@ -359,14 +444,54 @@ std::string unit_costs_text(const cost::UnitCosts& units, const std::string& cur
 // The option id column keeps at least this many terminal columns when a table is fitted.
 constexpr std::size_t k_min_option_width = 24;
 
+// `9 regions`, `2 types, 1 region`: where a group's identical offers are.
+std::string where_text(const rank::Group& group) {
+    std::string out = group.instances > 1 ? fmt::format("{} types, ", group.instances) : "";
+    return out + fmt::format("{} region{}", group.regions, group.regions == 1 ? "" : "s");
+}
+
+bool is_service(const recommend::Recommendation& r) {
+    return r.workload.task == workload::Task::inference;
+}
+
+// Training: the wall time; a service: its hours a month.
+std::string wall_text(const recommend::Recommendation& r, const cost::Option& o) {
+    return is_service(r) ? format_fixed(o.wall_hours, 0) : format_duration(o.wall_hours);
+}
+
+std::string wall_header(const recommend::Recommendation& r) {
+    return is_service(r) ? "h/month" : "wall";
+}
+
+// Undiscounted cost a month on average over the horizon.
+double per_month(const recommend::Recommendation& r, const cost::Option& o) {
+    return r.plan.horizon_months > 0.0 ? o.total / r.plan.horizon_months : o.total;
+}
+
+// `meets`/`misses` a deadline the workload states; `-` without one.
+std::string deadline_text(const recommend::Recommendation& r, const cost::Option& o) {
+    if (!r.workload.constraints.deadline_hours) {
+        return "-";
+    }
+    return o.meets_deadline ? "meets" : "misses";
+}
+
 // `all_columns` (markdown, --wide) adds total, per GPU-hour, deadline and budget. Long ids are cut
 // in the middle when a text table is fitted to the terminal width.
 TextTable options_table(const recommend::Recommendation& r, bool all_columns) {
+    const bool where = std::any_of(r.groups.begin(), r.groups.end(),
+                                   [](const rank::Group& g) { return g.members.size() > 1; });
     TextTable table;
     table.add_column("#", Align::right);
     table.add_column("option", Align::left, k_min_option_width, Cut::middle);
+    if (where) {
+        table.add_column("where");
+    }
     table.add_column("GPUs", Align::right);
-    table.add_column("wall", Align::right);
+    table.add_column(wall_header(r), Align::right);
+    if (is_service(r) && all_columns) {
+        table.add_column("per month", Align::right);
+    }
     table.add_column("NPV", Align::right);
     if (all_columns) {
         table.add_column("total", Align::right);
@@ -375,21 +500,73 @@ TextTable options_table(const recommend::Recommendation& r, bool all_columns) {
         table.add_column("budget");
     }
     for (std::size_t i = 0; i < recommend::shown_count(r); ++i) {
-        const cost::Option& o = r.plan.options[r.ranked[i]];
-        std::vector<std::string> row{std::to_string(i + 1), o.id(), std::to_string(o.gpu_count),
-                                     r.workload.task == workload::Task::inference
-                                         ? std::string("service")
-                                         : format_duration(o.wall_hours),
-                                     format_fixed(o.npv, 2)};
+        const cost::Option& o = r.shown(i);
+        std::vector<std::string> row{std::to_string(i + 1), o.id()};
+        if (where) {
+            row.push_back(where_text(r.groups[i]));
+        }
+        row.push_back(std::to_string(o.gpu_count));
+        row.push_back(wall_text(r, o));
+        if (is_service(r) && all_columns) {
+            row.push_back(format_fixed(per_month(r, o), 2));
+        }
+        row.push_back(format_fixed(o.npv, 2));
         if (all_columns) {
             row.push_back(format_fixed(o.total, 2));
             row.push_back(format_fixed(o.per_gpu_hour, 4));
-            row.emplace_back(o.meets_deadline ? "meets" : "misses");
+            row.push_back(deadline_text(r, o));
             row.emplace_back(o.within_budget ? "within" : "over");
         }
         table.add_row(std::move(row));
     }
     return table;
+}
+
+// A decision-view section: the first column names what each row is the best of.
+TextTable view_table(const recommend::Recommendation& r, std::span<const std::size_t> groups,
+                     const std::string& first) {
+    TextTable table;
+    if (!first.empty()) {
+        table.add_column(first);
+    }
+    table.add_column("option", Align::left, k_min_option_width, Cut::middle);
+    table.add_column("GPUs", Align::right);
+    table.add_column(wall_header(r), Align::right);
+    table.add_column("NPV", Align::right);
+    table.add_column("rank", Align::right);
+    for (const std::size_t g : groups) {
+        const cost::Option& o = r.shown(g);
+        std::vector<std::string> row;
+        if (first == "purchase") {
+            row.emplace_back(gpuplan::to_string(o.purchase));
+        } else if (!first.empty()) {
+            row.push_back(o.gpu);
+        }
+        row.push_back(o.id());
+        row.push_back(std::to_string(o.gpu_count));
+        row.push_back(wall_text(r, o));
+        row.push_back(format_fixed(o.npv, 2));
+        row.push_back(std::to_string(g + 1));
+        table.add_row(std::move(row));
+    }
+    return table;
+}
+
+// Best per purchase option, best per GPU model and the cost/time frontier.
+std::string view_sections(const recommend::Recommendation& r, bool markdown, std::size_t width) {
+    std::string out;
+    const auto section = [&](const std::string& title, const TextTable& table) {
+        out += markdown ? "\n## " + title + "\n\n" : "\n" + title + ":\n";
+        out += markdown ? table.render_markdown() : table.render_text(width);
+    };
+    section("Best per purchase option", view_table(r, r.best_per_purchase, "purchase"));
+    section("Best per GPU model", view_table(r, r.best_per_gpu, "GPU"));
+    if (!r.frontier.empty()) {
+        section(fmt::format("Cost against time: {} option{} none beats on both, fastest first",
+                            r.frontier.size(), r.frontier.size() == 1 ? "" : "s"),
+                view_table(r, r.frontier, ""));
+    }
+    return out;
 }
 
 // `width` 0 (--wide) shows every column and fits nothing.
@@ -403,16 +580,20 @@ std::string recommend_text(const recommend::Recommendation& r, bool markdown, st
     } else {
         out += headline(r) + "\n";
     }
-    out +=
-        fmt::format("{} ranked by {}, {} rejected, {} shown; wall = until the first run ends\n\n",
-                    r.ranked.size(), rank::to_string(r.objective), r.rejected.size(),
-                    recommend::shown_count(r));
+    out += fmt::format(
+        "{} ranked by {}{}, {} rejected, {} shown; {}\n\n", r.ranked.size(),
+        rank::to_string(r.objective),
+        r.groups.size() == r.ranked.size() ? std::string()
+                                           : fmt::format(" ({} distinct offers)", r.groups.size()),
+        r.rejected.size(), recommend::shown_count(r),
+        r.workload.task == workload::Task::inference ? "a service: h/month = service hours a month"
+                                                     : "wall = until the first run ends");
     if (r.ranked.empty()) {
         out += "No feasible option.\n";
     } else {
         const TextTable table = options_table(r, markdown || width == 0);
         out += markdown ? table.render_markdown() : table.render_text(width);
-        const cost::Option& best = plan.options[r.ranked.front()];
+        const cost::Option& best = r.shown(0);
         out +=
             fmt::format("{}Best: {} ({} x {}), NPV {}, total {}\n", markdown ? "\n## " : "\n",
                         best.id(), best.gpu_count, best.gpu, format_money(best.npv, plan.currency),
@@ -423,6 +604,10 @@ std::string recommend_text(const recommend::Recommendation& r, bool markdown, st
         const std::string units = r.unit_costs.empty()
                                       ? std::string()
                                       : unit_costs_text(r.unit_costs.front(), plan.currency);
+        if (r.service) {
+            out += bullet + service_text(*r.service, plan.currency) + "\n";
+            out += bullet + targets_text(*r.service) + "\n";
+        }
         if (!units.empty()) {
             out += bullet + units + "\n";
         }
@@ -435,6 +620,7 @@ std::string recommend_text(const recommend::Recommendation& r, bool markdown, st
         if (r.stale_prices) {
             out += bullet + stale_prices_text(*r.stale_prices) + "\n";
         }
+        out += view_sections(r, markdown, width);
     }
     if (!r.rejected.empty()) {
         out += fmt::format("{}Rejected: {} ({})\n", markdown ? "\n## " : "\n", r.rejected.size(),

@@ -274,8 +274,26 @@ bool known_currency(const YamlNode& node, std::string_view code,
     return false;
 }
 
+// Reports each name of the list `node` that is not in `known` (no check when `known` is empty),
+// with the closest known name.
+void check_names(const YamlNode& node, std::string_view what, std::span<const std::string> known) {
+    if (known.empty() || !(node.is_sequence() || node.is_scalar())) {
+        return;
+    }
+    const std::vector<std::string_view> views(known.begin(), known.end());
+    for (const YamlNode& item : node.is_scalar() ? std::vector<YamlNode>{node} : node.items()) {
+        const auto name = item.as_string();
+        if (name && std::find(known.begin(), known.end(), *name) == known.end()) {
+            const std::string hint = detail::closest_match(*name, views);
+            item.error(fmt::format("unknown {} '{}'{}", what, *name,
+                                   hint.empty() ? std::string("; gpuplan catalog list shows them")
+                                                : fmt::format("; did you mean '{}'?", hint)));
+        }
+    }
+}
+
 void read_constraints(const YamlNode& node, Constraints& constraints, const std::string& currency,
-                      std::span<const std::string> known) {
+                      std::span<const std::string> known, const KnownPlaces& places) {
     if (!node.expect_map({"deadline", "budget", "providers", "regions", "gpu_models", "gpu_count",
                           "max_gpus", "interruptible", "purchase"})) {
         return;
@@ -294,6 +312,11 @@ void read_constraints(const YamlNode& node, Constraints& constraints, const std:
                                std::pair{"gpu_models", &constraints.gpu_models}}) {
         if (auto list = node.get(key)) {
             assign(*target, list->as_string_list());
+            if (target == &constraints.providers) {
+                check_names(*list, "provider", places.providers);
+            } else if (target == &constraints.regions) {
+                check_names(*list, "region", places.regions);
+            }
         }
     }
     constraints.gpu_count = int_at(node, "gpu_count", 1, k_max_gpu_count);
@@ -380,7 +403,7 @@ Workload read_workload(const TextFile& file) {
 }
 
 void read_workload_node(const detail::YamlNode& root, Workload& workload,
-                        std::span<const std::string> currencies) {
+                        std::span<const std::string> currencies, const KnownPlaces& places) {
     if (root.expect_map({"schema_version", "name", "description", "task", "model", "data",
                          "training", "inference", "schedule", "horizon_months", "constraints",
                          "finance", "sources"})) {
@@ -444,7 +467,7 @@ void read_workload_node(const detail::YamlNode& root, Workload& workload,
             }
             if (auto constraints = root.get("constraints")) {
                 read_constraints(*constraints, workload.constraints, workload.finance.currency,
-                                 currencies);
+                                 currencies, places);
             }
             if (auto sources = root.get("sources")) {
                 read_sources(*sources, workload.sources);
@@ -465,7 +488,7 @@ void report_missing(const detail::YamlNode& root, const Workload& workload) {
 }
 
 Workload read_workload(const TextFile& file, const WorkloadOverrides& overrides,
-                       std::span<const std::string> currencies) {
+                       std::span<const std::string> currencies, const KnownPlaces& places) {
     DiagnosticSink sink;
     detail::YamlContext context{file.name, &sink};
     context.max_bytes = limits::k_max_workload_bytes;
@@ -473,7 +496,7 @@ Workload read_workload(const TextFile& file, const WorkloadOverrides& overrides,
     workload.name = stem_of(file.name);
     auto root = detail::parse_yaml_document(file.text, context);
     if (root) {
-        read_workload_node(*root, workload, currencies);
+        read_workload_node(*root, workload, currencies, places);
     }
     sink.throw_if_any();
     apply_overrides(workload, overrides);

@@ -65,6 +65,7 @@ recommend::Recommendation sample_report() {
                       priced("self_built/box", PurchaseOption::self_built, self_built),
                       priced("c/r/j/on_demand", PurchaseOption::on_demand, {{1, 900.0}})};
     r.ranked = {2, 0, 1, 3}; // totals 520, 600, 720, 900
+    r.groups = rank::group_identical(r.plan.options, r.ranked, false);
     return r;
 }
 

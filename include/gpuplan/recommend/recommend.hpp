@@ -10,6 +10,7 @@
 #include "gpuplan/decide/tree.hpp"
 #include "gpuplan/generator.hpp"
 #include "gpuplan/rank/rank.hpp"
+#include "gpuplan/rank/view.hpp"
 #include "gpuplan/recommend/sensitivity.hpp"
 #include "gpuplan/workload/workload.hpp"
 
@@ -33,9 +34,10 @@ struct Settings {
     cost::Settings cost;
     rank::Objective objective = rank::Objective::cost;
     RuleUse rules = RuleUse::apply;
-    int top = 10;             // options shown; 0 = all
-    bool sensitivity = false; // also re-price with each sensitivity input moved (report)
-    std::string generated_at; // UTC time of the run when asked (--timestamp); empty otherwise
+    int top = 10;                // options shown; 0 = all
+    bool sensitivity = false;    // also re-price with each sensitivity input moved (report)
+    bool expand_regions = false; // one row per option: identical offers are not grouped
+    std::string generated_at;    // UTC time of the run when asked (--timestamp); empty otherwise
     // The date prices are aged to (the CLI's clock, UTC); nullopt = no age check. The best
     // option's prices older than `max_price_age_days` (or of unknown date) are flagged.
     std::optional<Date> today;
@@ -110,6 +112,27 @@ struct StalePrices {
 [[nodiscard]] std::optional<cost::NoteKind> default_price(const cost::Plan& plan,
                                                           const cost::Option& option);
 
+// A stated target of a service and what the best option achieves (inference only).
+struct ServiceTarget {
+    std::string what;      // `requests/s`, `latency`, `TTFT`, `TPOT`
+    double target = 0.0;   // requests/s asked, or a time in ms at Service::percentile
+    double achieved = 0.0; // requests/s capacity, or the modelled time in ms
+    bool met = false;      // capacity >= asked, or time <= target
+
+    bool operator==(const ServiceTarget&) const = default;
+};
+
+// What the best option of an inference workload serves and costs, month by month.
+struct Service {
+    double hours_per_month = 0.0; // service hours a month (hours_per_day x 365/12)
+    double hours_per_day = 0.0;
+    double cost_per_month = 0.0; // undiscounted total over the horizon's months
+    int percentile = 50;         // the percentile the time targets hold at
+    std::vector<ServiceTarget> targets;
+
+    bool operator==(const Service&) const = default;
+};
+
 // The answer for one workload, as every renderer of recommend, report and check shows it.
 struct Recommendation {
     GeneratorInfo generator;
@@ -129,11 +152,26 @@ struct Recommendation {
     bool explain = false; // full trace and every rejected option, rule exclusions included
     std::optional<Sensitivity> sensitivity; // with Settings::sensitivity
     std::string generated_at;               // Settings::generated_at
-    // Unit costs of the options shown (shown_count()), in ranked order.
+    // The decision view (rank/view.hpp): the ranked options grouped (one group per option with
+    // Settings::expand_regions), and indices into `groups` of the best per purchase option, the
+    // best per GPU model, and the cost/time frontier (empty for inference: a service runs the
+    // same hours on every option).
+    std::vector<rank::Group> groups;
+    bool expand_regions = false;
+    std::vector<std::size_t> best_per_purchase;
+    std::vector<std::size_t> best_per_gpu;
+    std::vector<std::size_t> frontier;
+    std::optional<Service> service; // inference with a feasible option: the best one's service
+    // Unit costs of the groups shown (shown_count()), in ranked order, of each one's first member.
     std::vector<cost::UnitCosts> unit_costs;
+
+    // The option a group shows: its best ranked member.
+    [[nodiscard]] const cost::Option& shown(std::size_t group) const {
+        return plan.options[groups[group].members.front()];
+    }
 };
 
-// How many ranked options the renderers show: the first `top`, or all of them with top 0.
+// How many ranked groups the renderers show: the first `top`, or all of them with top 0.
 [[nodiscard]] std::size_t shown_count(const Recommendation& recommendation);
 
 // Estimates, decides, prices and ranks `workload` on `catalog`. `tree` may be null only with

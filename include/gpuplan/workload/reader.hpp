@@ -63,8 +63,17 @@ struct WorkloadOverrides {
 // `model` section), UsageError for a bad flag value. When `currencies` is not empty, a budget or
 // finance.currency in any other currency is an error at its place in the file (the catalog's
 // exchange rates decide which currencies gpuplan can convert).
+// The catalog's provider and region names a workload file's constraints.providers and
+// constraints.regions are checked against (empty: not checked).
+struct KnownPlaces {
+    std::span<const std::string> providers;
+    std::span<const std::string> regions;
+};
+// With `places`, a provider or region the catalog lacks is an error at its place in the file,
+// with the closest name.
 [[nodiscard]] Workload read_workload(const TextFile& file, const WorkloadOverrides& overrides,
-                                     std::span<const std::string> currencies = {});
+                                     std::span<const std::string> currencies = {},
+                                     const KnownPlaces& places = {});
 
 // Applies the flags on top of `workload`. Throws UsageError naming the flag for a bad value.
 void apply_overrides(Workload& workload, const WorkloadOverrides& overrides);
