@@ -50,7 +50,8 @@ Exit run_fleet(const CommonOptions& common, const FleetOptions& options, Io& io)
         chart.push_back(
             {options.chart, report::render_svg_chart(report::fleet_chart(planned.plan))});
     }
-    write_output(common, report::render_fleet(planned.plan, common.format), io, chart);
+    write_output(common, report::render_fleet(planned.plan, common.format, common.width), io,
+                 chart);
     return Exit::ok;
 }
 

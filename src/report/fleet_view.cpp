@@ -55,13 +55,32 @@ TextTable commitment_table(const FleetPlan& plan) {
     return table;
 }
 
+// A commitment as a sentence, for a terminal too narrow for the commitment table.
+std::string commitment_text(const FleetPlan& plan, const fleet::Commitment& c) {
+    const std::string price = c.per_gpu_hour
+                                  ? format_price(round_to(*c.per_gpu_hour, 4)) + "/GPU-h"
+                                  : format_thousands(c.capex_per_gpu.value_or(0.0)) + "/GPU capex";
+    const double hours = c.horizon_gpu_hours;
+    return fmt::format("- {} x {} at {}/{} {}: {}{}, {}, from m{} for {} months at {}; "
+                       "break-even {}, used {}; NPV {}\n",
+                       c.gpu_count, c.gpu, c.provider, c.region, c.instance, purchase_name(c),
+                       c.is_default ? " (default price)" : "", c.payment, c.start_month, c.months,
+                       price, c.break_even_utilisation ? percent(*c.break_even_utilisation) : "-",
+                       hours > 0.0 ? percent(c.used_gpu_hours / hours) : "-",
+                       format_money(c.npv, plan.currency));
+}
+
+// Narrowest the name columns of the workload and sensitivity tables wrap to.
+constexpr std::size_t k_min_name_width = 16;
+
 TextTable workload_table(const FleetPlan& plan) {
     TextTable table;
-    for (const char* h : {"workload", "task", "start", "runs on", "GPUs", "GPU-hours"}) {
-        table.add_column(h, std::string_view(h) == "GPUs" || std::string_view(h) == "GPU-hours"
-                                ? Align::right
-                                : Align::left);
-    }
+    table.add_column("workload", Align::left, k_min_name_width, Cut::wrap);
+    table.add_column("task");
+    table.add_column("start");
+    table.add_column("runs on", Align::left, k_min_name_width, Cut::wrap);
+    table.add_column("GPUs", Align::right);
+    table.add_column("GPU-hours", Align::right);
     for (const fleet::JobPlan& j : plan.jobs) {
         table.add_row({j.name + (j.interruptible ? " (interruptible)" : ""), j.task,
                        fmt::format("m{}", j.start_month),
@@ -74,11 +93,11 @@ TextTable workload_table(const FleetPlan& plan) {
 
 TextTable sensitivity_table(const FleetPlan& plan) {
     TextTable table;
-    table.add_column("workload");
+    table.add_column("workload", Align::left, k_min_name_width, Cut::wrap);
     table.add_column("demand", Align::right);
     table.add_column("NPV, plan kept", Align::right);
     table.add_column("NPV, re-planned", Align::right);
-    table.add_column("commitments that still pay");
+    table.add_column("commitments that still pay", Align::left, k_min_name_width, Cut::wrap);
     for (const fleet::Scenario& s : plan.sensitivity) {
         std::string short_of;
         for (std::size_t i = 0; i < s.units.size() && i < plan.commitments.size(); ++i) {
@@ -143,20 +162,28 @@ std::vector<std::string> summary_lines(const FleetPlan& plan) {
     return lines;
 }
 
-std::string render_text(const FleetPlan& plan, bool markdown) {
-    auto render = [markdown](const TextTable& t) {
-        return markdown ? t.render_markdown() : t.render_text();
+// `width` 0 (--wide) fits nothing; a terminal lists the commitments as sentences.
+std::string render_text(const FleetPlan& plan, bool markdown, std::size_t width) {
+    auto render = [markdown, width](const TextTable& t) {
+        return markdown ? t.render_markdown() : t.render_text(width);
     };
     auto heading = [markdown](const std::string& title) {
         return markdown ? "\n## " + title + "\n\n" : "\n" + title + "\n";
     };
     std::string out = markdown ? "# Fleet plan: " + plan.name + "\n\n" : "";
     for (const std::string& line : summary_lines(plan)) {
-        out += (markdown ? "- " : "") + line + "\n";
+        out += markdown ? "- " + line + "\n" : wrap_lines(line + "\n", width);
     }
     out += heading("Commitments");
-    out += plan.commitments.empty() ? "Commit nothing: on-demand (and spot) is cheapest.\n"
-                                    : render(commitment_table(plan));
+    if (plan.commitments.empty()) {
+        out += "Commit nothing: on-demand (and spot) is cheapest.\n";
+    } else if (markdown || width == 0) {
+        out += render(commitment_table(plan));
+    } else {
+        for (const fleet::Commitment& c : plan.commitments) {
+            out += wrap_lines(commitment_text(plan, c), width);
+        }
+    }
     out += heading("Workloads");
     out += render(workload_table(plan));
     out += heading("Demand against committed capacity (GPU-hours per month)");
@@ -171,7 +198,7 @@ std::string render_text(const FleetPlan& plan, bool markdown) {
     if (!plan.assumptions.empty()) {
         out += heading("Assumptions");
         for (const std::string& a : plan.assumptions) {
-            out += "- " + a + "\n";
+            out += markdown ? "- " + a + "\n" : wrap_lines("- " + a + "\n", width);
         }
     }
     return out;
@@ -304,16 +331,16 @@ CumulativeCostChart fleet_chart(const FleetPlan& plan) {
     return chart;
 }
 
-std::string render_fleet(const FleetPlan& plan, Format format) {
+std::string render_fleet(const FleetPlan& plan, Format format, std::size_t width) {
     switch (format) {
     case Format::json:
         return render_json(plan);
     case Format::markdown:
-        return render_text(plan, true);
+        return render_text(plan, true, 0);
     case Format::table:
         break;
     }
-    return render_text(plan, false);
+    return render_text(plan, false, width);
 }
 
 } // namespace gpuplan::report

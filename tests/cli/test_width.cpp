@@ -58,6 +58,9 @@ const std::vector<std::vector<std::string>>& commands() {
         {"check", "tests/fixtures/plans/plan-a.json", "--max-cost", "1", "--max-hours", "1",
          "--today", "2026-11-29", "--max-catalog-age", "1d"},
         {"presets"},
+        {"fleet", "examples/team-portfolio.yaml"},
+        {"catalog", "list", "--sort", "price"},
+        {"catalog", "list", "--sort", "provider", "--currency", "CNY"},
     };
     return k_commands;
 }

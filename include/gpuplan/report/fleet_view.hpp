@@ -5,6 +5,7 @@
 #include "gpuplan/fleet/fleet.hpp"
 #include "gpuplan/report/chart.hpp"
 #include "gpuplan/report/output_format.hpp"
+#include "gpuplan/report/text_table.hpp"
 
 #include <string>
 
@@ -13,7 +14,9 @@ namespace gpuplan::report {
 // Demand, committed capacity and the part of it used, GPU-hours per month (month 0 = now, 0).
 [[nodiscard]] CumulativeCostChart fleet_chart(const fleet::FleetPlan& plan);
 
-// The plan in `format`; markdown embeds the chart as Mermaid.
-[[nodiscard]] std::string render_fleet(const fleet::FleetPlan& plan, Format format);
+// The plan in `format`; markdown embeds the chart as Mermaid. The table fits `width` terminal
+// columns (0: --wide, no limit).
+[[nodiscard]] std::string render_fleet(const fleet::FleetPlan& plan, Format format,
+                                       std::size_t width = k_terminal_width);
 
 } // namespace gpuplan::report
