@@ -82,7 +82,8 @@ void add_common_options(CLI::App& app, Parsed& parsed) {
         ->allow_extra_args(false);
     app.add_flag("--no-default-catalog", c.no_default_catalog, "Do not load the embedded catalog");
     app.add_option("--format", parsed.format_text,
-                   "Output format: table, json or markdown (report: markdown or html)")
+                   "Output format: table, json or markdown (report: markdown or html; fleet: "
+                   "also html)")
         ->type_name("FORMAT");
     app.add_option("-o,--output", c.output, "Write the output to FILE (atomically)")
         ->type_name("FILE");
@@ -855,9 +856,11 @@ int run(const std::vector<std::string>& args, Io& io) {
     try {
         apply_settings(parsed, io);
         if (parsed.format_text == "html") {
-            if (app.get_subcommands().empty() ||
-                app.get_subcommands().front()->get_name() != "report") {
-                throw UsageError("--format html: only 'gpuplan report' writes HTML");
+            const std::string command =
+                app.get_subcommands().empty() ? "" : app.get_subcommands().front()->get_name();
+            if (command != "report" && command != "fleet") {
+                throw UsageError("--format html: only 'gpuplan report' and 'gpuplan fleet' "
+                                 "write HTML");
             }
             parsed.common.html = true;
             parsed.format_text = "markdown";

@@ -50,8 +50,10 @@ Exit run_fleet(const CommonOptions& common, const FleetOptions& options, Io& io)
         chart.push_back(
             {options.chart, report::render_svg_chart(report::fleet_chart(planned.plan))});
     }
-    write_output(common, report::render_fleet(planned.plan, common.format, common.width), io,
-                 chart);
+    write_output(common,
+                 common.html ? report::render_fleet_html(planned.plan)
+                             : report::render_fleet(planned.plan, common.format, common.width),
+                 io, chart);
     return Exit::ok;
 }
 

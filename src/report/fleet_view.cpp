@@ -1,6 +1,7 @@
 #include "gpuplan/report/fleet_view.hpp"
 
 #include "gpuplan/numbers.hpp"
+#include "gpuplan/report/html_report.hpp"
 #include "gpuplan/report/text_table.hpp"
 #include "report/catalog_json.hpp"
 
@@ -341,6 +342,13 @@ std::string render_fleet(const FleetPlan& plan, Format format, std::size_t width
         break;
     }
     return render_text(plan, false, width);
+}
+
+std::string render_fleet_html(const FleetPlan& plan) {
+    return markdown_page_to_html(
+        render_fleet(plan, Format::markdown, 0), "Fleet plan: " + plan.name,
+        render_svg_chart(fleet_chart(plan)),
+        {"Sensitivity: each workload's demand -30% and +30%", "Assumptions"});
 }
 
 } // namespace gpuplan::report

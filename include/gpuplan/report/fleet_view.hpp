@@ -19,4 +19,8 @@ namespace gpuplan::report {
 [[nodiscard]] std::string render_fleet(const fleet::FleetPlan& plan, Format format,
                                        std::size_t width = k_terminal_width);
 
+// The markdown plan as one self-contained HTML page (`fleet --format html`), the chart inline as
+// SVG and the sensitivity folded, as `report --format html` is.
+[[nodiscard]] std::string render_fleet_html(const fleet::FleetPlan& plan);
+
 } // namespace gpuplan::report
