@@ -24,9 +24,13 @@
 #include <fmt/format.h>
 #include <functional>
 #include <mutex>
+#include <optional>
 #include <ostream>
 #include <spdlog/sinks/base_sink.h>
 #include <spdlog/spdlog.h>
+#include <string>
+#include <string_view>
+#include <vector>
 
 namespace gpuplan::cli {
 
@@ -815,6 +819,95 @@ std::optional<std::string> command_typo(const CLI::App& app, const std::vector<s
     return std::nullopt;
 }
 
+// The options known where `args` selects a subcommand: the global ones and those of each
+// subcommand named on the way down.
+std::vector<const CLI::Option*> known_options(const CLI::App& app,
+                                              const std::vector<std::string>& args) {
+    std::vector<const CLI::Option*> options = app.get_options();
+    const CLI::App* level = &app;
+    for (const std::string& arg : args) {
+        if (arg.empty() || arg.front() == '-') {
+            continue;
+        }
+        const std::vector<const CLI::App*> subcommands =
+            level->get_subcommands([&](const CLI::App* sub) { return sub->get_name() == arg; });
+        if (!subcommands.empty()) {
+            level = subcommands.front();
+            const std::vector<const CLI::Option*> more = level->get_options();
+            options.insert(options.end(), more.begin(), more.end());
+        }
+    }
+    return options;
+}
+
+// `unknown option '--formt'; did you mean '--format'?` for the first word of `args` spelled as
+// an option (--name, --name=value or -x) that no option of the selected command has; nullopt when
+// every such word is known. Words after `--` are operands.
+std::optional<std::string> unknown_flag(const CLI::App& app, const std::vector<std::string>& args) {
+    const std::vector<const CLI::Option*> options = known_options(app, args);
+    std::vector<std::string> names;
+    for (const CLI::Option* option : options) {
+        for (const std::string& name : option->get_lnames()) {
+            names.push_back("--" + name);
+        }
+        for (const std::string& name : option->get_snames()) {
+            names.push_back("-" + name);
+        }
+    }
+    const auto is_letter = [](char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); };
+    for (const std::string& arg : args) {
+        if (arg == "--") {
+            break;
+        }
+        const bool long_flag = arg.size() > 2 && arg.starts_with("--") && is_letter(arg[2]);
+        const bool short_flag = arg.size() == 2 && arg[0] == '-' && is_letter(arg[1]);
+        if (!long_flag && !short_flag) {
+            continue;
+        }
+        const std::string name = arg.substr(0, arg.find('='));
+        if (std::find(names.begin(), names.end(), name) != names.end()) {
+            continue;
+        }
+        const std::vector<std::string_view> views(names.begin(), names.end());
+        const std::string hint = detail::closest_match(name, views);
+        return hint.empty() ? fmt::format("unknown option '{}'", name)
+                            : fmt::format("unknown option '{}'; did you mean '{}'?", name, hint);
+    }
+    return std::nullopt;
+}
+
+// `--top: expected a whole number, got 'abc'` for CLI11's `Could not convert: --top = abc`
+// (every option CLI11 converts itself is an integer); nullopt for other messages.
+std::optional<std::string> conversion_message(const CLI::ParseError& e) {
+    const std::string_view text = e.what();
+    constexpr std::string_view prefix = "Could not convert: ";
+    const std::size_t equals = text.find(" = ");
+    if (dynamic_cast<const CLI::ConversionError*>(&e) == nullptr || !text.starts_with(prefix) ||
+        equals == std::string_view::npos) {
+        return std::nullopt;
+    }
+    const std::string_view name = text.substr(prefix.size(), equals - prefix.size());
+    const std::string_view value = text.substr(equals + 3);
+    return fmt::format("{}: expected a whole number, got '{}'", name, value);
+}
+
+// gpuplan's own wording of a CLI11 parse error, most specific first.
+std::string parse_error_message(const CLI::App& app, const std::vector<std::string>& args,
+                                const CLI::ParseError& e) {
+    if (auto typo = command_typo(app, args)) {
+        return *typo;
+    }
+    if (auto conversion = conversion_message(e)) {
+        return *conversion;
+    }
+    if (dynamic_cast<const CLI::ExtrasError*>(&e) != nullptr) {
+        if (auto flag = unknown_flag(app, args)) {
+            return *flag;
+        }
+    }
+    return e.what();
+}
+
 } // namespace
 
 int run(const std::vector<std::string>& args, Io& io) {
@@ -837,9 +930,8 @@ int run(const std::vector<std::string>& args, Io& io) {
     } catch (const CLI::CallForVersion& e) {
         return write_text(io, std::string(e.what()) + '\n');
     } catch (const CLI::ParseError& e) {
-        const std::optional<std::string> typo = command_typo(app, args);
         return report_error(io, Exit::usage,
-                            std::string("gpuplan: error: ") + (typo ? *typo : e.what()) +
+                            "gpuplan: error: " + parse_error_message(app, args, e) +
                                 "\nRun 'gpuplan --help' for usage.");
     }
 

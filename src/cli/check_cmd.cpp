@@ -1,6 +1,7 @@
 #include "cli/check_cmd.hpp"
 
 #include "cli/recommend_cmd.hpp"
+#include "detail/strings.hpp"
 #include "gpuplan/error.hpp"
 #include "gpuplan/gate/gate.hpp"
 #include "gpuplan/limits.hpp"
@@ -8,9 +9,13 @@
 #include "gpuplan/report/check_view.hpp"
 #include "gpuplan/report/escape.hpp"
 
+#include <algorithm>
 #include <ctime>
 #include <fmt/format.h>
 #include <ostream>
+#include <string>
+#include <string_view>
+#include <vector>
 
 namespace gpuplan::cli {
 
@@ -69,6 +74,31 @@ gate::Plan load_plan(const std::string& path, const CommonOptions& common,
     return gate::read_plan(file.name, file.text);
 }
 
+// --option names an option of the plan: a ranked or rejected id, or best. Any other id is a
+// usage error with the closest id, not a failed gate.
+void check_option_exists(const gate::Plan& plan, const std::string& selector) {
+    std::vector<std::string_view> ids{"best"};
+    ids.reserve(plan.options.size() + plan.rejected.size() + 1);
+    for (const gate::PlanOption& option : plan.options) {
+        ids.emplace_back(option.id);
+    }
+    for (const gate::PlanRejection& rejection : plan.rejected) {
+        ids.emplace_back(rejection.id);
+    }
+    if (std::find(ids.begin(), ids.end(), selector) != ids.end()) {
+        return;
+    }
+    const std::string hint = detail::closest_match(selector, ids);
+    std::string help = fmt::format("; did you mean '{}'?", hint);
+    if (hint.empty()) {
+        help = fmt::format(
+            " ({} ranked{}, {} rejected)", plan.options.size(),
+            plan.options.empty() ? "" : fmt::format(", the best '{}'", plan.options.front().id),
+            plan.rejected.size());
+    }
+    throw UsageError(fmt::format("--option: {} has no option '{}'{}", plan.source, selector, help));
+}
+
 gate::Thresholds thresholds_from(const CommonOptions& common, const CheckOptions& options,
                                  const gate::Plan& plan) {
     gate::Thresholds t;
@@ -113,6 +143,7 @@ Exit run_check(const CommonOptions& common, const CheckOptions& options, Io& io)
     }
     const catalog::Catalog catalog = load_catalog(common);
     const gate::Plan plan = load_plan(options.plan, common, catalog, io);
+    check_option_exists(plan, options.option);
     const gate::Thresholds thresholds = thresholds_from(common, options, plan);
     std::optional<gate::Plan> base;
     if (options.compare_to) {

@@ -1,10 +1,15 @@
+#include "detail/strings.hpp"
 #include "gpuplan/error.hpp"
 #include "gpuplan/limits.hpp"
+#include "gpuplan/purchase.hpp"
 #include "gpuplan/workload/reader.hpp"
 
 #include <algorithm>
 #include <fmt/format.h>
 #include <limits>
+#include <string>
+#include <string_view>
+#include <vector>
 
 namespace gpuplan::workload {
 
@@ -13,6 +18,19 @@ namespace {
 [[noreturn]] void bad_flag(std::string_view flag, std::string_view expected,
                            std::string_view value) {
     throw UsageError(fmt::format("{}: expected {}, got '{}'", flag, expected, value));
+}
+
+// `--purchase: expected on_demand, ... or self_built, got 'spt'; did you mean 'spot'?`
+[[noreturn]] void bad_purchase(std::string_view value) {
+    std::vector<std::string_view> names;
+    names.reserve(k_all_purchase_options.size());
+    for (PurchaseOption option : k_all_purchase_options) {
+        names.push_back(to_string(option));
+    }
+    const std::string hint = detail::closest_match(value, names);
+    throw UsageError(fmt::format("--purchase: expected {}, got '{}'{}", detail::join_choices(names),
+                                 value,
+                                 hint.empty() ? "" : fmt::format("; did you mean '{}'?", hint)));
 }
 
 double positive_si(std::string_view flag, const std::string& text) {
@@ -195,10 +213,7 @@ void apply_overrides(Workload& workload, const WorkloadOverrides& o) {
         for (const std::string& text : o.purchase) {
             auto option = parse_purchase_option(text);
             if (!option) {
-                bad_flag("--purchase",
-                         "on_demand, reserved_1y, reserved_3y, subscription_monthly, "
-                         "subscription_yearly, spot or self_built",
-                         text);
+                bad_purchase(text);
             }
             if (std::find(options.begin(), options.end(), *option) == options.end()) {
                 options.push_back(*option);
