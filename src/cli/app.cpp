@@ -165,7 +165,7 @@ void add_check_commands(CLI::App& app, Parsed& parsed) {
     auto options = std::make_shared<CheckOptions>();
     CLI::App* check =
         app.add_subcommand("check", "CI gate: exit 0 when every threshold holds, 4 when one fails");
-    check->add_option("PLAN", options->plan, "Plan file (recommend --format json)")
+    check->add_option("PLAN", options->plan, "Plan file (recommend or fleet --format json)")
         ->required()
         ->type_name("PLAN.json|WORKLOAD.yaml");
     check->add_option("--max-cost", options->max_cost, "Limit on the option's total cost")
@@ -173,6 +173,10 @@ void add_check_commands(CLI::App& app, Parsed& parsed) {
     check
         ->add_option("--max-monthly", options->max_monthly,
                      "Limit on the option's largest monthly cash flow")
+        ->type_name("AMOUNT");
+    check
+        ->add_option("--max-commitment", options->max_commitment,
+                     "Limit on a fleet plan's committed money (terms' obligations, capex)")
         ->type_name("AMOUNT");
     check->add_option("--max-hours", options->max_hours, "Limit on the option's wall time")
         ->type_name("H");

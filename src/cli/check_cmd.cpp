@@ -104,8 +104,19 @@ gate::Thresholds thresholds_from(const CommonOptions& common, const CheckOptions
     gate::Thresholds t;
     t.max_cost = money_flag(options.max_cost, "--max-cost", plan.currency);
     t.max_monthly = money_flag(options.max_monthly, "--max-monthly", plan.currency);
+    t.max_commitment = money_flag(options.max_commitment, "--max-commitment", plan.currency);
+    if (t.max_commitment && !plan.fleet) {
+        throw UsageError(
+            "--max-commitment applies to a fleet plan (`gpuplan fleet --format json`); "
+            "a recommend plan commits to nothing beyond its total (--max-cost)");
+    }
     t.max_hours = duration_flag(options.max_hours, "--max-hours");
     t.deadline_hours = duration_flag(options.deadline, "--deadline");
+    if (plan.fleet && (t.max_monthly || t.max_hours || t.deadline_hours)) {
+        throw UsageError("--max-monthly, --max-hours and --deadline do not apply to a fleet plan "
+                         "(it has no monthly cash flows or wall time); check its NPV with "
+                         "--max-cost and its commitments with --max-commitment");
+    }
     t.option = options.option;
     if (options.max_increase) {
         if (!options.compare_to) {
@@ -148,6 +159,10 @@ Exit run_check(const CommonOptions& common, const CheckOptions& options, Io& io)
     std::optional<gate::Plan> base;
     if (options.compare_to) {
         base = load_plan(*options.compare_to, common, catalog, io);
+        if (base->fleet != plan.fleet) {
+            throw UsageError("--compare-to: compare a fleet plan with a fleet plan and a recommend "
+                             "plan with a recommend plan");
+        }
         if (base->currency != plan.currency) {
             throw InputError({{base->source, 0, 0, "/currency",
                                fmt::format("the baseline is in {} and {} in {}; compare plans "
@@ -156,9 +171,10 @@ Exit run_check(const CommonOptions& common, const CheckOptions& options, Io& io)
         }
     }
     if (!gate::has_thresholds(plan, thresholds)) {
-        throw UsageError("nothing to check: give --max-cost, --max-monthly, --max-hours, "
-                         "--deadline, --max-increase or --max-catalog-age, or a plan whose "
-                         "workload has a deadline or budget");
+        throw UsageError(
+            "nothing to check: give --max-cost, --max-monthly, --max-commitment, --max-hours, "
+            "--deadline, --max-increase or --max-catalog-age, or a plan whose "
+            "workload has a deadline or budget");
     }
     const gate::Outcome outcome = gate::evaluate(plan, thresholds, base ? &*base : nullptr,
                                                  "fnv1a64:" + catalog.digest, today);

@@ -9,9 +9,10 @@
 namespace gpuplan::cli {
 
 struct CheckOptions {
-    std::string plan; // a plan file (recommend JSON) or a workload file
+    std::string plan; // a plan file (recommend or fleet JSON) or a workload file
     std::optional<std::string> max_cost;
     std::optional<std::string> max_monthly;
+    std::optional<std::string> max_commitment; // fleet plans only
     std::optional<std::string> max_hours;
     std::optional<std::string> deadline;
     std::string option = "best";

@@ -82,6 +82,26 @@ void check_increase(const Outcome& outcome, const Plan& plan, const Plan& base,
     checks.push_back(std::move(check));
 }
 
+// The money limits on the option's total (a fleet plan's NPV) and commitments.
+void check_costs(const Plan& plan, const Thresholds& thresholds, const PlanOption& option,
+                 std::vector<Check>& checks) {
+    const std::string& currency = plan.currency;
+    if (thresholds.max_cost) {
+        checks.push_back(
+            at_most("max_cost", currency, option.total, *thresholds.max_cost,
+                    fmt::format("{} {} (limit {})", plan.fleet ? "portfolio NPV" : "total",
+                                format_money(option.total, currency),
+                                format_money(*thresholds.max_cost, currency))));
+    }
+    if (thresholds.max_commitment) {
+        checks.push_back(
+            at_most("max_commitment", currency, option.commitment, *thresholds.max_commitment,
+                    fmt::format("committed {} (limit {})",
+                                format_money(option.commitment.value_or(0.0), currency),
+                                format_money(*thresholds.max_commitment, currency))));
+    }
+}
+
 } // namespace
 
 bool Outcome::passed() const {
@@ -89,8 +109,8 @@ bool Outcome::passed() const {
 }
 
 bool has_thresholds(const Plan& plan, const Thresholds& t) {
-    return t.max_cost || t.max_monthly || t.max_hours || t.deadline_hours || t.max_increase ||
-           t.max_catalog_age_days || plan.deadline_hours || plan.budget;
+    return t.max_cost || t.max_monthly || t.max_commitment || t.max_hours || t.deadline_hours ||
+           t.max_increase || t.max_catalog_age_days || plan.deadline_hours || plan.budget;
 }
 
 std::optional<IncreaseLimit> parse_increase_limit(std::string_view text) {
@@ -157,12 +177,7 @@ Outcome evaluate(const Plan& plan, const Thresholds& thresholds, const Plan* bas
                                              format_money(option->total, currency),
                                              format_money(*plan.budget, currency))));
     }
-    if (thresholds.max_cost) {
-        checks.push_back(
-            at_most("max_cost", currency, option->total, *thresholds.max_cost,
-                    fmt::format("total {} (limit {})", format_money(option->total, currency),
-                                format_money(*thresholds.max_cost, currency))));
-    }
+    check_costs(plan, thresholds, *option, checks);
     if (thresholds.max_monthly) {
         const std::string limit = format_money(*thresholds.max_monthly, currency);
         checks.push_back(

@@ -4,6 +4,7 @@
 #include "gpuplan/limits.hpp"
 #include "gpuplan/numbers.hpp"
 
+#include <algorithm>
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
@@ -230,6 +231,86 @@ void read_options(PlanWalker& walk, const json& options, Plan& plan) {
     }
 }
 
+// The generator, catalog and currency every plan carries.
+void read_header(PlanWalker& walk, const json& document, Plan& plan) {
+    if (const json* generator = walk.object(document, "", "generator")) {
+        plan.generator_version = walk.string(*generator, "/generator", "version").value_or("");
+    }
+    if (const json* catalog = walk.object(document, "", "catalog")) {
+        plan.catalog_digest = walk.string(*catalog, "/catalog", "digest").value_or("");
+        const auto as_of = catalog->find("as_of");
+        if (as_of != catalog->end() && as_of->is_string()) {
+            // Plans written before the as_of range: only the newest date is known.
+            plan.prices_newest = walk.date(*catalog, "/catalog", "as_of");
+        } else if (const json* range = walk.object(*catalog, "/catalog", "as_of", false)) {
+            plan.prices_oldest = walk.date(*range, "/catalog/as_of", "oldest");
+            plan.prices_newest = walk.date(*range, "/catalog/as_of", "newest");
+        }
+    }
+    plan.currency = walk.string(document, "", "currency").value_or("");
+}
+
+// Money one commitment of a fleet plan commits to: a term's whole obligation (its effective
+// price per GPU-hour over every hour of the term, whatever the horizon), or a build's capex.
+double committed_amount(PlanWalker& walk, const json& entry, const std::string& path) {
+    const double gpus =
+        walk.number(entry, path, "gpu_count", true, 0.0, limits::k_max_money).value_or(0.0);
+    const double months =
+        walk.number(entry, path, "months", true, 0.0, limits::k_max_hours).value_or(0.0);
+    const auto per_hour = walk.number(entry, path, "per_gpu_hour", false, 0.0);
+    const auto capex = walk.number(entry, path, "capex_per_gpu", false, 0.0);
+    if (capex) {
+        return *capex * gpus;
+    }
+    if (per_hour) {
+        return *per_hour * gpus * months * k_hours_per_month;
+    }
+    walk.fail(path, "expected per_gpu_hour or capex_per_gpu");
+    return 0.0;
+}
+
+// A fleet plan as one option, `portfolio`, checked on its NPV and its commitments.
+void read_fleet(PlanWalker& walk, const json& document, Plan& plan) {
+    PlanOption option;
+    option.rank = 1;
+    option.id = "portfolio";
+    option.purchase = "fleet";
+    option.npv = walk.number(document, "", "npv").value_or(0.0);
+    option.total = option.npv;
+    double committed = 0.0;
+    if (const json* commitments = walk.array(document, "", "commitments")) {
+        for (std::size_t i = 0; i < commitments->size(); ++i) {
+            const std::string path = fmt::format("/commitments/{}", i);
+            const json& entry = (*commitments)[i];
+            if (!entry.is_object()) {
+                walk.fail(path, "expected an object");
+                continue;
+            }
+            committed += committed_amount(walk, entry, path);
+        }
+    }
+    option.commitment = std::min(committed, limits::k_max_money);
+    plan.options.push_back(std::move(option));
+}
+
+// The options a plan rejected, with their reasons.
+void read_rejected(PlanWalker& walk, const json& document, Plan& plan) {
+    if (const json* rejected = walk.array(document, "", "rejected")) {
+        for (std::size_t i = 0; i < rejected->size(); ++i) {
+            const std::string path = fmt::format("/rejected/{}", i);
+            const json& entry = (*rejected)[i];
+            if (!entry.is_object()) {
+                walk.fail(path, "expected an object");
+                continue;
+            }
+            PlanRejection rejection;
+            rejection.id = walk.string(entry, path, "id").value_or("");
+            rejection.reason = walk.string(entry, path, "reason").value_or("");
+            plan.rejected.push_back(std::move(rejection));
+        }
+    }
+}
+
 } // namespace
 
 Plan read_plan(std::string_view file, std::string_view text) {
@@ -265,21 +346,13 @@ Plan read_plan(std::string_view file, std::string_view text) {
         sink.throw_if_any();
     }
     plan.schema_version = *version;
-    if (const json* generator = walk.object(document, "", "generator")) {
-        plan.generator_version = walk.string(*generator, "/generator", "version").value_or("");
+    plan.fleet = document.contains("commitments");
+    read_header(walk, document, plan);
+    if (plan.fleet) {
+        read_fleet(walk, document, plan);
+        sink.throw_if_any();
+        return plan;
     }
-    if (const json* catalog = walk.object(document, "", "catalog")) {
-        plan.catalog_digest = walk.string(*catalog, "/catalog", "digest").value_or("");
-        const auto as_of = catalog->find("as_of");
-        if (as_of != catalog->end() && as_of->is_string()) {
-            // Plans written before the as_of range: only the newest date is known.
-            plan.prices_newest = walk.date(*catalog, "/catalog", "as_of");
-        } else if (const json* range = walk.object(*catalog, "/catalog", "as_of", false)) {
-            plan.prices_oldest = walk.date(*range, "/catalog/as_of", "oldest");
-            plan.prices_newest = walk.date(*range, "/catalog/as_of", "newest");
-        }
-    }
-    plan.currency = walk.string(document, "", "currency").value_or("");
     if (const json* workload = walk.object(document, "", "workload")) {
         if (const json* constraints = walk.object(*workload, "/workload", "constraints", false)) {
             const std::string path = "/workload/constraints";
@@ -298,20 +371,7 @@ Plan read_plan(std::string_view file, std::string_view text) {
     if (const json* options = walk.array(document, "", "options")) {
         read_options(walk, *options, plan);
     }
-    if (const json* rejected = walk.array(document, "", "rejected")) {
-        for (std::size_t i = 0; i < rejected->size(); ++i) {
-            const std::string path = fmt::format("/rejected/{}", i);
-            const json& entry = (*rejected)[i];
-            if (!entry.is_object()) {
-                walk.fail(path, "expected an object");
-                continue;
-            }
-            PlanRejection rejection;
-            rejection.id = walk.string(entry, path, "id").value_or("");
-            rejection.reason = walk.string(entry, path, "reason").value_or("");
-            plan.rejected.push_back(std::move(rejection));
-        }
-    }
+    read_rejected(walk, document, plan);
     sink.throw_if_any();
     return plan;
 }

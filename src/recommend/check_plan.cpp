@@ -40,6 +40,7 @@ gate::Plan check_plan(const Recommendation& r, std::string source) {
                                .npv = round_money(o.npv),
                                .max_monthly = round_money(max_monthly(o.amounts)),
                                .prices_as_of = o.prices_as_of,
+                               .commitment = std::nullopt,
                                .meets_deadline = o.meets_deadline,
                                .within_budget = o.within_budget});
     }

@@ -125,7 +125,11 @@ std::string render_markdown(const CheckView& view, const GeneratorInfo& generato
         passed
             ? "### ✅ gpuplan check passed\n\n"
             : "### ❌ gpuplan check failed: " + detail::join(failed_names(outcome), ", ") + "\n\n";
-    if (outcome.option) {
+    if (outcome.option && view.plan.fleet) {
+        out += fmt::format("Fleet plan `{}`: portfolio NPV {}.\n\n",
+                           escape_markdown_cell(view.plan.source),
+                           format_money(outcome.option->npv, view.plan.currency));
+    } else if (outcome.option) {
         out += fmt::format("Option **{}** (rank {}) of `{}`: total {}, wall time {}.\n\n",
                            escape_markdown_cell(outcome.option->id), outcome.option->rank,
                            escape_markdown_cell(view.plan.source),

@@ -204,3 +204,40 @@ TEST_CASE("a plan from another catalog is checked with a note", "[gate]") {
     CHECK(outcome.notes[0].find("computed from catalog fnv1a64:aaaaaaaaaaaaaaaa") !=
           std::string::npos);
 }
+
+TEST_CASE("a fleet plan is one option: its NPV and the money its commitments commit", "[gate]") {
+    const char* text =
+        R"({"schema_version": "1.2", "generator": {"name": "gpuplan", "version": "0.1.0"},
+        "catalog": {"digest": "fnv1a64:aaaaaaaaaaaaaaaa", "as_of": {"oldest": "2026-07-01", "newest": "2026-07-01"}},
+        "currency": "USD", "npv": 5000.0,
+        "commitments": [
+          {"purchase": "reserved_1y", "gpu_count": 8, "months": 12, "per_gpu_hour": 0.5, "capex_per_gpu": null},
+          {"purchase": "self_built", "gpu_count": 8, "months": 30, "per_gpu_hour": null, "capex_per_gpu": 1000.0}
+        ]})";
+    const Plan plan = read_plan("fleet.json", text);
+    CHECK(plan.fleet);
+    REQUIRE(plan.options.size() == 1);
+    CHECK(plan.options[0].id == "portfolio");
+    CHECK(plan.options[0].npv == 5000.0);
+    // 0.5 x 8 GPUs x 12 months x 730 h + 1000 x 8 GPUs
+    CHECK(plan.options[0].commitment == Approx(35040.0 + 8000.0));
+    Thresholds t;
+    t.max_commitment = 43040.0;
+    CHECK(evaluate(plan, t, nullptr, "", Date{2026, 7, 1}).passed());
+    t.max_commitment = 43039.99;
+    CHECK_FALSE(evaluate(plan, t, nullptr, "", Date{2026, 7, 1}).passed());
+}
+
+TEST_CASE("a fleet commitment without a price is reported at its path", "[gate]") {
+    const char* text = R"({"schema_version": "1.2", "generator": {"version": "0.1.0"},
+        "catalog": {"digest": "x"}, "currency": "USD", "npv": 1.0,
+        "commitments": [{"gpu_count": 8, "months": 12, "per_gpu_hour": null}]})";
+    try {
+        (void)read_plan("f.json", text);
+        FAIL("read a fleet plan without prices");
+    } catch (const InputError& e) {
+        CHECK(messages(e) ==
+              std::vector<std::string>{"f.json: error: /commitments/0: expected per_gpu_hour or "
+                                       "capex_per_gpu"});
+    }
+}

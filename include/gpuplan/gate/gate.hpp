@@ -25,6 +25,7 @@ struct PlanOption {
     double npv = 0.0;
     std::optional<double> max_monthly; // largest net cash flow of one month
     std::optional<Date> prices_as_of;  // date of the catalog prices behind this option
+    std::optional<double> commitment;  // fleet plans: the money its commitments commit to
     bool meets_deadline = true;
     bool within_budget = true;
 
@@ -52,13 +53,17 @@ struct Plan {
     std::optional<double> budget;         // in `currency`
     std::vector<PlanOption> options;      // ranked, best first
     std::vector<PlanRejection> rejected;
+    bool fleet = false; // a `gpuplan fleet --format json` plan (it has `commitments`)
 
     bool operator==(const Plan&) const = default;
 };
 
-// Reads a plan file (`gpuplan recommend --format json`). Throws InputError: a syntax error as
-// `FILE:LINE:COL: error: ...`, a missing or mistyped field with its JSON path, every one at once;
-// a schema_version outside MAJOR k_plan_schema_major alone, naming the versions that are read.
+// Reads a plan file (`gpuplan recommend --format json`, or `gpuplan fleet --format json`: a
+// document with a top-level `commitments` array, read as one option `portfolio` whose total and
+// npv are the portfolio NPV and whose commitment is the sum of its commitments' obligations).
+// Throws InputError: a syntax error as `FILE:LINE:COL: error: ...`, a missing or mistyped field
+// with its JSON path, every one at once; a schema_version outside MAJOR k_plan_schema_major alone,
+// naming the versions that are read.
 [[nodiscard]] Plan read_plan(std::string_view file, std::string_view text);
 
 // A limit on the cost increase over a baseline: a fraction (`10%` = 0.10) or an amount.
@@ -77,6 +82,7 @@ struct IncreaseLimit {
 struct Thresholds {
     std::optional<double> max_cost;             // on the option's total
     std::optional<double> max_monthly;          // on the option's largest monthly cash flow
+    std::optional<double> max_commitment;       // fleet plans: on the money committed
     std::optional<double> max_hours;            // on the option's wall time
     std::optional<double> deadline_hours;       // default: the workload's deadline
     std::string option = "best";                // `best` (rank 1) or an option id
