@@ -13,9 +13,10 @@ std::string progress_output(bool enabled, std::chrono::milliseconds delay,
                             std::chrono::milliseconds hold) {
     int fds[2] = {-1, -1};
     REQUIRE(::pipe(fds) == 0);
+    // The phase is set before the line can first be written (a zero delay writes at once).
+    gpuplan::cli::Progress::set_phase("recommend");
     {
         const gpuplan::cli::Progress progress(fds[1], enabled, delay);
-        gpuplan::cli::Progress::set_phase("recommend");
         std::this_thread::sleep_for(hold);
     }
     ::close(fds[1]);
