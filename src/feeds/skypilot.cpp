@@ -583,170 +583,37 @@ private:
         return file_provider;
     }
 
-    void read_file(std::size_t index) {
-        const FeedFile& file = m_files[index];
-        const std::size_t problems_before = m_sink.size();
-        CsvReader reader(file.text, file.name, m_sink);
-        CsvRecord record;
-        if (!reader.next(record)) {
-            if (m_sink.size() == problems_before) { // not already refused whole (NUL, UTF-8)
-                m_sink.add(at(index, 1, 1, "", "empty feed: expected a SkyPilot vms.csv header"));
-            }
-            return;
-        }
-        std::vector<std::string> header(record.fields.begin(), record.fields.end());
+    // What the rows of one file share: its columns, its provider, and the run of rows of one
+    // provider being read (rows of one provider come in runs: its name is lower-cased and
+    // checked once per run).
+    struct FileRead {
+        std::size_t index = 0;
+        std::size_t width = 0;
         std::array<std::size_t, k_column_count> columns{};
-        if (!map_columns(index, record.line, header, columns)) {
-            return;
-        }
-        const std::optional<std::string> resolved_provider =
-            file_provider_of(index, record.line, header, columns);
-        if (!resolved_provider) {
-            return;
-        }
-        const std::string& file_provider = *resolved_provider;
-        const Date as_of = m_options.as_of ? *m_options.as_of : file.modified.value_or(Date{});
-        if (!m_options.as_of && !file.modified) {
-            m_sink.add(at(index, 0, 0, "",
-                          "the feed has no date and the file's modification date is unknown; "
-                          "pass --as-of DATE"));
-            return;
-        }
-        m_dates.emplace_back(file.name,
-                             std::make_pair(as_of, m_options.as_of ? m_options.as_of_origin
-                                                                   : AsOfOrigin::file_date));
-        m_file_dates.resize(m_files.size());
-        m_file_dates[index] = as_of;
-        // About one price row per line: reserve once rather than grow and copy.
-        m_pending.reserve(m_pending.size() + line_count(file.text));
-        const std::size_t width = header.size();
-        const bool file_provider_ok = is_provider_id(file_provider);
-        // Rows of one provider come in runs: lower-case and check its name once per run.
+        std::string file_provider;
+        bool file_provider_ok = false;
         std::string row_provider;
         std::string provider_cell;
         bool row_provider_ok = false;
         bool provider_read = false;
+        // Reused from row to row (each row sets every cell before it is used).
+        std::array<std::string_view, k_column_count> cells;
+    };
+
+    void read_file(std::size_t index) {
+        const FeedFile& file = m_files[index];
+        CsvReader reader(file.text, file.name, m_sink);
+        CsvRecord record;
+        FileRead state;
+        state.index = index;
+        if (!start_file(reader, record, state)) {
+            return;
+        }
         // Reused from row to row (each row sets every field before it is used), so that no
         // row starts by clearing them.
         RowView row;
-        std::array<std::string_view, k_column_count> cells;
         while (reader.next(record)) {
-            if (record.fields.size() != width) {
-                m_sink.add(at(index, record.line, 1, "",
-                              fmt::format("expected {} fields as in the header, got {}", width,
-                                          record.fields.size())));
-                continue;
-            }
-            row.file = index;
-            row.line = record.line;
-            for (std::size_t c = 0; c < k_column_count; ++c) {
-                cells[c] =
-                    columns[c] == k_absent ? std::string_view() : trim(record.fields[columns[c]]);
-            }
-            auto text = [&](Column c) { return cells[c]; };
-            // Reads the number in column `c` into `value`: nullopt when the cell is empty, or
-            // bad (reported). Prices are plain decimals, so that split prices add exactly.
-            auto number = [&](Column c, Quantity quantity, std::optional<double>& value) {
-                const std::string_view cell = text(c);
-                value.reset();
-                if (cell.empty()) {
-                    return;
-                }
-                value = parse_plain_decimal(cell);
-                const bool plain = value.has_value();
-                if (!plain) {
-                    value = parse_number(cell);
-                }
-                if (!value || *value < 0.0 ||
-                    (quantity == Quantity::whole && std::floor(*value) != *value) ||
-                    (quantity == Quantity::price && !plain && !is_plain_decimal(cell))) {
-                    m_sink.add(reader.diagnostic(
-                        record.places[columns.at(c)], std::string(k_column_names.at(c)),
-                        fmt::format("expected a non-negative {}, got \"{}\"",
-                                    k_quantity_names.at(static_cast<std::size_t>(quantity)),
-                                    cell)));
-                    value.reset();
-                }
-            };
-            bool provider_ok = file_provider_ok;
-            if (columns[col_provider] != k_absent && m_options.provider.empty()) {
-                const std::string_view cell = text(col_provider);
-                if (!provider_read || cell != provider_cell) {
-                    provider_cell.assign(cell);
-                    row_provider = detail::to_lower(cell);
-                    row_provider_ok = is_provider_id(row_provider);
-                    provider_read = true;
-                }
-                row.provider = row_provider;
-                provider_ok = row_provider_ok;
-            } else {
-                row.provider = file_provider;
-            }
-            if (!provider_ok) {
-                m_sink.add(reader.diagnostic(
-                    record.places[columns[col_provider]], "Provider",
-                    fmt::format("expected a lower-case provider id such as aws, got \"{}\"",
-                                text(col_provider))));
-                continue;
-            }
-            row.instance = text(col_instance);
-            row.accelerator = text(col_accelerator);
-            number(col_count, Quantity::number, row.count);
-            // The same ranges as a YAML catalog's instances (gpuplan/limits.hpp).
-            if (row.count && !(*row.count >= 0.0 && *row.count <= limits::k_max_instance_gpus)) {
-                m_sink.add(reader.diagnostic(
-                    record.places[columns[col_count]], "AcceleratorCount",
-                    fmt::format("expected an accelerator count from 0 to {:g}, got {:g}",
-                                limits::k_max_instance_gpus, *row.count)));
-                continue;
-            }
-            number(col_vcpus, Quantity::whole, row.vcpus);
-            // Stored as an int: a count outside int range would be undefined to convert.
-            if (row.vcpus && !(*row.vcpus > 0.0 && *row.vcpus <= limits::k_max_instance_vcpus)) {
-                m_sink.add(reader.diagnostic(
-                    record.places[columns[col_vcpus]], "vCPUs",
-                    fmt::format("expected a number of vCPUs from 1 to {:g}, got {:g}",
-                                limits::k_max_instance_vcpus, *row.vcpus)));
-                continue;
-            }
-            number(col_memory, Quantity::number, row.memory_gib);
-            if (row.memory_gib &&
-                !(*row.memory_gib > 0.0 && *row.memory_gib <= limits::k_max_instance_memory_gib)) {
-                m_sink.add(reader.diagnostic(
-                    record.places[columns[col_memory]], "MemoryGiB",
-                    fmt::format("expected a memory size above 0 and at most {:g} GiB, got {:g}",
-                                limits::k_max_instance_memory_gib, *row.memory_gib)));
-                continue;
-            }
-            number(col_price, Quantity::price, row.price);
-            number(col_spot, Quantity::price, row.spot);
-            row.price_text = row.price ? text(col_price) : std::string_view();
-            row.spot_text = row.spot ? text(col_spot) : std::string_view();
-            row.region = text(col_region);
-            row.zone = text(col_zone);
-            if (row.region.empty()) {
-                m_sink.add(reader.diagnostic(record.places[columns[col_region]], "Region",
-                                             "empty region"));
-                continue;
-            }
-            if (row.instance.empty() && row.accelerator.empty()) {
-                m_sink.add(at(index, record.line, 1, "",
-                              "the row names neither an instance type nor an accelerator"));
-                continue;
-            }
-            if (!row.accelerator.empty() && (!row.count || *row.count <= 0.0)) {
-                if (text(col_count).empty() || (row.count && *row.count <= 0.0)) {
-                    m_sink.add(reader.diagnostic(record.places[columns[col_count]],
-                                                 "AcceleratorCount",
-                                                 "an accelerator row needs a positive count"));
-                }
-                continue;
-            }
-            if (!row.instance.empty() && (!row.vcpus || !row.memory_gib)) {
-                if (text(col_vcpus).empty() || text(col_memory).empty()) {
-                    m_sink.add(
-                        at(index, record.line, 1, "", "an instance row needs vCPUs and MemoryGiB"));
-                }
+            if (!read_row(reader, record, state, row)) {
                 continue;
             }
             if (!row.instance.empty() && !row.accelerator.empty()) {
@@ -755,6 +622,194 @@ private:
                 m_rows.push_back(owned(row));
             }
         }
+    }
+
+    // Reads the header of `state.index`'s file and dates it; false, reported, when its rows
+    // cannot be read.
+    bool start_file(CsvReader& reader, CsvRecord& record, FileRead& state) {
+        const std::size_t index = state.index;
+        const FeedFile& file = m_files[index];
+        const std::size_t problems_before = m_sink.size();
+        if (!reader.next(record)) {
+            if (m_sink.size() == problems_before) { // not already refused whole (NUL, UTF-8)
+                m_sink.add(at(index, 1, 1, "", "empty feed: expected a SkyPilot vms.csv header"));
+            }
+            return false;
+        }
+        std::vector<std::string> header(record.fields.begin(), record.fields.end());
+        if (!map_columns(index, record.line, header, state.columns)) {
+            return false;
+        }
+        std::optional<std::string> provider =
+            file_provider_of(index, record.line, header, state.columns);
+        if (!provider) {
+            return false;
+        }
+        state.file_provider = std::move(*provider);
+        state.file_provider_ok = is_provider_id(state.file_provider);
+        state.width = header.size();
+        if (!m_options.as_of && !file.modified) {
+            m_sink.add(at(index, 0, 0, "",
+                          "the feed has no date and the file's modification date is unknown; "
+                          "pass --as-of DATE"));
+            return false;
+        }
+        const Date as_of = m_options.as_of ? *m_options.as_of : *file.modified;
+        m_dates.emplace_back(file.name,
+                             std::make_pair(as_of, m_options.as_of ? m_options.as_of_origin
+                                                                   : AsOfOrigin::file_date));
+        m_file_dates.resize(m_files.size());
+        m_file_dates[index] = as_of;
+        // About one price row per line: reserve once rather than grow and copy.
+        m_pending.reserve(m_pending.size() + line_count(file.text));
+        return true;
+    }
+
+    // Reads `record` into `row`; false, reported, when the row is not an offer to keep.
+    bool read_row(const CsvReader& reader, const CsvRecord& record, FileRead& state, RowView& row) {
+        if (record.fields.size() != state.width) {
+            m_sink.add(at(state.index, record.line, 1, "",
+                          fmt::format("expected {} fields as in the header, got {}", state.width,
+                                      record.fields.size())));
+            return false;
+        }
+        row.file = state.index;
+        row.line = record.line;
+        for (std::size_t c = 0; c < k_column_count; ++c) {
+            state.cells[c] = state.columns[c] == k_absent ? std::string_view()
+                                                          : trim(record.fields[state.columns[c]]);
+        }
+        return read_provider(reader, record, state, row) &&
+               read_quantities(reader, record, state, row) &&
+               check_complete(reader, record, state, row);
+    }
+
+    // Sets `row.provider`; false, reported, when it is not a provider id.
+    bool read_provider(const CsvReader& reader, const CsvRecord& record, FileRead& state,
+                       RowView& row) {
+        if (state.columns[col_provider] == k_absent || !m_options.provider.empty()) {
+            row.provider = state.file_provider;
+            if (state.file_provider_ok) {
+                return true;
+            }
+        } else {
+            const std::string_view cell = state.cells[col_provider];
+            if (!state.provider_read || cell != state.provider_cell) {
+                state.provider_cell.assign(cell);
+                state.row_provider = detail::to_lower(cell);
+                state.row_provider_ok = is_provider_id(state.row_provider);
+                state.provider_read = true;
+            }
+            row.provider = state.row_provider;
+            if (state.row_provider_ok) {
+                return true;
+            }
+        }
+        m_sink.add(reader.diagnostic(
+            record.places[state.columns[col_provider]], "Provider",
+            fmt::format("expected a lower-case provider id such as aws, got \"{}\"",
+                        state.cells[col_provider])));
+        return false;
+    }
+
+    // Reads the number in column `c` into `value`: nullopt when the cell is empty, or bad
+    // (reported). Prices are plain decimals, so that split prices add exactly.
+    void read_number(const CsvReader& reader, const CsvRecord& record, const FileRead& state,
+                     Column c, Quantity quantity, std::optional<double>& value) {
+        const std::string_view cell = state.cells[c];
+        value.reset();
+        if (cell.empty()) {
+            return;
+        }
+        value = parse_plain_decimal(cell);
+        const bool plain = value.has_value();
+        if (!plain) {
+            value = parse_number(cell);
+        }
+        if (!value || *value < 0.0 ||
+            (quantity == Quantity::whole && std::floor(*value) != *value) ||
+            (quantity == Quantity::price && !plain && !is_plain_decimal(cell))) {
+            m_sink.add(reader.diagnostic(
+                record.places[state.columns.at(c)], std::string(k_column_names.at(c)),
+                fmt::format("expected a non-negative {}, got \"{}\"",
+                            k_quantity_names.at(static_cast<std::size_t>(quantity)), cell)));
+            value.reset();
+        }
+    }
+
+    // Reports `message` at column `c` of `record`; false, for the caller to return.
+    bool refuse(const CsvReader& reader, const CsvRecord& record, const FileRead& state, Column c,
+                std::string message) {
+        m_sink.add(reader.diagnostic(record.places[state.columns[c]],
+                                     std::string(k_column_names.at(c)), std::move(message)));
+        return false;
+    }
+
+    // Reads the row's counts, sizes and prices; false, reported, when one is out of range.
+    bool read_quantities(const CsvReader& reader, const CsvRecord& record, const FileRead& state,
+                         RowView& row) {
+        row.instance = state.cells[col_instance];
+        row.accelerator = state.cells[col_accelerator];
+        // The same ranges as a YAML catalog's instances (gpuplan/limits.hpp).
+        read_number(reader, record, state, col_count, Quantity::number, row.count);
+        if (row.count && !(*row.count >= 0.0 && *row.count <= limits::k_max_instance_gpus)) {
+            return refuse(reader, record, state, col_count,
+                          fmt::format("expected an accelerator count from 0 to {:g}, got {:g}",
+                                      limits::k_max_instance_gpus, *row.count));
+        }
+        read_number(reader, record, state, col_vcpus, Quantity::whole, row.vcpus);
+        // Stored as an int: a count outside int range would be undefined to convert.
+        if (row.vcpus && !(*row.vcpus > 0.0 && *row.vcpus <= limits::k_max_instance_vcpus)) {
+            return refuse(reader, record, state, col_vcpus,
+                          fmt::format("expected a number of vCPUs from 1 to {:g}, got {:g}",
+                                      limits::k_max_instance_vcpus, *row.vcpus));
+        }
+        read_number(reader, record, state, col_memory, Quantity::number, row.memory_gib);
+        if (row.memory_gib &&
+            !(*row.memory_gib > 0.0 && *row.memory_gib <= limits::k_max_instance_memory_gib)) {
+            return refuse(reader, record, state, col_memory,
+                          fmt::format("expected a memory size above 0 and at most {:g} GiB, got "
+                                      "{:g}",
+                                      limits::k_max_instance_memory_gib, *row.memory_gib));
+        }
+        read_number(reader, record, state, col_price, Quantity::price, row.price);
+        read_number(reader, record, state, col_spot, Quantity::price, row.spot);
+        row.price_text = row.price ? state.cells[col_price] : std::string_view();
+        row.spot_text = row.spot ? state.cells[col_spot] : std::string_view();
+        row.region = state.cells[col_region];
+        row.zone = state.cells[col_zone];
+        return true;
+    }
+
+    // False, reported where the cells say why, when the row lacks what its kind needs.
+    bool check_complete(const CsvReader& reader, const CsvRecord& record, const FileRead& state,
+                        const RowView& row) {
+        if (row.region.empty()) {
+            m_sink.add(reader.diagnostic(record.places[state.columns[col_region]], "Region",
+                                         "empty region"));
+            return false;
+        }
+        if (row.instance.empty() && row.accelerator.empty()) {
+            m_sink.add(at(state.index, record.line, 1, "",
+                          "the row names neither an instance type nor an accelerator"));
+            return false;
+        }
+        if (!row.accelerator.empty() && (!row.count || *row.count <= 0.0)) {
+            if (state.cells[col_count].empty() || (row.count && *row.count <= 0.0)) {
+                m_sink.add(reader.diagnostic(record.places[state.columns[col_count]],
+                                             "AcceleratorCount",
+                                             "an accelerator row needs a positive count"));
+            }
+            return false;
+        }
+        if (!row.instance.empty() && (!row.vcpus || !row.memory_gib)) {
+            if (state.cells[col_vcpus].empty() || state.cells[col_memory].empty()) {
+                m_sink.add(at(state.index, record.line, 1, "",
+                              "an instance row needs vCPUs and MemoryGiB"));
+            }
+            return false;
+        }
+        return true;
     }
 
     // The catalog GPU for a feed accelerator name; nullptr when none.
@@ -974,94 +1029,47 @@ private:
         return std::nullopt;
     }
 
-    void build_split_offers() {
-        // Accelerator-only rows by (provider, accelerator, count) then zone (region when the
-        // layout has no zones).
-        using AcceleratorKey = std::tuple<std::string, std::string, double>;
-        std::map<AcceleratorKey, std::map<std::string, const Row*>> accelerators;
+    // Accelerator-only rows by (provider, accelerator, count) then zone (region when the
+    // layout has no zones), and the zones of each that a host row used.
+    using AcceleratorKey = std::tuple<std::string, std::string, double>;
+    using RowsByPlace = std::map<std::string, const Row*>;
+    struct SplitRows {
+        std::map<AcceleratorKey, RowsByPlace> accelerators;
         std::map<AcceleratorKey, std::set<std::string>> used;
+    };
+
+    static const std::string& place_of(const Row& row) {
+        return row.zone.empty() ? row.region : row.zone;
+    }
+
+    void build_split_offers() {
+        SplitRows split;
         for (const Row& row : m_rows) {
             if (!row.instance.empty()) {
                 continue;
             }
-            auto& zones = accelerators[{row.provider, row.accelerator, *row.count}];
-            const std::string& place = row.zone.empty() ? row.region : row.zone;
-            if (!zones.emplace(place, &row).second) {
+            auto& zones = split.accelerators[{row.provider, row.accelerator, *row.count}];
+            if (!zones.emplace(place_of(row), &row).second) {
                 m_sink.add(at(row.file, row.line, 1, "",
                               fmt::format("duplicate accelerator row {} x{} in {}", row.accelerator,
-                                          *row.count, place)));
+                                          *row.count, place_of(row))));
             }
         }
-        std::map<std::pair<std::string, std::string>, std::map<std::string, const Row*>> n1;
+        std::map<std::pair<std::string, std::string>, RowsByPlace> n1;
         for (const Row& host : m_rows) {
             if (host.instance.empty() || !host.accelerator.empty()) {
                 continue;
             }
-            const std::string& place = host.zone.empty() ? host.region : host.zone;
             if (host.instance == k_gcp_n1_host) {
-                n1[{host.provider, host.instance}].emplace(place, &host);
-                continue;
+                n1[{host.provider, host.instance}].emplace(place_of(host), &host);
+            } else {
+                pair_host(split, host);
             }
-            auto carried = host_accelerator(host);
-            if (!carried) {
-                ++m_cpu_only_rows;
-                continue;
-            }
-            AcceleratorKey key{host.provider, carried->first, carried->second};
-            auto zones = accelerators.find(key);
-            const Resolved resolved = resolve_cached(host.provider, carried->first);
-            if (resolved.gpu == nullptr) {
-                m_unknown[host.provider][carried->first] += 1;
-                continue;
-            }
-            const Gpu* gpu = resolved.gpu;
-            AcceleratorRows& counts = *resolved.counts;
-            const Row* part = nullptr;
-            if (zones != accelerators.end()) {
-                auto found = zones->second.find(place);
-                part = found == zones->second.end() ? nullptr : found->second;
-            }
-            if (part == nullptr) {
-                ++counts.dropped;
-                continue;
-            }
-            used[key].insert(place);
-            InstanceBuild& build = instance_for(
-                find_instance(host.provider, host.instance), host.provider, host.instance,
-                host.file, host.line, *gpu, carried->second, *host.vcpus, *host.memory_gib);
-            add_split_price(build, *part, host, counts);
         }
         for (const auto& [provider_host, hosts] : n1) {
-            for (const auto& [key, zones] : accelerators) {
-                const auto& [provider, accelerator, count] = key;
-                if (provider != provider_host.first ||
-                    std::find(k_gcp_n1_accelerators.begin(), k_gcp_n1_accelerators.end(),
-                              accelerator) == k_gcp_n1_accelerators.end()) {
-                    continue;
-                }
-                const Resolved resolved = resolve_cached(provider, accelerator);
-                if (resolved.gpu == nullptr) {
-                    continue;
-                }
-                const Gpu* gpu = resolved.gpu;
-                AcceleratorRows& counts = *resolved.counts;
-                const std::string type =
-                    fmt::format("{}+{}x{}", provider_host.second, accelerator, count);
-                for (const auto& [place, part] : zones) {
-                    auto host = hosts.find(place);
-                    if (host == hosts.end()) {
-                        ++counts.dropped;
-                        continue;
-                    }
-                    used[key].insert(place);
-                    InstanceBuild& build = instance_for(
-                        find_instance(provider, type), provider, type, part->file, part->line, *gpu,
-                        count, *host->second->vcpus, *host->second->memory_gib);
-                    add_split_price(build, *part, *host->second, counts);
-                }
-            }
+            pair_n1_hosts(split, provider_host.first, provider_host.second, hosts);
         }
-        for (const auto& [key, zones] : accelerators) {
+        for (const auto& [key, zones] : split.accelerators) {
             const auto& [provider, accelerator, count] = key;
             const Resolved resolved = resolve_cached(provider, accelerator);
             if (resolved.gpu == nullptr) {
@@ -1070,7 +1078,68 @@ private:
             }
             AcceleratorRows& counts = *resolved.counts;
             counts.csv_rows += zones.size();
-            counts.unused += zones.size() - used[key].size();
+            counts.unused += zones.size() - split.used[key].size();
+        }
+    }
+
+    // A host VM row whose type carries a known GPU, priced with the accelerator row of its zone.
+    void pair_host(SplitRows& split, const Row& host) {
+        auto carried = host_accelerator(host);
+        if (!carried) {
+            ++m_cpu_only_rows;
+            return;
+        }
+        AcceleratorKey key{host.provider, carried->first, carried->second};
+        const Resolved resolved = resolve_cached(host.provider, carried->first);
+        if (resolved.gpu == nullptr) {
+            m_unknown[host.provider][carried->first] += 1;
+            return;
+        }
+        AcceleratorRows& counts = *resolved.counts;
+        const Row* part = nullptr;
+        if (auto zones = split.accelerators.find(key); zones != split.accelerators.end()) {
+            auto found = zones->second.find(place_of(host));
+            part = found == zones->second.end() ? nullptr : found->second;
+        }
+        if (part == nullptr) {
+            ++counts.dropped;
+            return;
+        }
+        split.used[key].insert(place_of(host));
+        InstanceBuild& build = instance_for(
+            find_instance(host.provider, host.instance), host.provider, host.instance, host.file,
+            host.line, *resolved.gpu, carried->second, *host.vcpus, *host.memory_gib);
+        add_split_price(build, *part, host, counts);
+    }
+
+    // The documented N1 host of `provider`, priced with every T4 and V100 count of its zones.
+    void pair_n1_hosts(SplitRows& split, const std::string& provider, const std::string& host_type,
+                       const RowsByPlace& hosts) {
+        for (const auto& [key, zones] : split.accelerators) {
+            const auto& [key_provider, accelerator, count] = key;
+            if (key_provider != provider ||
+                std::find(k_gcp_n1_accelerators.begin(), k_gcp_n1_accelerators.end(),
+                          accelerator) == k_gcp_n1_accelerators.end()) {
+                continue;
+            }
+            const Resolved resolved = resolve_cached(provider, accelerator);
+            if (resolved.gpu == nullptr) {
+                continue;
+            }
+            AcceleratorRows& counts = *resolved.counts;
+            const std::string type = fmt::format("{}+{}x{}", host_type, accelerator, count);
+            for (const auto& [place, part] : zones) {
+                auto host = hosts.find(place);
+                if (host == hosts.end()) {
+                    ++counts.dropped;
+                    continue;
+                }
+                split.used[key].insert(place);
+                InstanceBuild& build = instance_for(
+                    find_instance(provider, type), provider, type, part->file, part->line,
+                    *resolved.gpu, count, *host->second->vcpus, *host->second->memory_gib);
+                add_split_price(build, *part, *host->second, counts);
+            }
         }
     }
 
@@ -1090,24 +1159,34 @@ private:
         m_split_providers.insert(build.provider);
     }
 
-    FeedRead finish() {
-        FeedRead out;
-        std::map<std::string, Provider> providers;
-        auto gpu_rank = [&](const std::string& name) {
-            for (std::size_t i = 0; i < m_known.size(); ++i) {
-                if (m_known[i].name == name) {
-                    return i;
-                }
+    // The place of a GPU model in the catalog's order (known models first).
+    std::size_t gpu_rank(const std::string& name) const {
+        for (std::size_t i = 0; i < m_known.size(); ++i) {
+            if (m_known[i].name == name) {
+                return i;
             }
-            for (std::size_t i = 0; i < m_fallback.size(); ++i) {
-                if (m_fallback[i].name == name) {
-                    return m_known.size() + i;
-                }
+        }
+        for (std::size_t i = 0; i < m_fallback.size(); ++i) {
+            if (m_fallback[i].name == name) {
+                return m_known.size() + i;
             }
-            return m_known.size() + m_fallback.size();
-        };
-        // Rows by instance, then by region and zone, in the order read among equals: two stable
-        // counting sorts, by place and then by instance.
+        }
+        return m_known.size() + m_fallback.size();
+    }
+
+    // The pending price rows in their final order, and where each instance's rows start.
+    struct PriceOrder {
+        std::vector<std::uint32_t> order;
+        std::vector<std::size_t> first_row; // of each instance in `order`, and the end
+        [[nodiscard]] std::span<const std::uint32_t> rows_of(std::uint32_t instance) const {
+            return {order.data() + first_row[instance],
+                    first_row[instance + 1] - first_row[instance]};
+        }
+    };
+
+    // Rows by instance, then by region and zone, in the order read among equals: two stable
+    // counting sorts, by place and then by instance.
+    PriceOrder price_order() const {
         std::vector<std::uint32_t> place_rank(m_places.size());
         {
             std::vector<std::uint32_t> places(m_places.size());
@@ -1120,7 +1199,9 @@ private:
                 place_rank[places[rank]] = static_cast<std::uint32_t>(rank);
             }
         }
-        std::vector<std::uint32_t> order(m_pending.size());
+        PriceOrder out;
+        std::vector<std::uint32_t>& order = out.order;
+        order.resize(m_pending.size());
         std::iota(order.begin(), order.end(), std::uint32_t{0});
         std::vector<std::uint32_t> sorted(order.size());
         auto sort_by = [&](std::size_t keys, auto key) {
@@ -1136,58 +1217,84 @@ private:
         };
         sort_by(place_rank.size(), [&](const PendingPrice& row) { return place_rank[row.place]; });
         sort_by(m_builds.size(), [](const PendingPrice& row) { return row.instance; });
-        sorted = {};
-        std::vector<std::size_t> first_row(m_builds.size() + 1, 0); // of each instance in order
+        out.first_row.assign(m_builds.size() + 1, 0);
         for (const PendingPrice& row : m_pending) {
-            ++first_row[row.instance + 1];
+            ++out.first_row[row.instance + 1];
         }
-        std::partial_sum(first_row.begin(), first_row.end(), first_row.begin());
+        std::partial_sum(out.first_row.begin(), out.first_row.end(), out.first_row.begin());
+        return out;
+    }
+
+    // Writes the price rows of `build` into its instance, unique by (region, zone); a row of
+    // the provider's date leaves its own date out.
+    void write_prices(InstanceBuild& build, std::span<const std::uint32_t> rows,
+                      Date provider_as_of) {
+        Instance& instance = build.instance;
+        instance.prices.reserve(rows.size());
+        for (std::size_t k = 0; k < rows.size(); ++k) {
+            const PendingPrice& row = m_pending[rows[k]];
+            const std::string& region = m_places.first(row.place);
+            const std::string& zone = m_places.second(row.place);
+            const Origin& origin = m_origins[row.origin];
+            // Unique (region, zone) per instance: compare neighbours.
+            if (k > 0 && m_pending[rows[k - 1]].place == row.place) {
+                const PendingPrice& before = m_pending[rows[k - 1]];
+                m_sink.add(at(
+                    origin.file, row.line, 1, "",
+                    fmt::format("duplicate price row for instance type '{}' in "
+                                "region '{}'{} (first on {}:{})",
+                                instance.type, region, zone.empty() ? "" : " zone '" + zone + "'",
+                                m_files[m_origins[before.origin].file].name, before.line)));
+                continue;
+            }
+            // Braces, not emplace_back: clang 14 (the fuzz build) cannot initialise an
+            // aggregate from parentheses.
+            instance.prices.push_back(PriceRow{
+                region,
+                zone,
+                unpack(row.on_demand),
+                unpack(row.spot),
+                std::nullopt,
+                std::nullopt,
+                {},
+                origin.as_of == provider_as_of ? std::nullopt : std::optional<Date>(origin.as_of)});
+        }
+    }
+
+    // The source entry of provider `name`'s rows.
+    Source provider_source(const std::string& name) const {
+        Source source;
+        source.id = fmt::format("skypilot-{}-feed", name);
+        source.title = fmt::format("SkyPilot catalog feed for {} ({})", name, file_list(name));
+        const bool derived = m_split_providers.contains(name);
+        source.grade = derived ? "D" : "R";
+        source.note = fmt::format(
+            "read by gpuplan from the SkyPilot vms.csv layout; as_of {}{}{}", date_note(),
+            m_options.undated ? "; the snapshot's own date is unknown, so as_of is the date "
+                                "it was read, not the date the prices were set"
+                              : "",
+            derived ? "; instance prices are exact sums of an accelerator row and a host-VM "
+                      "row in the same zone"
+                    : "");
+        source.undated = m_options.undated;
+        return source;
+    }
+
+    FeedRead finish() {
+        FeedRead out;
+        const PriceOrder order = price_order();
         // A provider's as_of is its oldest price row's; rows of that date leave theirs out.
         std::map<std::string, Date, std::less<>> oldest;
         for (const auto& [key, build] : m_instances) {
             Date& date = oldest.try_emplace(build.provider, Date{9999, 12, 31}).first->second;
-            for (std::size_t k = first_row[build.id]; k < first_row[build.id + 1]; ++k) {
-                date = std::min(date, m_origins[m_pending[order[k]].origin].as_of);
+            for (const std::uint32_t row : order.rows_of(build.id)) {
+                date = std::min(date, m_origins[m_pending[row].origin].as_of);
             }
         }
+        std::map<std::string, Provider> providers;
         for (auto& [key, build] : m_instances) {
-            const Date provider_as_of = oldest.at(build.provider);
-            Instance& instance = build.instance;
-            const std::span<const std::uint32_t> rows(
-                order.data() + first_row[build.id], first_row[build.id + 1] - first_row[build.id]);
-            // Unique (region, zone) per instance: compare neighbours.
-            instance.prices.reserve(rows.size());
-            for (std::size_t k = 0; k < rows.size(); ++k) {
-                const PendingPrice& row = m_pending[rows[k]];
-                const std::string& region = m_places.first(row.place);
-                const std::string& zone = m_places.second(row.place);
-                const Origin& origin = m_origins[row.origin];
-                if (k > 0 && m_pending[rows[k - 1]].place == row.place) {
-                    const PendingPrice& before = m_pending[rows[k - 1]];
-                    m_sink.add(
-                        at(origin.file, row.line, 1, "",
-                           fmt::format("duplicate price row for instance type '{}' in "
-                                       "region '{}'{} (first on {}:{})",
-                                       instance.type, region,
-                                       zone.empty() ? "" : " zone '" + zone + "'",
-                                       m_files[m_origins[before.origin].file].name, before.line)));
-                    continue;
-                }
-                // Braces, not emplace_back: clang 14 (the fuzz build) cannot initialise an
-                // aggregate from parentheses.
-                instance.prices.push_back(PriceRow{region,
-                                                   zone,
-                                                   unpack(row.on_demand),
-                                                   unpack(row.spot),
-                                                   std::nullopt,
-                                                   std::nullopt,
-                                                   {},
-                                                   origin.as_of == provider_as_of
-                                                       ? std::nullopt
-                                                       : std::optional<Date>(origin.as_of)});
-            }
-            Provider& provider = providers[build.provider];
-            provider.instances.push_back(std::move(instance));
+            write_prices(build, order.rows_of(build.id), oldest.at(build.provider));
+            providers[build.provider].instances.push_back(std::move(build.instance));
         }
         m_pending = {};
         m_sink.throw_if_any();
@@ -1195,7 +1302,7 @@ private:
             provider.name = name;
             provider.display_name = display_name(name);
             provider.currency = std::string(k_currency);
-            // Its price rows of this date were written without one (see above).
+            // Its price rows of this date were written without one (see write_prices).
             provider.as_of = provider.instances.empty() ? Date{} : oldest.at(name);
             std::sort(provider.instances.begin(), provider.instances.end(),
                       [&](const Instance& a, const Instance& b) {
@@ -1204,20 +1311,7 @@ private:
                                  std::make_tuple(gpu_rank(b.gpu), b.gpu_count, b.vcpus,
                                                  std::cref(b.type));
                       });
-            Source source;
-            source.id = fmt::format("skypilot-{}-feed", name);
-            source.title = fmt::format("SkyPilot catalog feed for {} ({})", name, file_list(name));
-            const bool derived = m_split_providers.contains(name);
-            source.grade = derived ? "D" : "R";
-            source.note = fmt::format(
-                "read by gpuplan from the SkyPilot vms.csv layout; as_of {}{}{}", date_note(),
-                m_options.undated ? "; the snapshot's own date is unknown, so as_of is the date "
-                                    "it was read, not the date the prices were set"
-                                  : "",
-                derived ? "; instance prices are exact sums of an accelerator row and a host-VM "
-                          "row in the same zone"
-                        : "");
-            source.undated = m_options.undated;
+            Source source = provider_source(name);
             provider.sources = {source.id};
             out.overlay.sources.push_back(std::move(source));
             out.overlay.providers.push_back(std::move(provider));
@@ -1227,19 +1321,23 @@ private:
             out.overlay.texts.emplace_back(file.text);
         }
         out.overlay.gpus = m_needed_gpus;
-        for (auto& [key, entry] : m_stats) {
-            out.summary.accelerators.push_back(entry);
+        write_summary(out.summary);
+        return out;
+    }
+
+    void write_summary(FeedSummary& summary) const {
+        for (const auto& [key, entry] : m_stats) {
+            summary.accelerators.push_back(entry);
         }
-        out.summary.unknown_accelerators = m_unknown;
-        out.summary.cpu_only_rows = m_cpu_only_rows;
-        out.summary.corrections = m_corrections;
+        summary.unknown_accelerators = m_unknown;
+        summary.cpu_only_rows = m_cpu_only_rows;
+        summary.corrections = m_corrections;
         for (const auto& [key, rows] : m_zero_prices) {
-            out.summary.corrections.push_back(
+            summary.corrections.push_back(
                 fmt::format("{}: {} {} {} of 0 read as no price (a zero price is not an offer)",
                             key.first, rows, rows == 1 ? "row's" : "rows'", key.second));
         }
-        out.summary.dates = m_dates;
-        return out;
+        summary.dates = m_dates;
     }
 
     std::set<std::size_t> files_of(const std::string& provider) const {
