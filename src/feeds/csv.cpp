@@ -145,14 +145,13 @@ inline std::size_t CsvReader::find_stop(std::size_t pos) {
 
 bool CsvReader::next(CsvRecord& record) {
     const std::size_t size = m_text.size();
-    const char* data = m_text.data();
     for (;;) {
         record.fields.clear();
         record.places.clear();
         m_scratch.clear();
         m_escaped.clear();
         // Empty lines separate nothing in a feed; skip them.
-        while (m_pos < size && is_line_end(data[m_pos])) {
+        while (m_pos < size && is_line_end(m_text[m_pos])) {
             m_pos += line_end_length(m_text, m_pos);
             advance_line(m_pos);
         }
@@ -160,68 +159,14 @@ bool CsvReader::next(CsvRecord& record) {
             return false;
         }
         record.line = m_line;
-        bool bad = false;
-        for (;;) {
-            const CsvPlace place{m_line, static_cast<std::uint32_t>(m_pos - m_line_start + 1)};
-            if (record.fields.size() >= m_limits.max_fields) {
-                fail(place.line, place.column,
-                     fmt::format("more than {} fields in one record", m_limits.max_fields));
-                bad = true;
-                break;
-            }
-            std::string_view field;
-            if (m_pos < size && data[m_pos] == '"') {
-                field = read_quoted(place, record.fields.size());
-                if (field.data() == nullptr) {
-                    return false; // the rest of the file is inside the quotes
-                }
-                if (m_pos < size && data[m_pos] != ',' && !is_line_end(data[m_pos])) {
-                    fail(m_line, static_cast<std::uint32_t>(m_pos - m_line_start + 1),
-                         "unexpected character after a closing quote (a quote inside a field "
-                         "must be doubled)");
-                    bad = true;
-                    break;
-                }
-            } else {
-                const std::size_t start = m_pos;
-                const std::size_t pos = find_stop(start);
-                m_pos = pos;
-                if (pos < size && data[pos] == '"') {
-                    fail(m_line, static_cast<std::uint32_t>(pos - m_line_start + 1),
-                         "quote in an unquoted field (quote the whole field and double the "
-                         "quote)");
-                    bad = true;
-                    break;
-                }
-                field = std::string_view(data + start, pos - start);
-            }
-            if (field.size() > m_limits.max_field_bytes) {
-                fail(place.line, place.column,
-                     fmt::format("field of {} bytes, more than the limit of {} bytes", field.size(),
-                                 m_limits.max_field_bytes));
-                bad = true;
-                break;
-            }
-            record.fields.push_back(field);
-            record.places.push_back(place);
-            if (m_pos >= size) {
-                break;
-            }
-            if (data[m_pos] == ',') {
-                ++m_pos;
-                if (m_pos >= size) { // a trailing comma ends the file with one more empty field
-                    record.fields.push_back(m_text.substr(m_pos, 0));
-                    record.places.push_back(
-                        {m_line, static_cast<std::uint32_t>(m_pos - m_line_start + 1)});
-                    break;
-                }
-                continue;
-            }
-            m_pos += line_end_length(m_text, m_pos);
-            advance_line(m_pos);
-            break;
+        FieldEnd end = FieldEnd::more;
+        while (end == FieldEnd::more) {
+            end = read_field(record);
         }
-        if (bad) {
+        if (end == FieldEnd::lost) {
+            return false; // the rest of the file is inside the quotes
+        }
+        if (end == FieldEnd::bad) {
             skip_line();
             continue;
         }
@@ -232,6 +177,67 @@ bool CsvReader::next(CsvRecord& record) {
         }
         return true;
     }
+}
+
+inline CsvReader::FieldEnd CsvReader::read_field(CsvRecord& record) {
+    const std::size_t size = m_text.size();
+    const char* data = m_text.data();
+    const CsvPlace place{m_line, static_cast<std::uint32_t>(m_pos - m_line_start + 1)};
+    if (record.fields.size() >= m_limits.max_fields) {
+        fail(place.line, place.column,
+             fmt::format("more than {} fields in one record", m_limits.max_fields));
+        return FieldEnd::bad;
+    }
+    std::string_view field;
+    if (m_pos < size && data[m_pos] == '"') {
+        field = read_quoted(place, record.fields.size());
+        if (field.data() == nullptr) {
+            return FieldEnd::lost;
+        }
+        if (m_pos < size && data[m_pos] != ',' && !is_line_end(data[m_pos])) {
+            fail(m_line, static_cast<std::uint32_t>(m_pos - m_line_start + 1),
+                 "unexpected character after a closing quote (a quote inside a field must be "
+                 "doubled)");
+            return FieldEnd::bad;
+        }
+    } else {
+        const std::size_t start = m_pos;
+        m_pos = find_stop(start);
+        if (m_pos < size && data[m_pos] == '"') {
+            fail(m_line, static_cast<std::uint32_t>(m_pos - m_line_start + 1),
+                 "quote in an unquoted field (quote the whole field and double the quote)");
+            return FieldEnd::bad;
+        }
+        field = std::string_view(data + start, m_pos - start);
+    }
+    if (field.size() > m_limits.max_field_bytes) {
+        fail(place.line, place.column,
+             fmt::format("field of {} bytes, more than the limit of {} bytes", field.size(),
+                         m_limits.max_field_bytes));
+        return FieldEnd::bad;
+    }
+    record.fields.push_back(field);
+    record.places.push_back(place);
+    return end_field(record);
+}
+
+inline CsvReader::FieldEnd CsvReader::end_field(CsvRecord& record) {
+    const std::size_t size = m_text.size();
+    if (m_pos >= size) {
+        return FieldEnd::record;
+    }
+    if (m_text[m_pos] == ',') {
+        ++m_pos;
+        if (m_pos >= size) { // a trailing comma ends the file with one more empty field
+            record.fields.push_back(m_text.substr(m_pos, 0));
+            record.places.push_back({m_line, static_cast<std::uint32_t>(m_pos - m_line_start + 1)});
+            return FieldEnd::record;
+        }
+        return FieldEnd::more;
+    }
+    m_pos += line_end_length(m_text, m_pos);
+    advance_line(m_pos);
+    return FieldEnd::record;
 }
 
 std::string_view CsvReader::read_quoted(CsvPlace place, std::size_t index) {

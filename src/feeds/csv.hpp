@@ -64,6 +64,13 @@ private:
     // Reads the quoted field starting at m_pos, field number `index` of the record. A view with
     // no data (not even an empty one) when the quote never ends, which is reported.
     std::string_view read_quoted(CsvPlace place, std::size_t index);
+    // What follows a field: another field of the record, the record's end, a bad record (reported,
+    // its line to be skipped) or the end of what can be read (an unterminated quote).
+    enum class FieldEnd { more, record, bad, lost };
+    // Reads the field at m_pos into `record`.
+    FieldEnd read_field(CsvRecord& record);
+    // Steps over the separator or line end after a field.
+    FieldEnd end_field(CsvRecord& record);
     void fail(std::uint32_t line, std::uint32_t column, std::string message);
     void skip_line();
     void advance_line(std::size_t line_start_after);
