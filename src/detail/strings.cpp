@@ -91,35 +91,49 @@ std::string join_choices(std::span<const std::string_view> choices) {
     return out;
 }
 
+namespace {
+
+// What a UTF-8 lead byte starts: the sequence's length (0 for a byte no sequence starts with)
+// and the range of its second byte, narrower than 0x80-0xBF where that rules out overlong
+// forms, surrogates and code points above U+10FFFF (RFC 3629, section 4).
+struct Utf8Lead {
+    std::size_t length = 0;
+    unsigned low = 0x80U;
+    unsigned high = 0xBFU;
+};
+
+Utf8Lead utf8_lead(unsigned lead) {
+    if (lead < 0x80U) {
+        return {1};
+    }
+    if (lead >= 0xC2U && lead <= 0xDFU) {
+        return {2};
+    }
+    if (lead >= 0xE0U && lead <= 0xEFU) {
+        return {3, lead == 0xE0U ? 0xA0U : 0x80U, lead == 0xEDU ? 0x9FU : 0xBFU};
+    }
+    if (lead >= 0xF0U && lead <= 0xF4U) {
+        return {4, lead == 0xF0U ? 0x90U : 0x80U, lead == 0xF4U ? 0x8FU : 0xBFU};
+    }
+    return {0};
+}
+
+} // namespace
+
 std::size_t utf8_sequence_length(std::string_view text, std::size_t i) {
     const auto byte = [&](std::size_t k) {
         return k < text.size() ? static_cast<unsigned char>(text[k]) : 0U;
     };
-    const unsigned lead = byte(i);
-    const auto continuation = [&](std::size_t k, unsigned low, unsigned high) {
-        const unsigned b = byte(k);
-        return b >= low && b <= high;
-    };
-    if (lead < 0x80U) {
-        return 1;
+    const Utf8Lead lead = utf8_lead(byte(i));
+    for (std::size_t k = 1; k < lead.length; ++k) {
+        const unsigned b = byte(i + k);
+        const unsigned low = k == 1 ? lead.low : 0x80U;
+        const unsigned high = k == 1 ? lead.high : 0xBFU;
+        if (b < low || b > high) {
+            return 0;
+        }
     }
-    if (lead >= 0xC2U && lead <= 0xDFU) {
-        return continuation(i + 1, 0x80U, 0xBFU) ? 2 : 0;
-    }
-    if (lead >= 0xE0U && lead <= 0xEFU) {
-        const unsigned low = lead == 0xE0U ? 0xA0U : 0x80U;
-        const unsigned high = lead == 0xEDU ? 0x9FU : 0xBFU;
-        return continuation(i + 1, low, high) && continuation(i + 2, 0x80U, 0xBFU) ? 3 : 0;
-    }
-    if (lead >= 0xF0U && lead <= 0xF4U) {
-        const unsigned low = lead == 0xF0U ? 0x90U : 0x80U;
-        const unsigned high = lead == 0xF4U ? 0x8FU : 0xBFU;
-        return continuation(i + 1, low, high) && continuation(i + 2, 0x80U, 0xBFU) &&
-                       continuation(i + 3, 0x80U, 0xBFU)
-                   ? 4
-                   : 0;
-    }
-    return 0;
+    return lead.length;
 }
 
 std::optional<Utf8Error> find_invalid_utf8(std::string_view text) {

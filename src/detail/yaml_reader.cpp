@@ -33,87 +33,110 @@ struct TextProblem {
     std::string message;
 };
 
+// True when a quote after `before` opens a quoted scalar (`it's` is plain text).
+bool can_start_scalar(char before) {
+    return before == '\n' || before == ' ' || before == '\t' || before == '[' || before == '{' ||
+           before == ',' || before == ':' || before == '-' || before == '?';
+}
+
 // Checks, without recursion, what yaml-cpp would otherwise choke on: invalid UTF-8, NUL bytes,
 // and nesting depth, estimated from flow brackets outside quotes and comments plus the column
 // where each line's content starts (block nesting cannot be deeper than that).
-std::optional<TextProblem> check_structure(std::string_view text) {
-    std::size_t flow_depth = 0;
-    std::size_t line_start_column = 0;
-    bool at_line_start = true;
-    char quote = 0;
-    bool comment = false;
-    std::uint32_t line = 1;
-    std::uint32_t column = 0;
-    const auto too_deep = [&] {
-        return TextProblem{line, column,
-                           fmt::format("nesting deeper than {} levels", k_max_nesting_depth)};
-    };
-    for (std::size_t i = 0; i < text.size(); ++i) {
-        const char c = text[i];
-        ++column;
-        const std::size_t length = utf8_sequence_length(text, i);
-        if (length == 0) {
-            return TextProblem{
-                line, column,
-                fmt::format("invalid UTF-8 (byte 0x{:02X}); gpuplan reads UTF-8 text",
-                            static_cast<unsigned char>(c))};
-        }
-        if (c == '\0') {
-            return TextProblem{line, column, "NUL byte; gpuplan reads UTF-8 text"};
-        }
-        if (length > 1) {
-            i += length - 1;
-            at_line_start = false;
-            continue;
-        }
-        if (c == '\n') {
-            at_line_start = true;
-            line_start_column = 0;
-            comment = false;
-            ++line;
-            column = 0;
-            if (flow_depth == 0) {
-                quote = 0;
+class StructureScan {
+public:
+    std::optional<TextProblem> run(std::string_view text) {
+        for (std::size_t i = 0; i < text.size(); ++i) {
+            const char c = text[i];
+            ++m_column;
+            const std::size_t length = utf8_sequence_length(text, i);
+            if (length == 0) {
+                return TextProblem{
+                    m_line, m_column,
+                    fmt::format("invalid UTF-8 (byte 0x{:02X}); gpuplan reads UTF-8 text",
+                                static_cast<unsigned char>(c))};
             }
-            continue;
-        }
-        if (comment) {
-            continue;
-        }
-        if (at_line_start) {
-            if (c == ' ' || c == '-' || c == '\t') {
-                ++line_start_column;
-                if (line_start_column > 4 * k_max_nesting_depth) {
-                    return too_deep();
-                }
+            if (c == '\0') {
+                return TextProblem{m_line, m_column, "NUL byte; gpuplan reads UTF-8 text"};
+            }
+            if (length > 1) {
+                i += length - 1;
+                m_at_line_start = false;
                 continue;
             }
-            at_line_start = false;
-        }
-        if (quote != 0) {
-            if (c == quote) {
-                quote = 0;
+            if (auto problem = ascii(c, i == 0 ? '\n' : text[i - 1])) {
+                return problem;
             }
-            continue;
         }
-        // A quote opens a quoted scalar only where a scalar can start (`it's` is plain text).
-        const char before = i == 0 ? '\n' : text[i - 1];
-        const bool scalar_start = before == '\n' || before == ' ' || before == '\t' ||
-                                  before == '[' || before == '{' || before == ',' ||
-                                  before == ':' || before == '-' || before == '?';
-        if ((c == '"' || c == '\'') && scalar_start) {
-            quote = c;
+        return std::nullopt;
+    }
+
+private:
+    [[nodiscard]] TextProblem too_deep() const {
+        return TextProblem{m_line, m_column,
+                           fmt::format("nesting deeper than {} levels", k_max_nesting_depth)};
+    }
+
+    // One ASCII byte `c`, after `before`.
+    std::optional<TextProblem> ascii(char c, char before) {
+        if (c == '\n') {
+            m_at_line_start = true;
+            m_line_start_column = 0;
+            m_comment = false;
+            ++m_line;
+            m_column = 0;
+            if (m_flow_depth == 0) {
+                m_quote = 0;
+            }
+            return std::nullopt;
+        }
+        if (m_comment) {
+            return std::nullopt;
+        }
+        if (m_at_line_start) {
+            if (c == ' ' || c == '-' || c == '\t') {
+                ++m_line_start_column;
+                return m_line_start_column > 4 * k_max_nesting_depth
+                           ? std::optional<TextProblem>(too_deep())
+                           : std::nullopt;
+            }
+            m_at_line_start = false;
+        }
+        if (m_quote != 0) {
+            if (c == m_quote) {
+                m_quote = 0;
+            }
+            return std::nullopt;
+        }
+        return content(c, before);
+    }
+
+    // A byte of content outside quotes and comments.
+    std::optional<TextProblem> content(char c, char before) {
+        if ((c == '"' || c == '\'') && can_start_scalar(before)) {
+            m_quote = c;
         } else if (c == '#') {
-            comment = true;
+            m_comment = true;
         } else if (c == '[' || c == '{') {
-            if (++flow_depth > k_max_nesting_depth) {
+            if (++m_flow_depth > k_max_nesting_depth) {
                 return too_deep();
             }
-        } else if ((c == ']' || c == '}') && flow_depth > 0) {
-            --flow_depth;
+        } else if ((c == ']' || c == '}') && m_flow_depth > 0) {
+            --m_flow_depth;
         }
+        return std::nullopt;
     }
-    return std::nullopt;
+
+    std::size_t m_flow_depth = 0;
+    std::size_t m_line_start_column = 0;
+    bool m_at_line_start = true;
+    char m_quote = 0;
+    bool m_comment = false;
+    std::uint32_t m_line = 1;
+    std::uint32_t m_column = 0;
+};
+
+std::optional<TextProblem> check_structure(std::string_view text) {
+    return StructureScan().run(text);
 }
 
 // Records where each document of a stream starts; ignores everything else.
