@@ -229,57 +229,72 @@ std::string_view to_string(PurchaseStatus status) {
     return "?";
 }
 
+namespace {
+
+Outcome evaluate_compare(const Condition& condition, const Facts& facts,
+                         std::vector<FactUse>& uses) {
+    record_use(uses, condition.fact, facts);
+    auto it = facts.find(condition.fact);
+    if (condition.op == Op::exists) {
+        const bool wanted = condition.values.empty() ||
+                            std::get_if<bool>(&condition.values.front()) == nullptr ||
+                            std::get<bool>(condition.values.front());
+        return from_bool((it != facts.end()) == wanted);
+    }
+    if (it == facts.end()) {
+        return Outcome::missing;
+    }
+    if (type_of(it->second) != expected_type(condition)) {
+        return Outcome::type_error;
+    }
+    return compare(condition, it->second);
+}
+
+// `all` and `any`: every operand is evaluated, so the trace shows every fact the test reads.
+Outcome evaluate_group(const Condition& condition, const Facts& facts, std::vector<FactUse>& uses) {
+    const bool is_all = condition.kind == Condition::Kind::all;
+    std::optional<Outcome> unknown;
+    bool settled = false;
+    for (const Condition& child : condition.children) {
+        const Outcome outcome = evaluate(child, facts, uses);
+        if (is_unknown(outcome)) {
+            unknown = unknown ? worst_unknown(*unknown, outcome) : outcome;
+        } else if (outcome == (is_all ? Outcome::no : Outcome::yes)) {
+            settled = true;
+        }
+    }
+    if (settled) {
+        return is_all ? Outcome::no : Outcome::yes;
+    }
+    if (unknown) {
+        return *unknown;
+    }
+    return is_all ? Outcome::yes : Outcome::no;
+}
+
+Outcome evaluate_negate(const Condition& condition, const Facts& facts,
+                        std::vector<FactUse>& uses) {
+    if (condition.children.empty()) {
+        return Outcome::type_error;
+    }
+    const Outcome outcome = evaluate(condition.children.front(), facts, uses);
+    if (is_unknown(outcome)) {
+        return outcome;
+    }
+    return outcome == Outcome::yes ? Outcome::no : Outcome::yes;
+}
+
+} // namespace
+
 Outcome evaluate(const Condition& condition, const Facts& facts, std::vector<FactUse>& uses) {
     switch (condition.kind) {
-    case Condition::Kind::compare: {
-        record_use(uses, condition.fact, facts);
-        auto it = facts.find(condition.fact);
-        if (condition.op == Op::exists) {
-            const bool wanted = condition.values.empty() ||
-                                std::get_if<bool>(&condition.values.front()) == nullptr ||
-                                std::get<bool>(condition.values.front());
-            return from_bool((it != facts.end()) == wanted);
-        }
-        if (it == facts.end()) {
-            return Outcome::missing;
-        }
-        if (type_of(it->second) != expected_type(condition)) {
-            return Outcome::type_error;
-        }
-        return compare(condition, it->second);
-    }
+    case Condition::Kind::compare:
+        return evaluate_compare(condition, facts, uses);
     case Condition::Kind::all:
-    case Condition::Kind::any: {
-        const bool is_all = condition.kind == Condition::Kind::all;
-        // Every operand is evaluated, so the trace shows every fact the test reads.
-        std::optional<Outcome> unknown;
-        bool settled = false;
-        for (const Condition& child : condition.children) {
-            const Outcome outcome = evaluate(child, facts, uses);
-            if (is_unknown(outcome)) {
-                unknown = unknown ? worst_unknown(*unknown, outcome) : outcome;
-            } else if (outcome == (is_all ? Outcome::no : Outcome::yes)) {
-                settled = true;
-            }
-        }
-        if (settled) {
-            return is_all ? Outcome::no : Outcome::yes;
-        }
-        if (unknown) {
-            return *unknown;
-        }
-        return is_all ? Outcome::yes : Outcome::no;
-    }
-    case Condition::Kind::negate: {
-        if (condition.children.empty()) {
-            return Outcome::type_error;
-        }
-        const Outcome outcome = evaluate(condition.children.front(), facts, uses);
-        if (is_unknown(outcome)) {
-            return outcome;
-        }
-        return outcome == Outcome::yes ? Outcome::no : Outcome::yes;
-    }
+    case Condition::Kind::any:
+        return evaluate_group(condition, facts, uses);
+    case Condition::Kind::negate:
+        return evaluate_negate(condition, facts, uses);
     }
     return Outcome::type_error;
 }

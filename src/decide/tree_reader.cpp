@@ -253,8 +253,26 @@ private:
         return out;
     }
 
+    // The definition of fact `name`; nullptr, reported at `fact_node`, when there is none.
+    static const FactDefinition* known_fact(const YamlNode& fact_node, const std::string& name) {
+        const FactDefinition* definition = find_fact(name);
+        if (definition != nullptr) {
+            return definition;
+        }
+        std::vector<std::string_view> names;
+        for (const FactDefinition& fact : fact_definitions()) {
+            names.push_back(fact.name);
+        }
+        std::string hint = detail::closest_match(name, names);
+        fact_node.error(hint.empty()
+                            ? fmt::format("unknown fact '{}' (docs/decision-rules.md "
+                                          "lists every fact)",
+                                          name)
+                            : fmt::format("unknown fact '{}'; did you mean '{}'?", name, hint));
+        return nullptr;
+    }
+
     std::optional<Condition> read_comparison(const YamlNode& node) {
-        Condition out;
         auto fact_node = node.get("fact");
         auto name = fact_node->as_string();
         std::vector<std::pair<Op, YamlNode>> operators;
@@ -272,18 +290,8 @@ private:
         if (!name) {
             return std::nullopt;
         }
-        const FactDefinition* definition = find_fact(*name);
+        const FactDefinition* definition = known_fact(*fact_node, *name);
         if (definition == nullptr) {
-            std::vector<std::string_view> names;
-            for (const FactDefinition& fact : fact_definitions()) {
-                names.push_back(fact.name);
-            }
-            std::string hint = detail::closest_match(*name, names);
-            fact_node->error(
-                hint.empty() ? fmt::format("unknown fact '{}' (docs/decision-rules.md lists "
-                                           "every fact)",
-                                           *name)
-                             : fmt::format("unknown fact '{}'; did you mean '{}'?", *name, hint));
             return std::nullopt;
         }
         auto& [op, operand] = operators.front();
@@ -293,45 +301,52 @@ private:
                                       allowed_ops(definition->type)));
             return std::nullopt;
         }
+        Condition out;
         out.fact = *name;
         out.op = op;
+        if (!read_operands(operand, op, *definition, out.values)) {
+            return std::nullopt;
+        }
+        return out;
+    }
+
+    // The operand(s) of operator `op` on `definition`'s fact into `values`; false when bad.
+    bool read_operands(const YamlNode& operand, Op op, const FactDefinition& definition,
+                       std::vector<FactValue>& values) {
         if (op == Op::exists) {
             auto wanted = operand.as_bool();
             if (!wanted) {
-                return std::nullopt;
+                return false;
             }
-            out.values.emplace_back(*wanted);
-            return out;
+            values.emplace_back(*wanted);
+            return true;
         }
         if (op == Op::in || op == Op::not_in) {
             bool ok = true;
             for (const YamlNode& item : operand.items()) {
-                auto value = read_operand(item, *definition);
+                auto value = read_operand(item, definition);
                 if (value) {
-                    out.values.push_back(std::move(*value));
+                    values.push_back(std::move(*value));
                 } else {
                     ok = false;
                 }
             }
-            if (ok && operand.is_sequence() && out.values.empty()) {
+            if (ok && operand.is_sequence() && values.empty()) {
                 operand.error("expected at least one value");
             }
-            if (!ok || out.values.empty()) {
-                return std::nullopt;
-            }
-            return out;
+            return ok && !values.empty();
         }
         // `contains` tests a list fact for one string; everything else compares like with like.
-        FactDefinition element = *definition;
+        FactDefinition element = definition;
         if (op == Op::contains) {
             element.type = FactType::string;
         }
         auto value = read_operand(operand, element);
         if (!value) {
-            return std::nullopt;
+            return false;
         }
-        out.values.push_back(std::move(*value));
-        return out;
+        values.push_back(std::move(*value));
+        return true;
     }
 
     std::optional<FactValue> read_operand(const YamlNode& node, const FactDefinition& fact) {
@@ -415,35 +430,10 @@ private:
             return out;
         }
         if (auto gpus = node.get("gpus")) {
-            if (gpus->expect_map({"prefer", "exclude", "only"})) {
-                if (auto list = gpus->get("prefer")) {
-                    out.gpus.prefer = read_gpu_list(*list, {index, slot, GpuList::prefer, {}});
-                }
-                if (auto list = gpus->get("exclude")) {
-                    out.gpus.exclude = read_gpu_list(*list, {index, slot, GpuList::exclude, {}});
-                }
-                if (auto list = gpus->get("only")) {
-                    out.gpus.only = read_gpu_list(*list, {index, slot, GpuList::only, {}});
-                }
-                defer(GpuConflicts{index, slot, location_of(*gpus)});
-            }
+            read_branch_gpus(*gpus, index, slot, out.gpus);
         }
         if (auto purchase = node.get("purchase")) {
-            if (purchase->expect_map({"prefer", "exclude"})) {
-                if (auto list = purchase->get("prefer")) {
-                    out.purchase.prefer = read_purchase_list(*list);
-                }
-                if (auto list = purchase->get("exclude")) {
-                    out.purchase.exclude = read_purchase_list(*list);
-                }
-                for (PurchaseOption option : out.purchase.prefer) {
-                    if (std::find(out.purchase.exclude.begin(), out.purchase.exclude.end(),
-                                  option) != out.purchase.exclude.end()) {
-                        purchase->error(
-                            fmt::format("'{}' is both preferred and excluded", to_string(option)));
-                    }
-                }
-            }
+            read_branch_purchase(*purchase, out.purchase);
         }
         if (auto interconnect = node.get("interconnect")) {
             if (interconnect->expect_map({"nvlink", "min_network_gbps"})) {
@@ -468,6 +458,43 @@ private:
             }
         }
         return out;
+    }
+
+    // A branch's `gpus`: prefer, exclude and only lists, checked against each other later.
+    void read_branch_gpus(const YamlNode& gpus, std::uint32_t index, BranchSlot slot,
+                          GpuEffects& out) {
+        if (!gpus.expect_map({"prefer", "exclude", "only"})) {
+            return;
+        }
+        if (auto list = gpus.get("prefer")) {
+            out.prefer = read_gpu_list(*list, {index, slot, GpuList::prefer, {}});
+        }
+        if (auto list = gpus.get("exclude")) {
+            out.exclude = read_gpu_list(*list, {index, slot, GpuList::exclude, {}});
+        }
+        if (auto list = gpus.get("only")) {
+            out.only = read_gpu_list(*list, {index, slot, GpuList::only, {}});
+        }
+        defer(GpuConflicts{index, slot, location_of(gpus)});
+    }
+
+    // A branch's `purchase`: prefer and exclude lists, no option in both.
+    static void read_branch_purchase(const YamlNode& purchase, PurchaseEffects& out) {
+        if (!purchase.expect_map({"prefer", "exclude"})) {
+            return;
+        }
+        if (auto list = purchase.get("prefer")) {
+            out.prefer = read_purchase_list(*list);
+        }
+        if (auto list = purchase.get("exclude")) {
+            out.exclude = read_purchase_list(*list);
+        }
+        for (PurchaseOption option : out.prefer) {
+            if (std::find(out.exclude.begin(), out.exclude.end(), option) != out.exclude.end()) {
+                purchase.error(
+                    fmt::format("'{}' is both preferred and excluded", to_string(option)));
+            }
+        }
     }
 
     // Every `next` names a node; the tree has no cycle and no node the root cannot reach.
