@@ -43,48 +43,62 @@ Exit run_catalog_show(const CommonOptions& common, const CatalogShowOptions& opt
     return Exit::ok;
 }
 
+namespace {
+
+// The problems of the shipped files, re-validated from their embedded text with the same
+// readers a user's files go through.
+std::vector<Diagnostic> validate_shipped_files(std::size_t& file_count) {
+    std::vector<std::pair<std::string, std::string>> files;
+    for (const catalog::EmbeddedFile& file : embedded::index().files) {
+        files.emplace_back(std::string(file.name), std::string(file.text));
+    }
+    file_count = files.size();
+    return shipped::validate_shipped(files);
+}
+
+// The problems of `paths` (YAML files and folders, or feeds), read over the embedded catalog
+// unless --no-default-catalog.
+std::vector<Diagnostic> validate_paths(const CommonOptions& common,
+                                       const std::vector<std::string>& paths,
+                                       std::size_t& file_count) {
+    if (std::any_of(paths.begin(), paths.end(),
+                    [](const std::string& p) { return is_feed_path(p); })) {
+        file_count = paths.size();
+        // Feeds go through the feed reader, in order with the YAML files, as --catalog does.
+        CommonOptions with_paths = common;
+        with_paths.catalogs = paths;
+        try {
+            (void)apply_catalog_paths(
+                common.no_default_catalog ? catalog::Catalog{} : embedded::catalog(), with_paths);
+        } catch (const InputError& e) {
+            return e.diagnostics();
+        }
+        return {};
+    }
+    const std::vector<TextFile> files = read_catalog_paths(paths);
+    file_count = files.size();
+    if (files.empty()) {
+        throw UsageError("no catalog files (*.yaml) found in the given folders");
+    }
+    if (common.no_default_catalog) {
+        return catalog::validate_catalog(files);
+    }
+    try {
+        (void)catalog::overlay_catalog(embedded::catalog(), files);
+    } catch (const InputError& e) {
+        return e.diagnostics();
+    }
+    return {};
+}
+
+} // namespace
+
 Exit run_catalog_validate(const CommonOptions& common, const CatalogValidateOptions& options,
                           Io& io) {
-    std::vector<Diagnostic> problems;
     std::size_t file_count = 0;
-    if (options.paths.empty()) {
-        // Re-validate the shipped files from their embedded text with the same readers a user's
-        // files go through.
-        std::vector<std::pair<std::string, std::string>> files;
-        for (const catalog::EmbeddedFile& file : embedded::index().files) {
-            files.emplace_back(std::string(file.name), std::string(file.text));
-        }
-        file_count = files.size();
-        problems = shipped::validate_shipped(files);
-    } else {
-        const bool has_feed = std::any_of(options.paths.begin(), options.paths.end(),
-                                          [](const std::string& p) { return is_feed_path(p); });
-        std::vector<TextFile> files =
-            has_feed ? std::vector<TextFile>{} : read_catalog_paths(options.paths);
-        file_count = has_feed ? options.paths.size() : files.size();
-        if (!has_feed && files.empty()) {
-            throw UsageError("no catalog files (*.yaml) found in the given folders");
-        }
-        if (has_feed) {
-            // Feeds go through the feed reader, in order with the YAML files, as --catalog does.
-            CommonOptions paths = common;
-            paths.catalogs = options.paths;
-            try {
-                (void)apply_catalog_paths(
-                    common.no_default_catalog ? catalog::Catalog{} : embedded::catalog(), paths);
-            } catch (const InputError& e) {
-                problems = e.diagnostics();
-            }
-        } else if (!common.no_default_catalog) {
-            try {
-                (void)catalog::overlay_catalog(embedded::catalog(), files);
-            } catch (const InputError& e) {
-                problems = e.diagnostics();
-            }
-        } else {
-            problems = catalog::validate_catalog(files);
-        }
-    }
+    const std::vector<Diagnostic> problems =
+        options.paths.empty() ? validate_shipped_files(file_count)
+                              : validate_paths(common, options.paths, file_count);
     if (!problems.empty()) {
         throw InputError(problems);
     }

@@ -17,51 +17,67 @@ namespace gpuplan::cli {
 
 namespace fs = std::filesystem;
 
+namespace {
+
+// One written provider's lines of the import summary: its counts, then each accelerator.
+std::string provider_summary(const feeds::FeedRead& read, const std::string& provider,
+                             const std::string& target) {
+    const auto& providers = read.overlay.providers;
+    auto it = std::find_if(providers.begin(), providers.end(),
+                           [&](const catalog::Provider& p) { return p.name == provider; });
+    std::size_t rows = 0;
+    for (const catalog::Instance& instance : it->instances) {
+        rows += instance.prices.size();
+    }
+    std::string out =
+        fmt::format("{}: {} instance types, {} price rows, as_of {} -> {}\n", provider,
+                    it->instances.size(), rows, it->as_of.to_string(), target);
+    for (const feeds::AcceleratorRows& entry : read.summary.accelerators) {
+        if (entry.provider != provider) {
+            continue;
+        }
+        out += fmt::format(
+            "  {:<10} -> {:<10} CSV rows {:>6}  price rows {:>6}  dropped {}{}\n",
+            entry.accelerator, entry.gpu, entry.csv_rows, entry.price_rows, entry.dropped,
+            entry.unused == 0 ? std::string() : fmt::format("  unused {}", entry.unused));
+    }
+    auto unknown = read.summary.unknown_accelerators.find(provider);
+    if (unknown != read.summary.unknown_accelerators.end()) {
+        for (const auto& [name, count] : unknown->second) {
+            out +=
+                fmt::format("  {:<10} -> (no catalog GPU model) {} rows left out\n", name, count);
+        }
+    }
+    return out;
+}
+
+// Unknown accelerators of providers nothing was written for.
+std::string unwritten_summary(const feeds::FeedRead& read,
+                              const std::vector<std::pair<std::string, std::string>>& written) {
+    std::string out;
+    for (const auto& unknown_names : read.summary.unknown_accelerators) {
+        const std::string& provider = unknown_names.first;
+        if (std::any_of(written.begin(), written.end(),
+                        [&](const auto& w) { return w.first == provider; })) {
+            continue;
+        }
+        for (const auto& [name, count] : unknown_names.second) {
+            out += fmt::format("{}: accelerator {} has no catalog GPU model, {} rows left out\n",
+                               provider, name, count);
+        }
+    }
+    return out;
+}
+
+} // namespace
+
 std::string import_summary(const feeds::FeedRead& read,
                            const std::vector<std::pair<std::string, std::string>>& written) {
     std::string out;
-    for (const auto& entry_written : written) {
-        // Named, not a structured binding: lambdas cannot capture bindings before clang 16.
-        const std::string& provider = entry_written.first;
-        const std::string& target = entry_written.second;
-        const auto& providers = read.overlay.providers;
-        auto it = std::find_if(providers.begin(), providers.end(),
-                               [&](const catalog::Provider& p) { return p.name == provider; });
-        std::size_t rows = 0;
-        for (const catalog::Instance& instance : it->instances) {
-            rows += instance.prices.size();
-        }
-        out += fmt::format("{}: {} instance types, {} price rows, as_of {} -> {}\n", provider,
-                           it->instances.size(), rows, it->as_of.to_string(), target);
-        for (const feeds::AcceleratorRows& entry : read.summary.accelerators) {
-            if (entry.provider != provider) {
-                continue;
-            }
-            out += fmt::format(
-                "  {:<10} -> {:<10} CSV rows {:>6}  price rows {:>6}  dropped {}{}\n",
-                entry.accelerator, entry.gpu, entry.csv_rows, entry.price_rows, entry.dropped,
-                entry.unused == 0 ? std::string() : fmt::format("  unused {}", entry.unused));
-        }
-        auto unknown = read.summary.unknown_accelerators.find(provider);
-        if (unknown != read.summary.unknown_accelerators.end()) {
-            for (const auto& [name, count] : unknown->second) {
-                out += fmt::format("  {:<10} -> (no catalog GPU model) {} rows left out\n", name,
-                                   count);
-            }
-        }
+    for (const auto& [provider, target] : written) {
+        out += provider_summary(read, provider, target);
     }
-    for (const auto& unknown_names : read.summary.unknown_accelerators) {
-        const std::string& provider = unknown_names.first;
-        const auto& names = unknown_names.second;
-        if (std::none_of(written.begin(), written.end(),
-                         [&](const auto& w) { return w.first == provider; })) {
-            for (const auto& [name, count] : names) {
-                out +=
-                    fmt::format("{}: accelerator {} has no catalog GPU model, {} rows left out\n",
-                                provider, name, count);
-            }
-        }
-    }
+    out += unwritten_summary(read, written);
     if (read.summary.cpu_only_rows > 0) {
         out += fmt::format("{} host rows without a GPU left out\n", read.summary.cpu_only_rows);
     }
@@ -100,6 +116,54 @@ std::vector<catalog::Provider> providers_to_write(const catalog::Catalog& merged
         out.push_back(std::move(provider));
     }
     return out;
+}
+
+// The GPU models the providers use: they travel with them, so that the written YAML reads on
+// its own (--no-default-catalog --catalog DIR) as the feed itself does.
+std::vector<catalog::Gpu> gpus_used(const catalog::Catalog& merged,
+                                    const std::vector<catalog::Provider>& providers) {
+    std::vector<catalog::Gpu> gpus;
+    for (const catalog::Gpu& gpu : merged.gpus) {
+        const bool used = std::any_of(providers.begin(), providers.end(), [&](const auto& p) {
+            return std::any_of(p.instances.begin(), p.instances.end(),
+                               [&](const catalog::Instance& i) { return i.gpu == gpu.name; });
+        });
+        if (used) {
+            gpus.push_back(gpu);
+        }
+    }
+    return gpus;
+}
+
+// The documents to write (target, text): one to standard output, or gpus.yaml and a file per
+// provider in folder `output`. Each is read back before anything is written.
+std::vector<std::pair<std::string, std::string>>
+import_documents(const std::string& output, const std::vector<catalog::Gpu>& gpus,
+                 const std::vector<catalog::Provider>& providers, const catalog::Catalog& merged,
+                 const std::string& comment) {
+    std::vector<std::pair<std::string, std::string>> documents;
+    if (output.empty() || output == "-") {
+        documents.emplace_back(
+            "-", catalog::write_catalog_yaml(gpus, providers, merged.sources, comment));
+    } else {
+        documents.emplace_back(
+            (fs::path(output) / "gpus.yaml").string(),
+            catalog::write_catalog_yaml(gpus, {}, merged.sources,
+                                        "GPU models of the imported providers, from the catalog "
+                                        "gpuplan catalog import read them against."));
+        for (const catalog::Provider& provider : providers) {
+            documents.emplace_back(
+                (fs::path(output) / (provider.name + ".yaml")).string(),
+                catalog::write_providers_yaml(std::span(&provider, 1), merged.sources, comment));
+        }
+    }
+    catalog::Catalog models = merged; // GPU models, fx and sources the written files rely on
+    models.providers.clear();
+    for (const auto& [target, text] : documents) {
+        const TextFile file{target == "-" ? "<stdout>" : target, text};
+        (void)catalog::overlay_catalog(models, std::span(&file, 1));
+    }
+    return documents;
 }
 
 catalog::Catalog read_side(const CommonOptions& common, const std::string& path) {
@@ -156,41 +220,9 @@ Exit run_catalog_import(const CommonOptions& common, const CatalogImportOptions&
         "Imported by gpuplan catalog import --from skypilot from {}.\n"
         "Specs and prices come from the feed; other instance fields from the catalog underneath.",
         origin);
-    // The GPU models the providers use travel with them, so that the written YAML reads on its
-    // own (--no-default-catalog --catalog DIR) as the feed itself does.
-    std::vector<catalog::Gpu> gpus;
-    for (const catalog::Gpu& gpu : merged.gpus) {
-        const bool used = std::any_of(providers.begin(), providers.end(), [&](const auto& p) {
-            return std::any_of(p.instances.begin(), p.instances.end(),
-                               [&](const catalog::Instance& i) { return i.gpu == gpu.name; });
-        });
-        if (used) {
-            gpus.push_back(gpu);
-        }
-    }
-    // Check that what is written reads back, before anything is written.
-    std::vector<std::pair<std::string, std::string>> documents; // target, text
-    if (common.output.empty() || common.output == "-") {
-        documents.emplace_back(
-            "-", catalog::write_catalog_yaml(gpus, providers, merged.sources, comment));
-    } else {
-        documents.emplace_back(
-            (fs::path(common.output) / "gpus.yaml").string(),
-            catalog::write_catalog_yaml(gpus, {}, merged.sources,
-                                        "GPU models of the imported providers, from the catalog "
-                                        "gpuplan catalog import read them against."));
-        for (const catalog::Provider& provider : providers) {
-            documents.emplace_back(
-                (fs::path(common.output) / (provider.name + ".yaml")).string(),
-                catalog::write_providers_yaml(std::span(&provider, 1), merged.sources, comment));
-        }
-    }
-    catalog::Catalog models = merged; // GPU models, fx and sources the written files rely on
-    models.providers.clear();
-    for (const auto& [target, text] : documents) {
-        const TextFile file{target == "-" ? "<stdout>" : target, text};
-        (void)catalog::overlay_catalog(models, std::span(&file, 1));
-    }
+    const std::vector<catalog::Gpu> gpus = gpus_used(merged, providers);
+    const std::vector<std::pair<std::string, std::string>> documents =
+        import_documents(common.output, gpus, providers, merged, comment);
     std::vector<std::pair<std::string, std::string>> written;
     if (documents.size() == 1 && documents.front().first == "-") {
         CommonOptions to_stdout = common;
