@@ -134,20 +134,93 @@ std::optional<IncreaseLimit> parse_increase_limit(std::string_view text) {
     return IncreaseLimit{IncreaseLimit::Kind::amount, *amount};
 }
 
-Outcome evaluate(const Plan& plan, const Thresholds& thresholds, const Plan* base,
-                 std::string_view current_digest, Date today) {
-    Outcome outcome;
+namespace {
+
+// Notes when the plan (or its base) was computed from another catalog than this gpuplan's.
+void catalog_notes(const Plan& plan, const Plan* base, std::string_view current_digest,
+                   std::vector<std::string>& notes) {
     if (!current_digest.empty() && !plan.catalog_digest.empty() &&
         plan.catalog_digest != current_digest) {
-        outcome.notes.push_back(fmt::format(
+        notes.push_back(fmt::format(
             "{} was computed from catalog {}; this gpuplan's catalog is {}; checked as written",
             plan.source, plan.catalog_digest, current_digest));
     }
     if (base != nullptr && !base->catalog_digest.empty() &&
         base->catalog_digest != plan.catalog_digest) {
-        outcome.notes.push_back(fmt::format("{} and {} were computed from different catalogs",
-                                            plan.source, base->source));
+        notes.push_back(fmt::format("{} and {} were computed from different catalogs", plan.source,
+                                    base->source));
     }
+}
+
+// The deadline and the workload's own budget.
+void check_workload(const Plan& plan, const Thresholds& thresholds, const PlanOption& option,
+                    std::vector<Check>& checks) {
+    const std::optional<double> deadline =
+        thresholds.deadline_hours ? thresholds.deadline_hours : plan.deadline_hours;
+    if (deadline) {
+        checks.push_back(
+            at_most("deadline", "hours", option.wall_hours, *deadline,
+                    fmt::format("wall time {} (deadline {})", format_duration(option.wall_hours),
+                                format_duration(*deadline))));
+    }
+    if (plan.budget) {
+        checks.push_back(at_most("budget", plan.currency, option.total, *plan.budget,
+                                 fmt::format("total {} (workload budget {})",
+                                             format_money(option.total, plan.currency),
+                                             format_money(*plan.budget, plan.currency))));
+    }
+}
+
+// --max-monthly and --max-hours.
+void check_limits(const Plan& plan, const Thresholds& thresholds, const PlanOption& option,
+                  std::vector<Check>& checks) {
+    const std::string& currency = plan.currency;
+    if (thresholds.max_monthly) {
+        const std::string limit = format_money(*thresholds.max_monthly, currency);
+        checks.push_back(
+            at_most("max_monthly", currency, option.max_monthly, *thresholds.max_monthly,
+                    option.max_monthly
+                        ? fmt::format("largest monthly cash flow {} (limit {})",
+                                      format_money(*option.max_monthly, currency), limit)
+                        : fmt::format("{} has no cost.max_monthly (plan schema_version {}); re-run "
+                                      "recommend with this gpuplan",
+                                      plan.source, plan.schema_version)));
+    }
+    if (thresholds.max_hours) {
+        checks.push_back(
+            at_most("max_hours", "hours", option.wall_hours, *thresholds.max_hours,
+                    fmt::format("wall time {} h (limit {} h)", format_fixed(option.wall_hours, 1),
+                                format_fixed(*thresholds.max_hours, 1))));
+    }
+}
+
+// --max-catalog-age: the age of the option's prices (else the plan's oldest) on `today`.
+Check check_catalog_age(const Plan& plan, const PlanOption& option, double limit, Date today) {
+    const std::optional<Date> dated =
+        option.prices_as_of ? option.prices_as_of : plan.prices_oldest;
+    if (!dated) {
+        return {"max_catalog_age",
+                "days",
+                std::nullopt,
+                limit,
+                false,
+                fmt::format("{} names no as_of of its prices", plan.source)};
+    }
+    const std::string whose =
+        option.prices_as_of ? "the option's prices are" : "the plan's oldest price is";
+    const auto age = static_cast<double>(today.days_since_epoch() - dated->days_since_epoch());
+    return at_most("max_catalog_age", "days", age, limit,
+                   fmt::format("{} from {}, {} days before {} (limit {} days)", whose,
+                               dated->to_string(), format_fixed(age, 0), today.to_string(),
+                               format_fixed(limit, 0)));
+}
+
+} // namespace
+
+Outcome evaluate(const Plan& plan, const Thresholds& thresholds, const Plan* base,
+                 std::string_view current_digest, Date today) {
+    Outcome outcome;
+    catalog_notes(plan, base, current_digest, outcome.notes);
     const PlanOption* option = find_option(plan, thresholds.option);
     if (option == nullptr) {
         outcome.checks.push_back({"option", "", std::nullopt, 0.0, false,
@@ -160,61 +233,15 @@ Outcome evaluate(const Plan& plan, const Thresholds& thresholds, const Plan* bas
             outcome.base_option = *same;
         }
     }
-    const std::string& currency = plan.currency;
     auto& checks = outcome.checks;
-
-    const std::optional<double> deadline =
-        thresholds.deadline_hours ? thresholds.deadline_hours : plan.deadline_hours;
-    if (deadline) {
-        checks.push_back(
-            at_most("deadline", "hours", option->wall_hours, *deadline,
-                    fmt::format("wall time {} (deadline {})", format_duration(option->wall_hours),
-                                format_duration(*deadline))));
-    }
-    if (plan.budget) {
-        checks.push_back(at_most("budget", currency, option->total, *plan.budget,
-                                 fmt::format("total {} (workload budget {})",
-                                             format_money(option->total, currency),
-                                             format_money(*plan.budget, currency))));
-    }
+    check_workload(plan, thresholds, *option, checks);
     check_costs(plan, thresholds, *option, checks);
-    if (thresholds.max_monthly) {
-        const std::string limit = format_money(*thresholds.max_monthly, currency);
-        checks.push_back(
-            at_most("max_monthly", currency, option->max_monthly, *thresholds.max_monthly,
-                    option->max_monthly
-                        ? fmt::format("largest monthly cash flow {} (limit {})",
-                                      format_money(*option->max_monthly, currency), limit)
-                        : fmt::format("{} has no cost.max_monthly (plan schema_version {}); re-run "
-                                      "recommend with this gpuplan",
-                                      plan.source, plan.schema_version)));
-    }
-    if (thresholds.max_hours) {
-        checks.push_back(
-            at_most("max_hours", "hours", option->wall_hours, *thresholds.max_hours,
-                    fmt::format("wall time {} h (limit {} h)", format_fixed(option->wall_hours, 1),
-                                format_fixed(*thresholds.max_hours, 1))));
-    }
+    check_limits(plan, thresholds, *option, checks);
     if (thresholds.max_increase && base != nullptr) {
         check_increase(outcome, plan, *base, thresholds, checks);
     }
     if (thresholds.max_catalog_age_days) {
-        const double limit = *thresholds.max_catalog_age_days;
-        const std::optional<Date> dated =
-            option->prices_as_of ? option->prices_as_of : plan.prices_oldest;
-        const std::string whose =
-            option->prices_as_of ? "the option's prices are" : "the plan's oldest price is";
-        if (dated) {
-            const auto age =
-                static_cast<double>(today.days_since_epoch() - dated->days_since_epoch());
-            checks.push_back(at_most("max_catalog_age", "days", age, limit,
-                                     fmt::format("{} from {}, {} days before {} (limit {} days)",
-                                                 whose, dated->to_string(), format_fixed(age, 0),
-                                                 today.to_string(), format_fixed(limit, 0))));
-        } else {
-            checks.push_back({"max_catalog_age", "days", std::nullopt, limit, false,
-                              fmt::format("{} names no as_of of its prices", plan.source)});
-        }
+        checks.push_back(check_catalog_age(plan, *option, *thresholds.max_catalog_age_days, today));
     }
     return outcome;
 }

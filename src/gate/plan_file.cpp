@@ -311,12 +311,10 @@ void read_rejected(PlanWalker& walk, const json& document, Plan& plan) {
     }
 }
 
-} // namespace
-
-Plan read_plan(std::string_view file, std::string_view text) {
-    json document;
+// `text` parsed as JSON; a parse error is an InputError at its line and column.
+json parse_plan_json(std::string_view file, std::string_view text) {
     try {
-        document = json::parse(text.begin(), text.end());
+        return json::parse(text.begin(), text.end());
     } catch (const json::parse_error& error) {
         const std::size_t offset = error.byte > 0 ? error.byte - 1 : 0;
         const auto [line, column] = place_of(text, offset);
@@ -326,14 +324,10 @@ Plan read_plan(std::string_view file, std::string_view text) {
         throw InputError({{std::string(file), 0, 0, "",
                            "not valid JSON: a number is too large (larger than 1.8e308)"}});
     }
-    DiagnosticSink sink;
-    PlanWalker walk(file, sink);
-    if (!document.is_object()) {
-        walk.fail("", "expected a JSON object (the output of `gpuplan recommend --format json`)");
-        sink.throw_if_any();
-    }
-    Plan plan;
-    plan.source = std::string(file);
+}
+
+// The plan's schema_version, when this gpuplan reads its major version (else reported).
+void read_schema_version(PlanWalker& walk, DiagnosticSink& sink, const json& document, Plan& plan) {
     const auto version = walk.string(document, "", "schema_version");
     sink.throw_if_any();
     const auto major = schema_major(*version);
@@ -346,6 +340,42 @@ Plan read_plan(std::string_view file, std::string_view text) {
         sink.throw_if_any();
     }
     plan.schema_version = *version;
+}
+
+// The workload's deadline and budget (a budget in another currency than the plan's is left
+// out: the plan's own verdict, within_budget, already converted it).
+void read_constraints(PlanWalker& walk, const json& document, Plan& plan) {
+    const json* workload = walk.object(document, "", "workload");
+    const json* constraints =
+        workload != nullptr ? walk.object(*workload, "/workload", "constraints", false) : nullptr;
+    if (constraints == nullptr) {
+        return;
+    }
+    const std::string path = "/workload/constraints";
+    plan.deadline_hours =
+        walk.number(*constraints, path, "deadline_hours", false, 0.0, limits::k_max_hours);
+    if (const json* budget = walk.object(*constraints, path, "budget", false)) {
+        plan.budget = walk.number(*budget, path + "/budget", "amount");
+        const auto currency = walk.string(*budget, path + "/budget", "currency");
+        if (currency && plan.budget && *currency != plan.currency) {
+            plan.budget.reset();
+        }
+    }
+}
+
+} // namespace
+
+Plan read_plan(std::string_view file, std::string_view text) {
+    const json document = parse_plan_json(file, text);
+    DiagnosticSink sink;
+    PlanWalker walk(file, sink);
+    if (!document.is_object()) {
+        walk.fail("", "expected a JSON object (the output of `gpuplan recommend --format json`)");
+        sink.throw_if_any();
+    }
+    Plan plan;
+    plan.source = std::string(file);
+    read_schema_version(walk, sink, document, plan);
     plan.fleet = document.contains("commitments");
     read_header(walk, document, plan);
     if (plan.fleet) {
@@ -353,21 +383,7 @@ Plan read_plan(std::string_view file, std::string_view text) {
         sink.throw_if_any();
         return plan;
     }
-    if (const json* workload = walk.object(document, "", "workload")) {
-        if (const json* constraints = walk.object(*workload, "/workload", "constraints", false)) {
-            const std::string path = "/workload/constraints";
-            plan.deadline_hours =
-                walk.number(*constraints, path, "deadline_hours", false, 0.0, limits::k_max_hours);
-            if (const json* budget = walk.object(*constraints, path, "budget", false)) {
-                plan.budget = walk.number(*budget, path + "/budget", "amount");
-                const auto currency = walk.string(*budget, path + "/budget", "currency");
-                if (currency && plan.budget && *currency != plan.currency) {
-                    // The plan's own verdict (within_budget) already converted it.
-                    plan.budget.reset();
-                }
-            }
-        }
-    }
+    read_constraints(walk, document, plan);
     if (const json* options = walk.array(document, "", "options")) {
         read_options(walk, *options, plan);
     }
