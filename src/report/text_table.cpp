@@ -291,9 +291,18 @@ std::vector<std::size_t> TextTable::fitted_widths(const std::vector<std::string>
     if (max_width == 0) {
         return widths;
     }
-    // The narrowest each column may become, and how many different cells a cut one shows.
     std::vector<std::size_t> floors = widths;
     std::vector<std::size_t> distinct(widths.size(), 0);
+    column_floors(headers, rows, widths, floors, distinct);
+    narrow(widths, floors, distinct, rows, max_width);
+    return widths;
+}
+
+void TextTable::column_floors(const std::vector<std::string>& headers,
+                              const std::vector<std::vector<std::string>>& rows,
+                              const std::vector<std::size_t>& widths,
+                              std::vector<std::size_t>& floors,
+                              std::vector<std::size_t>& distinct) const {
     for (std::size_t i = 0; i < widths.size(); ++i) {
         if (m_min_widths[i] == 0) {
             continue;
@@ -309,25 +318,44 @@ std::vector<std::size_t> TextTable::fitted_widths(const std::vector<std::string>
         }
         floors[i] = std::min(floor, widths[i]);
     }
-    const auto total = [&] {
-        std::size_t sum = widths.empty() ? 0 : 2 * (widths.size() - 1);
-        for (std::size_t width : widths) {
-            sum += width;
+}
+
+namespace {
+
+// The width of a table of columns `widths`, two spaces between columns.
+std::size_t table_width(const std::vector<std::size_t>& widths) {
+    std::size_t sum = widths.empty() ? 0 : 2 * (widths.size() - 1);
+    for (std::size_t width : widths) {
+        sum += width;
+    }
+    return sum;
+}
+
+// The widest column that may still narrow (the leftmost on a tie); widths.size() when none.
+std::size_t widest_narrowable(const std::vector<std::size_t>& widths,
+                              const std::vector<std::size_t>& floors,
+                              const std::vector<bool>& stuck) {
+    std::size_t pick = widths.size();
+    for (std::size_t i = 0; i < widths.size(); ++i) {
+        if (!stuck[i] && widths[i] > floors[i] &&
+            (pick == widths.size() || widths[i] > widths[pick])) {
+            pick = i;
         }
-        return sum;
-    };
+    }
+    return pick;
+}
+
+} // namespace
+
+void TextTable::narrow(std::vector<std::size_t>& widths, const std::vector<std::size_t>& floors,
+                       const std::vector<std::size_t>& distinct,
+                       const std::vector<std::vector<std::string>>& rows,
+                       std::size_t max_width) const {
     // First every cut keeps different cells apart; then, if the table still does not fit, not.
     for (const bool keep_distinct : {true, false}) {
         std::vector<bool> stuck(widths.size(), false);
-        while (total() > max_width) {
-            // The widest column that may still narrow; the leftmost on a tie.
-            std::size_t pick = widths.size();
-            for (std::size_t i = 0; i < widths.size(); ++i) {
-                if (!stuck[i] && widths[i] > floors[i] &&
-                    (pick == widths.size() || widths[i] > widths[pick])) {
-                    pick = i;
-                }
-            }
+        while (table_width(widths) > max_width) {
+            const std::size_t pick = widest_narrowable(widths, floors, stuck);
             if (pick == widths.size()) {
                 break;
             }
@@ -341,7 +369,44 @@ std::vector<std::size_t> TextTable::fitted_widths(const std::vector<std::string>
             --widths[pick];
         }
     }
-    return widths;
+}
+
+std::string TextTable::render_row(const std::vector<std::string>& raw,
+                                  const std::vector<std::size_t>& widths) const {
+    std::vector<std::vector<std::string>> cells;
+    std::size_t height = 1;
+    for (std::size_t i = 0; i < raw.size(); ++i) {
+        if (m_cuts[i] == Cut::wrap && display_width(raw[i]) > widths[i]) {
+            cells.push_back(wrap_words(raw[i], widths[i]));
+        } else {
+            cells.push_back({truncate_display(raw[i], widths[i], m_cuts[i])});
+        }
+        height = std::max(height, cells.back().size());
+    }
+    std::string out;
+    for (std::size_t k = 0; k < height; ++k) {
+        std::string text;
+        for (std::size_t i = 0; i < cells.size(); ++i) {
+            const std::string cell = k < cells[i].size() ? cells[i][k] : std::string();
+            const std::size_t pad = widths[i] - std::min(widths[i], display_width(cell));
+            const bool last = i + 1 == cells.size();
+            if (m_aligns[i] == Align::right) {
+                text.append(pad, ' ');
+            }
+            text += cell;
+            if (m_aligns[i] != Align::right && !last) {
+                text.append(pad, ' ');
+            }
+            if (!last) {
+                text += "  ";
+            }
+        }
+        while (!text.empty() && text.back() == ' ') {
+            text.pop_back();
+        }
+        out += text + "\n";
+    }
+    return out;
 }
 
 std::string TextTable::render_text(std::size_t max_width) const {
@@ -353,58 +418,20 @@ std::string TextTable::render_text(std::size_t max_width) const {
         rows.push_back(escape_cells(row));
     }
     const std::vector<std::size_t> widths = fitted_widths(headers, rows, max_width);
-    auto line = [&](const std::vector<std::string>& raw) {
-        std::vector<std::vector<std::string>> cells;
-        std::size_t height = 1;
-        for (std::size_t i = 0; i < raw.size(); ++i) {
-            if (m_cuts[i] == Cut::wrap && display_width(raw[i]) > widths[i]) {
-                cells.push_back(wrap_words(raw[i], widths[i]));
-            } else {
-                cells.push_back({truncate_display(raw[i], widths[i], m_cuts[i])});
-            }
-            height = std::max(height, cells.back().size());
-        }
-        std::string out;
-        for (std::size_t k = 0; k < height; ++k) {
-            std::string text;
-            for (std::size_t i = 0; i < cells.size(); ++i) {
-                const std::string cell = k < cells[i].size() ? cells[i][k] : std::string();
-                const std::size_t pad = widths[i] - std::min(widths[i], display_width(cell));
-                const bool last = i + 1 == cells.size();
-                if (m_aligns[i] == Align::right) {
-                    text.append(pad, ' ');
-                    text += cell;
-                } else {
-                    text += cell;
-                    if (!last) {
-                        text.append(pad, ' ');
-                    }
-                }
-                if (!last) {
-                    text += "  ";
-                }
-            }
-            while (!text.empty() && text.back() == ' ') {
-                text.pop_back();
-            }
-            out += text + "\n";
-        }
-        return out;
-    };
-    std::string out = line(headers);
+    std::string out = render_row(headers, widths);
     std::vector<std::string> rule;
     rule.reserve(widths.size());
     for (std::size_t width : widths) {
         rule.emplace_back(width, '-');
     }
-    out += line(rule);
+    out += render_row(rule, widths);
     auto heading = m_headings.begin();
     for (std::size_t i = 0; i < rows.size(); ++i) {
         for (; heading != m_headings.end() && heading->first == i; ++heading) {
             const std::string text = escape_control(heading->second);
             out += (max_width == 0 ? text : truncate_display(text, max_width)) + "\n";
         }
-        out += line(rows[i]);
+        out += render_row(rows[i], widths);
     }
     return out;
 }

@@ -43,6 +43,19 @@ private:
     [[nodiscard]] std::vector<std::size_t>
     fitted_widths(const std::vector<std::string>& headers,
                   const std::vector<std::vector<std::string>>& rows, std::size_t max_width) const;
+    // The narrowest each column may become (`floors`) and how many different cells a cut
+    // column shows (`distinct`), for columns of natural widths `widths`.
+    void column_floors(const std::vector<std::string>& headers,
+                       const std::vector<std::vector<std::string>>& rows,
+                       const std::vector<std::size_t>& widths, std::vector<std::size_t>& floors,
+                       std::vector<std::size_t>& distinct) const;
+    // Narrows `widths` towards `floors` until the table fits `max_width`.
+    void narrow(std::vector<std::size_t>& widths, const std::vector<std::size_t>& floors,
+                const std::vector<std::size_t>& distinct,
+                const std::vector<std::vector<std::string>>& rows, std::size_t max_width) const;
+    // One row (raw cells) as text lines, cut or wrapped to `widths`.
+    [[nodiscard]] std::string render_row(const std::vector<std::string>& raw,
+                                         const std::vector<std::size_t>& widths) const;
 
     std::vector<std::string> m_headers;
     std::vector<Align> m_aligns;
