@@ -1244,8 +1244,10 @@ Plan Planner::run() {
     }
     // A larger count is an alternative only when it is feasible; its minimum-count option already
     // says why the instance type is rejected.
-    std::erase_if(m_plan.options,
-                  [](const Option& option) { return option.larger_count && option.rejection; });
+    if (m_settings.counts == GpuCounts::larger) {
+        std::erase_if(m_plan.options,
+                      [](const Option& option) { return option.larger_count && option.rejection; });
+    }
     compare_self_built();
     if (m_rules.decision != nullptr) {
         apply_decision(m_plan, *m_rules.decision, m_rules.excluded);
