@@ -61,13 +61,17 @@ bool is_workload_path(const std::string& path) {
 }
 
 // A plan file as written, or a workload file recommended in process (every option ranked, so
-// --option can name any of them); both go through the same reader.
+// --option can name any of them, and priced at larger GPU counts when it names one, ID@N); both
+// go through the same reader.
 gate::Plan load_plan(const std::string& path, const CommonOptions& common,
-                     const catalog::Catalog& catalog, const Io& io) {
+                     const catalog::Catalog& catalog, const Io& io, const std::string& selector) {
     if (is_workload_path(path)) {
         RecommendOptions options;
         options.input.path = path;
         options.top = 0;
+        if (selector.find('@') != std::string::npos) {
+            options.counts = cost::GpuCounts::larger;
+        }
         return recommend::check_plan(make_recommendation(common, options, catalog, io), path);
     }
     const TextFile file = read_text_file(path);
@@ -153,12 +157,12 @@ Exit run_check(const CommonOptions& common, const CheckOptions& options, Io& io)
         today = *parsed;
     }
     const catalog::Catalog catalog = load_catalog(common);
-    const gate::Plan plan = load_plan(options.plan, common, catalog, io);
+    const gate::Plan plan = load_plan(options.plan, common, catalog, io, options.option);
     check_option_exists(plan, options.option);
     const gate::Thresholds thresholds = thresholds_from(common, options, plan);
     std::optional<gate::Plan> base;
     if (options.compare_to) {
-        base = load_plan(*options.compare_to, common, catalog, io);
+        base = load_plan(*options.compare_to, common, catalog, io, options.option);
         if (base->fleet != plan.fleet) {
             throw UsageError("--compare-to: compare a fleet plan with a fleet plan and a recommend "
                              "plan with a recommend plan");

@@ -105,6 +105,7 @@ recommend::Recommendation make_recommendation(const CommonOptions& common,
         throw UsageError("--top: expected a number of options >= 0 (0 = all)");
     }
     cost::Settings cost = parse_cost_flags(options.cost, common);
+    cost.counts = options.counts;
     // The best option's prices are aged to today: against --max-catalog-age when given (its
     // syntax is checked by check_catalog_age), else the default quarter.
     const std::optional<double> age_limit = common.max_catalog_age.empty()

@@ -39,6 +39,9 @@ struct RecommendOptions {
     bool expand_regions = false; // --expand-regions: one row per option, identical ones too
     bool fail_if_none = false;
     RulesChoice rules;
+    // Not a flag: check prices the larger GPU counts (as --objective time does) to find an option
+    // id ending in @N.
+    cost::GpuCounts counts = cost::GpuCounts::minimum;
 };
 
 struct TcoOptions {

@@ -7,6 +7,7 @@
 #include "gpuplan/units.hpp"
 
 #include <algorithm>
+#include <charconv>
 #include <cmath>
 #include <fmt/format.h>
 #include <limits>
@@ -45,27 +46,43 @@ std::string_view to_string(Rejection rejection) {
 
 namespace {
 
-// The parts an id joins with '/'.
+// The parts an id joins with '/', then a larger count's "@N".
 struct IdParts {
     std::array<std::string_view, 4> parts;
     std::size_t count = 0;
+    std::array<char, 12> suffix{}; // "@N" for a larger count, else empty
+    std::size_t suffix_size = 0;
+
+    [[nodiscard]] std::string_view tail() const { return {suffix.data(), suffix_size}; }
 };
 
 IdParts id_parts(const Option& o) {
-    if (o.purchase == PurchaseOption::self_built) {
-        return o.bridged ? IdParts{{"self_built", o.instance, "bridge", {}}, 3}
-                         : IdParts{{"self_built", o.instance, {}, {}}, 2};
+    IdParts id =
+        o.purchase != PurchaseOption::self_built
+            ? IdParts{{o.provider, o.region, o.instance, gpuplan::to_string(o.purchase)}, 4}
+        : o.bridged ? IdParts{{"self_built", o.instance, "bridge", {}}, 3}
+                    : IdParts{{"self_built", o.instance, {}, {}}, 2};
+    if (o.larger_count) {
+        const auto [end, ec] =
+            std::to_chars(id.suffix.data() + 1, id.suffix.data() + id.suffix.size(), o.gpu_count);
+        id.suffix[0] = '@';
+        id.suffix_size = ec == std::errc{} ? static_cast<std::size_t>(end - id.suffix.data()) : 1;
     }
-    return {{o.provider, o.region, o.instance, gpuplan::to_string(o.purchase)}, 4};
+    return id;
 }
 
-// The characters of an id one at a time, '/' between the parts; 0 past the end.
+// The characters of an id one at a time, '/' between the parts, then the suffix; 0 past the end.
 class IdCursor {
 public:
-    // Walks `id` from its part `first` on.
-    IdCursor(const IdParts& id, std::size_t first) : m_id(id), m_part(first) {}
+    // Walks `id` from its part `first` on, from the '/' before it when it is not the first.
+    IdCursor(const IdParts& id, std::size_t first)
+        : m_id(id), m_part(first), m_slash(first > 0 && first < id.count) {}
 
     int next() {
+        if (m_slash) {
+            m_slash = false;
+            return '/';
+        }
         while (m_part < m_id.count) {
             const std::string_view part = m_id.parts[m_part];
             if (m_char < part.size()) {
@@ -77,13 +94,15 @@ public:
                 return '/';
             }
         }
-        return 0;
+        const std::string_view tail = m_id.tail();
+        return m_char < tail.size() ? static_cast<unsigned char>(tail[m_char++]) : 0;
     }
 
 private:
     IdParts m_id;
     std::size_t m_part = 0;
     std::size_t m_char = 0;
+    bool m_slash = false;
 };
 
 } // namespace
@@ -135,20 +154,22 @@ std::string Option::id() const {
         }
         out += id.parts[i];
     }
+    out += id.tail();
     return out;
 }
 
 bool id_less(const Option& a, const Option& b) {
     // Equal leading parts (a provider, a region) compare equal with their separators; the walk
-    // character by character starts at the first part that differs.
+    // character by character starts at the first part that differs, so the order is that of the
+    // id strings.
     const IdParts pa = id_parts(a);
     const IdParts pb = id_parts(b);
     std::size_t same = 0;
     while (same < pa.count && same < pb.count && pa.parts[same] == pb.parts[same]) {
         ++same;
     }
-    if (same == pa.count || same == pb.count) {
-        return pa.count < pb.count; // one id is the other's prefix: the shorter sorts first
+    if (same == pa.count && same == pb.count) {
+        return pa.tail() < pb.tail();
     }
     IdCursor x(pa, same);
     IdCursor y(pb, same);
@@ -210,6 +231,10 @@ namespace {
 using workload::Task;
 using workload::Workload;
 
+// Larger GPU counts priced per instance type: up to 16 times the minimum (gpuplan's bound; it
+// keeps the options priced within five times the minimum-count search).
+constexpr int k_max_count_doublings = 4;
+
 // Bytes per parameter of an exported 16-bit model (the egress of a finished run).
 constexpr double k_export_bytes_per_param = 2.0;
 
@@ -235,6 +260,11 @@ public:
             return chosen;
         }
         return m_memo.get(gpu, shape, nodes * per_node);
+    }
+    // The estimate at exactly `gpu_count` GPUs.
+    const estimate::GpuEstimate& at(const catalog::Gpu& gpu, const estimate::NodeShape& shape,
+                                    int gpu_count) {
+        return m_memo.get(gpu, shape, gpu_count);
     }
     [[nodiscard]] std::size_t calls() const { return m_memo.size(); }
 
@@ -469,8 +499,11 @@ public:
 private:
     // Output-currency units per unit of `currency`, recorded for the report.
     std::optional<double> fx(const std::string& currency);
+    // Prices an instance type at the estimator's count, or at `gpu_count` GPUs when given.
     void add_cloud(const catalog::Provider& provider, const catalog::Instance& instance,
-                   const catalog::Gpu& gpu);
+                   const catalog::Gpu& gpu, std::optional<int> gpu_count = std::nullopt);
+    // The larger GPU counts an instance type is also priced at (Settings::counts).
+    std::vector<int> larger_counts(const catalog::Instance& instance, const catalog::Gpu& gpu);
     void add_self_built(const catalog::Build& build, const catalog::Gpu& gpu);
     Option base_option(const catalog::Gpu& gpu, const estimate::GpuEstimate& e, int per_node);
     CashFlows hidden_flows(const estimate::GpuEstimate& e, const Usage& usage,
@@ -797,16 +830,48 @@ std::pair<SpotRisk, std::string> spot_risk(const Settings& settings,
     return {risk, source};
 }
 
-void Planner::add_cloud(const catalog::Provider& provider, const catalog::Instance& instance,
-                        const catalog::Gpu& gpu) {
+std::vector<int> Planner::larger_counts(const catalog::Instance& instance,
+                                        const catalog::Gpu& gpu) {
+    std::vector<int> out;
+    const workload::Constraints& c = m_workload.constraints;
+    if (m_settings.counts != GpuCounts::larger || m_workload.task == Task::inference ||
+        c.gpu_count) {
+        return out;
+    }
     const int per_node = static_cast<int>(instance.gpu_count);
     const estimate::NodeShape shape = estimate::node_shape(instance);
-    const estimate::GpuEstimate& e = m_cache.get(gpu, shape);
+    const estimate::GpuEstimate& least = m_cache.get(gpu, shape);
+    if (!least.fits) {
+        return out;
+    }
+    const int cap = c.max_gpus.value_or(workload::k_default_max_gpus);
+    double wall = least.wall_hours;
+    // Doubling the nodes until the cap, and while each doubling still shortens the run.
+    int nodes = std::max(1, (least.gpu_count + per_node - 1) / per_node);
+    for (int step = 0; step < k_max_count_doublings && 2 * nodes * per_node <= cap; ++step) {
+        nodes *= 2;
+        const estimate::GpuEstimate& e = m_cache.at(gpu, shape, nodes * per_node);
+        if (!e.fits || e.gpu_count != nodes * per_node || e.wall_hours >= wall) {
+            break;
+        }
+        out.push_back(nodes * per_node);
+        wall = e.wall_hours;
+    }
+    return out;
+}
+
+void Planner::add_cloud(const catalog::Provider& provider, const catalog::Instance& instance,
+                        const catalog::Gpu& gpu, std::optional<int> gpu_count) {
+    const int per_node = static_cast<int>(instance.gpu_count);
+    const estimate::NodeShape shape = estimate::node_shape(instance);
+    const estimate::GpuEstimate& e =
+        gpu_count ? m_cache.at(gpu, shape, *gpu_count) : m_cache.get(gpu, shape);
     const auto rate = fx(provider.currency);
     const std::vector<PurchaseOption>& purchase = m_plan.purchase_options;
     const catalog::Billing& billing = provider.billing;
 
     Option proto = base_option(gpu, e, per_node);
+    proto.larger_count = gpu_count.has_value();
     proto.provider = provider.name;
     proto.instance = instance.type;
     proto.price_currency = provider.currency;
@@ -1162,6 +1227,9 @@ Plan Planner::run() {
                 continue;
             }
             add_cloud(provider, instance, *gpu);
+            for (const int count : larger_counts(instance, *gpu)) {
+                add_cloud(provider, instance, *gpu, count);
+            }
         }
     }
     // Owning stays in the comparison under a provider filter: it is the alternative to renting
@@ -1173,6 +1241,12 @@ Plan Planner::run() {
                 add_self_built(build, *gpu);
             }
         }
+    }
+    // A larger count is an alternative only when it is feasible; its minimum-count option already
+    // says why the instance type is rejected.
+    if (m_settings.counts == GpuCounts::larger) {
+        std::erase_if(m_plan.options,
+                      [](const Option& option) { return option.larger_count && option.rejection; });
     }
     compare_self_built();
     if (m_rules.decision != nullptr) {

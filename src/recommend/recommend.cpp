@@ -174,16 +174,21 @@ Recommendation recommend(const workload::Workload& workload, const catalog::Cata
                          GeneratorInfo generator) {
     Recommendation r;
     r.generator = std::move(generator);
+    // Time and balanced weigh a shorter run, so they also price the larger GPU counts that buy it.
+    cost::Settings priced = settings.cost;
+    if (settings.objective != rank::Objective::cost) {
+        priced.counts = cost::GpuCounts::larger;
+    }
     // Applied rules still price what they exclude, to name the excluded options that would have
     // ranked high; the plan then keeps only what the rules allow.
     const RuleUse pricing = settings.rules == RuleUse::apply ? RuleUse::explain : settings.rules;
-    r.plan = plan(workload, catalog, tree, pricing, settings.cost, &r.decision);
+    r.plan = plan(workload, catalog, tree, pricing, priced, &r.decision);
     if (settings.rules == RuleUse::apply) {
         leave_out_excluded(r, settings.objective);
     }
     r.catalog = catalog_info(catalog, r.plan.options);
     r.workload = workload;
-    r.settings = settings.cost;
+    r.settings = priced;
     r.objective = settings.objective;
     r.ranked = rank::rank(r.plan.options, settings.objective);
     r.rejected = rank::rejected(r.plan.options);
@@ -197,8 +202,7 @@ Recommendation recommend(const workload::Workload& workload, const catalog::Cata
     if (settings.sensitivity) {
         // Exclusions only change which options are listed, not which one is best.
         const RuleUse rules = settings.rules == RuleUse::none ? RuleUse::none : RuleUse::apply;
-        r.sensitivity =
-            sensitivity(workload, catalog, tree, rules, settings.cost, settings.objective);
+        r.sensitivity = sensitivity(workload, catalog, tree, rules, priced, settings.objective);
     }
     r.generated_at = settings.generated_at;
     r.expand_regions = settings.expand_regions;

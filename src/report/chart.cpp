@@ -3,10 +3,12 @@
 #include "gpuplan/report/escape.hpp"
 #include "gpuplan/report/output_format.hpp"
 #include "gpuplan/report/text_table.hpp"
+#include "gpuplan/units.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <fmt/format.h>
+#include <functional>
 
 namespace gpuplan::report {
 
@@ -196,6 +198,7 @@ constexpr double k_chosen_stroke = 4.0;
 constexpr double k_line_stroke = 2.0;
 constexpr double k_rejected_stroke = 1.5;
 constexpr const char* k_rejected_colour = "#999999";
+constexpr double k_days_per_week = 7.0;
 // Pixels from the plot's right edge within which a mark is anchored at its end.
 constexpr double k_edge_room_px = 60.0;
 
@@ -318,6 +321,30 @@ std::string legend_svg(const CumulativeCostChart& chart,
     return out;
 }
 
+// The lead time of a self-built line: a tick where the hardware starts to run (its month from
+// the weeks waited) and its label; empty past the horizon or without a lead time.
+std::string lead_time_svg(const ChartSeries& series, const std::string& colour, std::size_t months,
+                          const std::function<double(double)>& x_of,
+                          const std::function<double(double)>& y_of) {
+    if (!series.lead_time_weeks || months < 2) {
+        return {};
+    }
+    const double month =
+        *series.lead_time_weeks * k_days_per_week * k_hours_per_day / k_hours_per_month;
+    if (month > static_cast<double>(months - 1)) {
+        return {};
+    }
+    const double x = x_of(month);
+    const double y = y_of(value_at(series, static_cast<std::size_t>(std::floor(month))));
+    const bool at_edge = x > k_plot_right - k_edge_room_px;
+    return fmt::format("  <line x1=\"{0}\" y1=\"{1}\" x2=\"{0}\" y2=\"{2}\" stroke=\"{3}\" "
+                       "stroke-width=\"1.5\"/>\n  <text x=\"{0}\" y=\"{4}\" text-anchor=\"{5}\" "
+                       "font-size=\"11\" fill=\"{3}\">lead time {6:g} wk</text>\n",
+                       px(x), px(y - 6.0), px(y + 6.0), colour,
+                       px(std::min(y + 18.0, k_plot_bottom - 4.0)), at_edge ? "end" : "start",
+                       *series.lead_time_weeks);
+}
+
 } // namespace
 
 std::string render_svg_chart(const CumulativeCostChart& chart) {
@@ -325,12 +352,12 @@ std::string render_svg_chart(const CumulativeCostChart& chart) {
     const AmountAxis axis = amount_axis(chart);
     const double plot_width = k_plot_right - k_plot_left;
     const double plot_height = k_plot_bottom - k_plot_top;
-    const auto x_of = [&](std::size_t month) {
+    const std::function<double(double)> x_at = [&](double month) {
         return months == 1 ? k_plot_left
-                           : k_plot_left + plot_width * static_cast<double>(month) /
-                                               static_cast<double>(months - 1);
+                           : k_plot_left + plot_width * month / static_cast<double>(months - 1);
     };
-    const auto y_of = [&](double value) {
+    const auto x_of = [&](std::size_t month) { return x_at(static_cast<double>(month)); };
+    const std::function<double(double)> y_of = [&](double value) {
         return k_plot_bottom - plot_height * axis.fraction(value);
     };
     const std::vector<std::vector<std::string>> legend = legend_lines(chart, months);
@@ -412,6 +439,7 @@ std::string render_svg_chart(const CumulativeCostChart& chart) {
                             px(std::max(y_of(value_at(series, month)) - 8.0, k_plot_top + 10.0)),
                             at_edge ? "end" : "middle", colour, escape_xml(short_amount(amount)));
         }
+        out += lead_time_svg(series, colour, months, x_at, y_of);
         if (series.role == SeriesRole::chosen) {
             const double end = value_at(series, months - 1);
             out += fmt::format("  <text x=\"{}\" y=\"{}\" text-anchor=\"end\" font-weight=\"bold\" "

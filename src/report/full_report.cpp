@@ -227,6 +227,14 @@ std::string chart_section(const recommend::Recommendation& r) {
                         money(series.values.empty() ? 0.0 : series.values.back(), chart.currency)});
     }
     out += legend.render_markdown();
+    // Mermaid cannot annotate a line: the lead times are said under its legend.
+    for (const ChartSeries& series : chart.series) {
+        if (series.lead_time_weeks && series.role != SeriesRole::rejected) {
+            out += fmt::format("\n{}: lead time {:g} weeks: the hardware runs from month {:.1f}.\n",
+                               series.name, *series.lead_time_weeks,
+                               *series.lead_time_weeks * 7.0 * k_hours_per_day / k_hours_per_month);
+        }
+    }
     return out;
 }
 
@@ -437,6 +445,23 @@ std::vector<std::size_t> best_per_purchase(const recommend::Recommendation& repo
     return out;
 }
 
+namespace {
+
+// A self-built option's lead time in weeks, from its note; nullopt when there is none.
+std::optional<double> lead_time_of(const cost::Plan& plan, const cost::Option& o) {
+    for (const cost::NoteIndex index : o.notes) {
+        const cost::Note& note = plan.notes[index];
+        if ((note.kind == cost::NoteKind::lead_time ||
+             note.kind == cost::NoteKind::lead_time_bridged) &&
+            note.figures[0] > 0.0) {
+            return note.figures[0];
+        }
+    }
+    return std::nullopt;
+}
+
+} // namespace
+
 CumulativeCostChart purchase_option_chart(const recommend::Recommendation& report) {
     CumulativeCostChart chart;
     chart.title = fmt::format("Cumulative cost of {}", report.workload.name);
@@ -458,7 +483,8 @@ CumulativeCostChart purchase_option_chart(const recommend::Recommendation& repor
         } else if (!report.ranked.empty() && index == report.ranked.front()) {
             role = SeriesRole::chosen;
         }
-        chart.series.push_back({name + ": " + o.id(), std::move(values), role});
+        chart.series.push_back(
+            {name + ": " + o.id(), std::move(values), role, lead_time_of(report.plan, o)});
     }
     return chart;
 }

@@ -172,3 +172,17 @@ TEST_CASE("a long Mermaid month axis is numeric, so Mermaid thins its labels", "
     const CumulativeCostChart chart{"c", "USD", {{"a", std::vector<double>(37, 1.0)}}};
     CHECK(render_mermaid_xychart(chart).find("x-axis \"Month\" 0 --> 36\n") != std::string::npos);
 }
+
+TEST_CASE("a self-built line's lead time is marked at the month the hardware runs", "[chart]") {
+    CumulativeCostChart chart = resale_chart();
+    chart.series[1].lead_time_weeks = 12.0;
+    const std::string svg = render_svg_chart(chart);
+    // 12 weeks = 2016 h = month 2.76 of 12; the plot spans 110..780 px: x = 264.2.
+    CHECK(svg.find("lead time 12 wk</text>") != std::string::npos);
+    CHECK(svg.find("<line x1=\"264.2\"") != std::string::npos);
+    // A lead time past the horizon draws no mark.
+    chart.series[1].lead_time_weeks = 60.0;
+    CHECK(render_svg_chart(chart).find("lead time") == std::string::npos);
+    chart.series[1].lead_time_weeks.reset();
+    CHECK(render_svg_chart(chart) == render_svg_chart(resale_chart()));
+}

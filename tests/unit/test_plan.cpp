@@ -339,3 +339,40 @@ TEST_CASE("a service the estimate finds too slow is rejected, whatever it costs"
     CHECK(od.rejection == Rejection::misses_latency_target);
     CHECK(cost::reason(plan, od) == "latency_target_missed: P90 latency 4.8 s > 4 s");
 }
+
+TEST_CASE("larger counts double the nodes up to max_gpus, each with its own id", "[plan]") {
+    int calls = 0;
+    workload::Workload w = training();
+    w.constraints.max_gpus = 32;
+    Settings settings;
+    CHECK_FALSE(has(cost::plan(w, fixture(), settings, FakeEstimator{&calls}),
+                    "testcloud/r1/big.8x/on_demand@16"));
+    settings.counts = GpuCounts::larger;
+    const Plan plan = cost::plan(w, fixture(), settings, FakeEstimator{&calls});
+    const Option& least = find(plan, "testcloud/r1/big.8x/on_demand");
+    const Option& twice = find(plan, "testcloud/r1/big.8x/on_demand@16");
+    const Option& four = find(plan, "testcloud/r1/big.8x/on_demand@32");
+    CHECK_FALSE(has(plan, "testcloud/r1/big.8x/on_demand@64")); // over max_gpus
+    CHECK(least.gpu_count == 8);
+    CHECK_FALSE(least.larger_count);
+    CHECK(twice.nodes == 2);
+    CHECK(twice.wall_hours == Approx(50));
+    CHECK(four.wall_hours == Approx(25));
+    // 800 GPU-hours whatever the count: the same compute bill, shorter.
+    CHECK(four.item_totals == least.item_totals);
+    // Self-built keeps its minimum count: its lead time dominates the wall time.
+    CHECK(std::none_of(plan.options.begin(), plan.options.end(), [](const Option& o) {
+        return o.larger_count && o.purchase == PurchaseOption::self_built;
+    }));
+}
+
+TEST_CASE("an exact gpu_count or a service is priced at its count only", "[plan]") {
+    int calls = 0;
+    Settings settings;
+    settings.counts = GpuCounts::larger;
+    workload::Workload w = training();
+    w.constraints.gpu_count = 8;
+    const Plan plan = cost::plan(w, fixture(), settings, FakeEstimator{&calls});
+    CHECK(std::none_of(plan.options.begin(), plan.options.end(),
+                       [](const Option& o) { return o.larger_count; }));
+}

@@ -65,6 +65,13 @@ TEST_CASE("id_less orders options as their ids compare, without building them", 
                 options.push_back(o);
                 o.bridged = true;
                 options.push_back(o);
+                o.larger_count = true; // ids ending in @N
+                for (const int count : {8, 16, 128}) {
+                    o.gpu_count = count;
+                    options.push_back(o);
+                    o.bridged = false;
+                    options.push_back(o);
+                }
             }
         }
     }
@@ -78,6 +85,10 @@ TEST_CASE("id_less orders options as their ids compare, without building them", 
     own.purchase = PurchaseOption::self_built;
     own.instance = "box";
     CHECK(own.id() == "self_built/box");
+    own.larger_count = true;
+    own.gpu_count = 16;
+    CHECK(own.id() == "self_built/box@16");
+    own.larger_count = false;
     own.bridged = true;
     CHECK(own.id() == "self_built/box/bridge");
 }

@@ -48,6 +48,11 @@ inline constexpr double k_spot_gang_caveat_hours = 24.0;
 // Estimates the workload on a GPU model in a node shape with an optional GPU count.
 using Estimator = estimate::Estimator;
 
+// Which GPU counts each cloud instance type is priced at: the estimator's minimum count only, or
+// also larger ones (doubling the nodes up to max_gpus while the wall time still falls; training
+// and fine-tuning only, docs/methodology.md "Larger GPU counts").
+enum class GpuCounts { minimum, larger };
+
 // Command-line settings of the cost engine.
 struct Settings {
     std::string currency; // output currency; empty = the workload's finance.currency
@@ -62,6 +67,7 @@ struct Settings {
     bool itemise = false;   // keep every option's itemised monthly cash flows (tco)
     int simulate = 0;       // Monte Carlo samples for spot (0 = none)
     std::uint64_t seed = 1; // Monte Carlo seed
+    GpuCounts counts = GpuCounts::minimum;
 };
 
 // Why an option cannot be ranked.
@@ -182,6 +188,8 @@ struct Option {
     int gpus_per_node = 0;
     int nodes = 0;
     int gpu_count = 0;
+    // A larger count than the estimator's minimum (GpuCounts::larger): its id ends in @gpu_count.
+    bool larger_count = false;
     bool nvlink = false;                // the node's GPUs are NVLink-connected
     std::optional<double> network_gbps; // node-to-node bandwidth; nullopt = unknown
     PurchaseOption purchase = PurchaseOption::on_demand;
@@ -213,7 +221,8 @@ struct Option {
     std::string reason;           // the sentence itself when no figures make it (excluded_by_rule)
     std::vector<NoteIndex> notes; // into Plan::notes, in order
 
-    // provider/region/instance/purchase, or self_built/BUILD[/bridge]: unique within a plan.
+    // provider/region/instance/purchase, or self_built/BUILD[/bridge], then @GPU_COUNT for a
+    // larger count: unique within a plan.
     [[nodiscard]] std::string id() const;
     bool operator==(const Option&) const = default;
 };

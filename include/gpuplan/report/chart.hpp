@@ -3,6 +3,7 @@
 // `xychart-beta` block (GitHub renders it) or a standalone SVG. Pure; numbers are formatted with
 // fixed decimals so the same series give byte-identical text.
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -17,6 +18,9 @@ struct ChartSeries {
     std::string name;
     std::vector<double> values;
     SeriesRole role = SeriesRole::feasible;
+    // Self-built: the lead time before the hardware runs, in weeks (labelled on the line at its
+    // month); nullopt when the option runs at once.
+    std::optional<double> lead_time_weeks = std::nullopt;
 
     bool operator==(const ChartSeries&) const = default;
 };
