@@ -1187,6 +1187,12 @@ Plan Planner::run() {
         m_plan.assumptions.push_back(fmt::format("{} fractional-GPU instance type{} not planned",
                                                  fractional, fractional == 1 ? " is" : "s are"));
     }
+    if (m_workload.task == Task::inference &&
+        m_workload.model.family == workload::Family::transformer) {
+        m_plan.assumptions.emplace_back(
+            "not modelled: speculative decoding, prefix caching, quantised KV caches other than "
+            "fp8, and length distributions (input and output lengths at their means)");
+    }
     m_plan.estimates = m_cache.calls();
     return std::move(m_plan);
 }
