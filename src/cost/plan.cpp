@@ -210,6 +210,15 @@ namespace {
 using workload::Task;
 using workload::Workload;
 
+// What the serving model leaves out, said among a transformer serving plan's assumptions (E7).
+std::string serving_not_modelled(const workload::Inference& in) {
+    const bool lengths = in.input_tokens_p90 && in.output_tokens_p90;
+    return fmt::format(
+        "not modelled: speculative decoding, prefix caching, quantised KV caches other than fp8, "
+        "and length distributions ({})",
+        lengths ? "beyond the stated P90 lengths" : "input and output lengths at their means");
+}
+
 // Bytes per parameter of an exported 16-bit model (the egress of a finished run).
 constexpr double k_export_bytes_per_param = 2.0;
 
@@ -1189,9 +1198,7 @@ Plan Planner::run() {
     }
     if (m_workload.task == Task::inference &&
         m_workload.model.family == workload::Family::transformer) {
-        m_plan.assumptions.emplace_back(
-            "not modelled: speculative decoding, prefix caching, quantised KV caches other than "
-            "fp8, and length distributions (input and output lengths at their means)");
+        m_plan.assumptions.push_back(serving_not_modelled(m_workload.inference));
     }
     m_plan.estimates = m_cache.calls();
     return std::move(m_plan);

@@ -58,6 +58,8 @@ ServingModel serving_model(const Workload& w, const Gpu& gpu, const NodeShape& n
     std::tie(m.layers, m.hidden) = depth_and_width(shape, w.model.params);
     m.input_tokens = w.inference.input_tokens;
     m.output_tokens = w.inference.output_tokens;
+    m.input_tokens_p90 = w.inference.input_tokens_p90.value_or(m.input_tokens);
+    m.output_tokens_p90 = w.inference.output_tokens_p90.value_or(m.output_tokens);
     m.peak_flops = peak;
     m.bandwidth_bytes_per_s = gpu.memory_bandwidth_gb_per_s * k_bytes_per_gb;
     m.weight_factor = weight_bytes <= 0.625 ? k_bandwidth_factor_int4

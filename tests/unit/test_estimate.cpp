@@ -373,12 +373,18 @@ Workload llama2_7b_serving() {
     return w;
 }
 
-TEST_CASE("continuous batching holds rate x latency requests and pages the KV cache in flight",
-          "[estimate][serving]") {
+// One request a second of 512 prompt and 256 output tokens.
+Workload llama2_7b_chat() {
     Workload w = llama2_7b_serving();
     w.inference.requests_per_second = 1.0;
     w.inference.input_tokens = 512;
     w.inference.output_tokens = 256;
+    return w;
+}
+
+TEST_CASE("continuous batching holds rate x latency requests and pages the KV cache in flight",
+          "[estimate][serving]") {
+    Workload w = llama2_7b_chat();
     const GpuEstimate e =
         estimate::estimate(w, a100(), nvlink_node(), std::nullopt, a100_catalog());
     // One GPU holds the few requests in flight (Little's law); static batch 1 needed 3.
@@ -606,4 +612,25 @@ TEST_CASE("a custom model's reference on another GPU is scaled by the bound that
     w.inference.latency_ms = 1200.0;
     CHECK_FALSE(
         estimate::estimate(w, catalog.gpus.at(1), nvlink_node(), 1, catalog).meets_deadline);
+}
+
+TEST_CASE("stated P90 lengths lengthen the P90 request, not the load or the P50 figures",
+          "[estimate][serving]") {
+    Workload w = llama2_7b_chat();
+    w.constraints.gpu_count = 1;
+    const GpuEstimate mean =
+        estimate::estimate(w, a100(), nvlink_node(), std::nullopt, a100_catalog());
+    w.inference.input_tokens_p90 = 2048;
+    w.inference.output_tokens_p90 = 1024;
+    const GpuEstimate p90 =
+        estimate::estimate(w, a100(), nvlink_node(), std::nullopt, a100_catalog());
+    CHECK(p90.serving.batch == Approx(mean.serving.batch));
+    CHECK(p90.serving.ttft_p50_ms == Approx(mean.serving.ttft_p50_ms));
+    CHECK(p90.serving.latency_p50_ms == Approx(mean.serving.latency_p50_ms));
+    CHECK(p90.serving.tpot_p90_ms == Approx(mean.serving.tpot_p90_ms));
+    // 1536 more prompt tokens: at least their arithmetic at the peak, 2 x 6.738e9 x 1536 / 312e12.
+    CHECK(p90.serving.ttft_p90_ms - mean.serving.ttft_p90_ms >
+          1000.0 * 2.0 * 6.738e9 * 1536.0 / 312e12);
+    CHECK(p90.serving.latency_p90_ms ==
+          Approx(p90.serving.ttft_p90_ms + 1023.0 * p90.serving.tpot_p90_ms));
 }
