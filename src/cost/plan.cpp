@@ -235,6 +235,15 @@ using workload::Workload;
 // keeps the options priced within five times the minimum-count search).
 constexpr int k_max_count_doublings = 4;
 
+// What the serving model leaves out, said among a transformer serving plan's assumptions (E7).
+std::string serving_not_modelled(const workload::Inference& in) {
+    const bool lengths = in.input_tokens_p90 && in.output_tokens_p90;
+    return fmt::format(
+        "not modelled: speculative decoding, prefix caching, quantised KV caches other than fp8, "
+        "and length distributions ({})",
+        lengths ? "beyond the stated P90 lengths" : "input and output lengths at their means");
+}
+
 // Bytes per parameter of an exported 16-bit model (the egress of a finished run).
 constexpr double k_export_bytes_per_param = 2.0;
 
@@ -1260,6 +1269,10 @@ Plan Planner::run() {
     if (fractional > 0) {
         m_plan.assumptions.push_back(fmt::format("{} fractional-GPU instance type{} not planned",
                                                  fractional, fractional == 1 ? " is" : "s are"));
+    }
+    if (m_workload.task == Task::inference &&
+        m_workload.model.family == workload::Family::transformer) {
+        m_plan.assumptions.push_back(serving_not_modelled(m_workload.inference));
     }
     m_plan.estimates = m_cache.calls();
     return std::move(m_plan);

@@ -165,11 +165,14 @@ Efficiency efficiency(const Workload& w, const Gpu& gpu, Precision precision, do
     if (same != nullptr) {
         const double mfu = safe_div(flops_per_metric_unit(w, *same, flops_per_token) * same->value,
                                     peak_flops(gpu, precision));
-        return {mfu, true,
+        return {mfu,
+                true,
                 fmt::format("benchmark: '{}' measured {:g} {} on {} x {} ({})", same->model,
                             same->value, same->metric, same->gpu_count, same->gpu,
                             catalog::to_string(same->precision)),
-                EfficiencySource::benchmark, same->gpu_count};
+                EfficiencySource::benchmark,
+                same->gpu_count,
+                same};
     }
     if (other != nullptr) {
         const Gpu& that = *catalog::find_gpu(catalog, other->gpu);
@@ -178,13 +181,16 @@ Efficiency efficiency(const Workload& w, const Gpu& gpu, Precision precision, do
                      peak_flops(that, other->precision));
         const double base = default_for(that, other->precision);
         const double mfu = default_mfu * safe_div(ref, base);
-        return {mfu, true,
+        return {mfu,
+                true,
                 fmt::format("benchmark_scaled: '{}' has no {} figure on {}; default scaled by its "
                             "{} result, the nearest GPU measured ({:.3f} measured vs {:.3f} "
                             "default)",
                             w.model.reference, catalog::to_string(precision), gpu.name, other->gpu,
                             ref, base),
-                EfficiencySource::benchmark_scaled, other->gpu_count};
+                EfficiencySource::benchmark_scaled,
+                other->gpu_count,
+                other};
     }
     return {default_mfu, false,
             fmt::format("benchmark_missing: no benchmark for '{}'; using the default efficiency",

@@ -58,7 +58,8 @@ struct Efficiency {
     bool from_benchmark = false;
     std::string note;
     EfficiencySource source = EfficiencySource::table;
-    int reference_gpus = 0; // GPUs the benchmark ran on (benchmark sources)
+    int reference_gpus = 0;                        // GPUs the benchmark ran on (benchmark sources)
+    const catalog::Benchmark* reference = nullptr; // the benchmark used (benchmark sources)
 };
 
 [[nodiscard]] Efficiency

@@ -58,6 +58,8 @@ ServingModel serving_model(const Workload& w, const Gpu& gpu, const NodeShape& n
     std::tie(m.layers, m.hidden) = depth_and_width(shape, w.model.params);
     m.input_tokens = w.inference.input_tokens;
     m.output_tokens = w.inference.output_tokens;
+    m.input_tokens_p90 = w.inference.input_tokens_p90.value_or(m.input_tokens);
+    m.output_tokens_p90 = w.inference.output_tokens_p90.value_or(m.output_tokens);
     m.peak_flops = peak;
     m.bandwidth_bytes_per_s = gpu.memory_bandwidth_gb_per_s * k_bytes_per_gb;
     m.weight_factor = weight_bytes <= 0.625 ? k_bandwidth_factor_int4
@@ -215,7 +217,34 @@ GpuEstimate estimate_transformer_serving(GpuEstimate e, const Workload& w, const
     return e;
 }
 
-// cnn/custom: a batch of B samples takes B x F_fwd / (P x efficiency) (E7).
+// Seconds per sample of a cnn/custom model: F_fwd / (P x efficiency); a reference measured on
+// another GPU is scaled by the bound that limits here, the larger of its peak-FLOPs and its
+// memory-bandwidth ratio to this GPU (E7).
+double seconds_per_sample(GpuEstimate& e, const Workload& w, const Gpu& gpu, double peak,
+                          const Efficiency& custom, const catalog::Catalog& catalog) {
+    const double forward = w.model.flops_per_sample.value_or(0.0);
+    const double compute = safe_div(forward, peak * custom.mfu);
+    if (custom.source != EfficiencySource::benchmark_scaled || custom.reference == nullptr) {
+        return compute;
+    }
+    const catalog::Benchmark& ref = *custom.reference;
+    const Gpu& that = *catalog::find_gpu(catalog, ref.gpu);
+    const double flops_ratio = safe_div(peak_flops(that, ref.precision), peak);
+    const double bandwidth_ratio =
+        safe_div(that.memory_bandwidth_gb_per_s, gpu.memory_bandwidth_gb_per_s);
+    const double memory = safe_div(bandwidth_ratio, ref.value);
+    const bool bandwidth_limits = memory > compute;
+    e.bottleneck = bandwidth_limits ? Bottleneck::memory_bandwidth : Bottleneck::compute;
+    e.notes.push_back(fmt::format("reference_bound: {:.4g} s per sample on {}; on {} x{:.3g} by "
+                                  "peak FLOPs, x{:.3g} by memory bandwidth; the {} bound limits: "
+                                  "{:.4g} s",
+                                  1.0 / ref.value, ref.gpu, gpu.name, flops_ratio, bandwidth_ratio,
+                                  bandwidth_limits ? "bandwidth" : "compute",
+                                  std::max(compute, memory)));
+    return std::max(compute, memory);
+}
+
+// cnn/custom: a batch of B samples takes B x the time per sample (E7).
 GpuEstimate estimate_custom_serving(GpuEstimate e, const Workload& w, const Gpu& gpu,
                                     std::optional<int> requested, double peak,
                                     const catalog::Catalog& catalog) {
@@ -226,7 +255,7 @@ GpuEstimate estimate_custom_serving(GpuEstimate e, const Workload& w, const Gpu&
     if (!custom.note.empty()) {
         e.notes.push_back(custom.note);
     }
-    const double per_sample = safe_div(forward, peak * custom.mfu);
+    const double per_sample = seconds_per_sample(e, w, gpu, peak, custom, catalog);
     const double batch = std::max(1, w.inference.batch);
     const double seconds = batch * per_sample;
     const double capacity_per_gpu = safe_div(batch, seconds);
@@ -243,7 +272,7 @@ GpuEstimate estimate_custom_serving(GpuEstimate e, const Workload& w, const Gpu&
     e.memory.overhead_gib = k_framework_overhead_gib;
     e.memory_per_gpu_gib = e.memory.total_gib();
     e.fits = fits_in(e.memory, gpu);
-    e.mfu = custom.mfu;
+    e.mfu = safe_div(forward, peak * per_sample);
     e.from_benchmark = custom.from_benchmark;
     const double capacity = e.gpu_count * capacity_per_gpu;
     e.throughput.requests_per_second_capacity = capacity;

@@ -215,7 +215,17 @@ ReplicaLoad replica_load(const ServingModel& m, Batching batching, int t, double
     ServingTime& time = r.time;
     const double decode = std::max(0.0, m.output_tokens - 1.0);
     time.latency_p50_ms = time.ttft_p50_ms + decode * time.tpot_p50_ms;
-    time.latency_p90_ms = time.ttft_p90_ms + decode * time.tpot_p90_ms;
+    // The P90 request: the P90 wait and step with the P90 lengths, a longer prompt adding its
+    // extra prefill (to the batch's prompts under static batching).
+    const double prompts =
+        batching == Batching::static_batch ? time.batch * m.input_tokens : m.input_tokens;
+    const double longer = std::max(0.0, m.input_tokens_p90 - m.input_tokens);
+    if (longer > 0.0) {
+        time.ttft_p90_ms +=
+            1000.0 * (prefill_seconds(m, t, prompts + longer) - prefill_seconds(m, t, prompts));
+    }
+    const double decode90 = std::max(decode, m.output_tokens_p90 - 1.0);
+    time.latency_p90_ms = time.ttft_p90_ms + decode90 * time.tpot_p90_ms;
     return r;
 }
 

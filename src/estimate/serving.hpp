@@ -21,6 +21,8 @@ struct ServingModel {
     double hidden = 0.0;
     double input_tokens = 0.0;
     double output_tokens = 0.0;
+    double input_tokens_p90 = 0.0; // 90th-percentile lengths, at least the means
+    double output_tokens_p90 = 0.0;
     double peak_flops = 0.0;
     double bandwidth_bytes_per_s = 0.0;
     double weight_factor = 1.0; // bandwidth factor of quantised weights

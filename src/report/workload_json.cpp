@@ -60,7 +60,9 @@ ordered_json workload_json(const workload::Workload& w) {
                         {"tensor_parallel", optional_json(w.inference.tensor_parallel)},
                         {"ttft_ms", optional_json(w.inference.ttft_ms)},
                         {"tpot_ms", optional_json(w.inference.tpot_ms)},
-                        {"percentile", w.inference.percentile}};
+                        {"percentile", w.inference.percentile},
+                        {"input_tokens_p90", optional_json(w.inference.input_tokens_p90)},
+                        {"output_tokens_p90", optional_json(w.inference.output_tokens_p90)}};
     out["schedule"] = {{"runs", w.schedule.runs}, {"every_months", w.schedule.every_months}};
     out["horizon_months"] = w.horizon_months;
     const workload::Constraints& c = w.constraints;

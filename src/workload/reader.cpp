@@ -175,6 +175,18 @@ void read_training(const YamlNode& node, Training& training) {
     assign(training.flash_attention, bool_at(node, "flash_attention"));
 }
 
+// `<key>_p90`, the 90th-percentile length: a count not below the mean `<key>` (E7).
+std::optional<double> length_p90(const YamlNode& node, const std::string& key, double mean) {
+    const std::string name = key + "_p90";
+    std::optional<double> p90 = si_at(node, name, detail::k_non_negative);
+    if (p90 && *p90 < mean) {
+        node.get(name)->error(
+            fmt::format("{} ({:g}) is below the mean {} ({:g})", name, *p90, key, mean));
+        return std::nullopt;
+    }
+    return p90;
+}
+
 // The serving keys of `inference` (docs/workload-format.md): batching, limits and targets.
 void read_serving(const YamlNode& node, Inference& inference) {
     if (auto batching = node.get("batching")) {
@@ -200,7 +212,8 @@ void read_serving(const YamlNode& node, Inference& inference) {
 void read_inference(const YamlNode& node, Inference& inference) {
     if (!node.expect_map({"precision", "requests_per_second", "input_tokens", "output_tokens",
                           "batch", "latency_ms", "hours_per_day", "batching", "max_batch",
-                          "tensor_parallel", "ttft_ms", "tpot_ms", "percentile"})) {
+                          "tensor_parallel", "ttft_ms", "tpot_ms", "percentile", "input_tokens_p90",
+                          "output_tokens_p90"})) {
         return;
     }
     read_serving(node, inference);
@@ -215,6 +228,8 @@ void read_inference(const YamlNode& node, Inference& inference) {
     if (auto hours = node.get("hours_per_day")) {
         assign(inference.hours_per_day, hours->as_number(k_hours_per_day_range));
     }
+    inference.input_tokens_p90 = length_p90(node, "input_tokens", inference.input_tokens);
+    inference.output_tokens_p90 = length_p90(node, "output_tokens", inference.output_tokens);
 }
 
 void read_schedule(const YamlNode& node, Schedule& schedule) {

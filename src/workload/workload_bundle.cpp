@@ -34,7 +34,7 @@ template <class A> void members(A& a, Training& v) {
 template <class A> void members(A& a, Inference& v) {
     a(v.precision), a(v.requests_per_second), a(v.input_tokens), a(v.output_tokens), a(v.batch),
         a(v.latency_ms), a(v.hours_per_day), a(v.batching), a(v.max_batch), a(v.tensor_parallel),
-        a(v.ttft_ms), a(v.tpot_ms), a(v.percentile);
+        a(v.ttft_ms), a(v.tpot_ms), a(v.percentile), a(v.input_tokens_p90), a(v.output_tokens_p90);
 }
 template <class A> void members(A& a, Schedule& v) {
     a(v.runs), a(v.every_months);

@@ -84,6 +84,13 @@ bool finite(const GpuEstimate& e) {
     return true;
 }
 
+// A benchmark of `model` measured on the fixture's A100-80GB.
+catalog::Benchmark a100_benchmark(const std::string& model, catalog::Precision precision,
+                                  const std::string& metric, double value, int gpus) {
+    return catalog::Benchmark{model, "A100-80GB", precision, metric,
+                              value, gpus,        {},        Date{2026, 1, 1}};
+}
+
 } // namespace
 
 TEST_CASE("transformer training FLOPs are 6 N D plus the attention term 12 L h s D", "[estimate]") {
@@ -366,12 +373,18 @@ Workload llama2_7b_serving() {
     return w;
 }
 
-TEST_CASE("continuous batching holds rate x latency requests and pages the KV cache in flight",
-          "[estimate][serving]") {
+// One request a second of 512 prompt and 256 output tokens.
+Workload llama2_7b_chat() {
     Workload w = llama2_7b_serving();
     w.inference.requests_per_second = 1.0;
     w.inference.input_tokens = 512;
     w.inference.output_tokens = 256;
+    return w;
+}
+
+TEST_CASE("continuous batching holds rate x latency requests and pages the KV cache in flight",
+          "[estimate][serving]") {
+    Workload w = llama2_7b_chat();
     const GpuEstimate e =
         estimate::estimate(w, a100(), nvlink_node(), std::nullopt, a100_catalog());
     // One GPU holds the few requests in flight (Little's law); static batch 1 needed 3.
@@ -542,14 +555,8 @@ TEST_CASE("a reference benchmark sets the MFU on its GPU and scales the default 
           "[estimate]") {
     catalog::Catalog catalog = a100_catalog();
     catalog.gpus.push_back(v100());
-    catalog.benchmarks.push_back(catalog::Benchmark{"m",
-                                                    "A100-80GB",
-                                                    catalog::Precision::bf16,
-                                                    "tokens_per_second_per_gpu",
-                                                    1000.0,
-                                                    8,
-                                                    {},
-                                                    Date{2026, 1, 1}});
+    catalog.benchmarks.push_back(
+        a100_benchmark("m", catalog::Precision::bf16, "tokens_per_second_per_gpu", 1000.0, 8));
     Workload w = train_workload(1e9, 1e12);
     w.model.reference = "m";
     // Rule 1: 6e9 FLOPs per token * 1000 tokens/s / 312e12 = 0.019231.
@@ -565,4 +572,65 @@ TEST_CASE("a reference benchmark sets the MFU on its GPU and scales the default 
     // training.mfu wins over any benchmark.
     w.training.mfu = 0.3;
     CHECK(estimate::estimate(w, catalog.gpus.at(0), nvlink_node(), 8, catalog).mfu == 0.3);
+}
+
+TEST_CASE("a custom model's reference on another GPU is scaled by the bound that limits there",
+          "[estimate]") {
+    catalog::Catalog catalog = a100_catalog();
+    catalog::Gpu fast = a100(); // three times the peak, 1.5 times the bandwidth
+    fast.name = "FAST";
+    fast.memory_bandwidth_gb_per_s = a100().memory_bandwidth_gb_per_s * 1.5;
+    for (std::optional<double>& tflops : fast.tflops) {
+        if (tflops) {
+            *tflops *= 3.0;
+        }
+    }
+    catalog.gpus.push_back(fast);
+    catalog.benchmarks.push_back(
+        a100_benchmark("img", catalog::Precision::fp16, "samples_per_second_per_gpu", 0.5, 1));
+    Workload w;
+    w.task = workload::Task::inference;
+    w.model.family = workload::Family::custom;
+    w.model.params = 1e9;
+    w.model.flops_per_sample = 9e13;
+    w.model.reference = "img";
+    w.inference.requests_per_second = 0.01;
+    w.inference.latency_ms = 1500.0;
+    // Same GPU: the measured 2 s per sample, which misses the 1.5 s target.
+    const GpuEstimate same = estimate::estimate(w, catalog.gpus.at(0), nvlink_node(), 1, catalog);
+    CHECK(1000.0 / *same.throughput.requests_per_second_capacity == Approx(2000.0));
+    CHECK_FALSE(same.meets_deadline);
+    // Other GPU: 2 s x max(1/3, 1/1.5) = 1.333 s, bandwidth bound; peak FLOPs alone give 0.667 s.
+    const GpuEstimate other = estimate::estimate(w, catalog.gpus.at(1), nvlink_node(), 1, catalog);
+    CHECK(1.0 / *other.throughput.requests_per_second_capacity == Approx(2.0 / 1.5));
+    CHECK(other.bottleneck == Bottleneck::memory_bandwidth);
+    CHECK(other.meets_deadline);
+    CHECK(std::any_of(other.notes.begin(), other.notes.end(), [](const std::string& note) {
+        return note.rfind("reference_bound:", 0) == 0;
+    }));
+    // A 1.2 s target is missed on the GPU's own (bandwidth-bound) time.
+    w.inference.latency_ms = 1200.0;
+    CHECK_FALSE(
+        estimate::estimate(w, catalog.gpus.at(1), nvlink_node(), 1, catalog).meets_deadline);
+}
+
+TEST_CASE("stated P90 lengths lengthen the P90 request, not the load or the P50 figures",
+          "[estimate][serving]") {
+    Workload w = llama2_7b_chat();
+    w.constraints.gpu_count = 1;
+    const GpuEstimate mean =
+        estimate::estimate(w, a100(), nvlink_node(), std::nullopt, a100_catalog());
+    w.inference.input_tokens_p90 = 2048;
+    w.inference.output_tokens_p90 = 1024;
+    const GpuEstimate p90 =
+        estimate::estimate(w, a100(), nvlink_node(), std::nullopt, a100_catalog());
+    CHECK(p90.serving.batch == Approx(mean.serving.batch));
+    CHECK(p90.serving.ttft_p50_ms == Approx(mean.serving.ttft_p50_ms));
+    CHECK(p90.serving.latency_p50_ms == Approx(mean.serving.latency_p50_ms));
+    CHECK(p90.serving.tpot_p90_ms == Approx(mean.serving.tpot_p90_ms));
+    // 1536 more prompt tokens: at least their arithmetic at the peak, 2 x 6.738e9 x 1536 / 312e12.
+    CHECK(p90.serving.ttft_p90_ms - mean.serving.ttft_p90_ms >
+          1000.0 * 2.0 * 6.738e9 * 1536.0 / 312e12);
+    CHECK(p90.serving.latency_p90_ms ==
+          Approx(p90.serving.ttft_p90_ms + 1023.0 * p90.serving.tpot_p90_ms));
 }

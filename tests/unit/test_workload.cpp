@@ -276,3 +276,10 @@ TEST_CASE("a compiled workload that is cut short or corrupt is refused", "[workl
         }
     }
 }
+
+TEST_CASE("a P90 length below its mean is an error at the key", "[workload]") {
+    CHECK(problems("schema_version: 1\ntask: inference\nmodel: {params: 1B}\ninference:\n"
+                   "  input_tokens: 512\n  input_tokens_p90: 100\n") ==
+          std::vector<std::string>{"w.yaml:6:21: error: /inference/input_tokens_p90: "
+                                   "input_tokens_p90 (100) is below the mean input_tokens (512)"});
+}

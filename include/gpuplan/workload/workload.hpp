@@ -94,6 +94,8 @@ struct Inference {
     std::optional<double> ttft_ms;      // target time to first token, at `percentile`
     std::optional<double> tpot_ms;      // target time per output token, at `percentile`
     int percentile = 50;                // 50 or 90: the percentile the targets hold at
+    std::optional<double> input_tokens_p90;  // 90th-percentile prompt length; nullopt = the mean
+    std::optional<double> output_tokens_p90; // 90th-percentile output length; nullopt = the mean
 
     bool operator==(const Inference&) const = default;
 };
