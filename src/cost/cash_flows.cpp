@@ -1,5 +1,6 @@
 #include "gpuplan/cost/cash_flows.hpp"
 
+#include "gpuplan/estimate/goodput.hpp"
 #include "gpuplan/finance/finance.hpp"
 #include "gpuplan/units.hpp"
 
@@ -270,26 +271,14 @@ SpotOverhead spot_overhead(int nodes, const SpotRisk& risk) {
     if (lambda <= 0.0) {
         return overhead;
     }
-    const double mtbf = 1.0 / lambda;
-    const double delta = risk.checkpoint_hours;
-    double tau = mtbf;
-    if (delta < 2.0 * mtbf) {
-        const double x = delta / (2.0 * mtbf);
-        tau = std::sqrt(2.0 * delta * mtbf) * (1.0 + std::sqrt(x) / 3.0 + x / 9.0) - delta;
-    }
-    if (tau <= 0.0) {
-        tau = mtbf;
-    }
-    overhead.checkpoint_interval_hours = tau;
+    overhead.checkpoint_interval_hours =
+        estimate::daly_interval_hours(lambda, risk.checkpoint_hours);
     // Daly (2006) expected wall time per useful hour with exponential interruptions, which may
-    // also strike during a restart: M e^(R/M) (e^((tau+delta)/M) - 1) / tau. The first-order
-    // 1 + delta/tau + lambda (tau/2 + R) understates it at high rates.
-    // In logs, capped at k_max_wall_factor: at extreme rates the factors overflow a double.
-    const double log_w = std::log(mtbf) + risk.restart_hours / mtbf +
-                         std::log(std::expm1(std::min((tau + delta) / mtbf, 700.0))) -
-                         std::log(tau);
+    // also strike during a restart. The first-order 1 + delta/tau + lambda (tau/2 + R)
+    // understates it at high rates.
     overhead.wall_factor =
-        log_w < std::log(k_max_wall_factor) ? std::exp(log_w) : k_max_wall_factor;
+        estimate::daly_wall_factor(lambda, overhead.checkpoint_interval_hours,
+                                   risk.checkpoint_hours, risk.restart_hours, k_max_wall_factor);
     return overhead;
 }
 

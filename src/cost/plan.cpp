@@ -747,9 +747,13 @@ void Planner::judge(Option& option, const estimate::GpuEstimate& e, const catalo
         note_fx_gap(option);
     }
     const workload::Constraints& c = m_workload.constraints;
+    // Spot options are judged at their P90 (methodology C5); the others at the estimate's wall
+    // time at constraints.deadline_confidence, hardware failures included (E9).
+    const double margin =
+        e.goodput ? e.goodput->confidence_wall_hours - e.goodput->expected_wall_hours : 0.0;
+    const double judged_hours = option.p90_wall_hours.value_or(option.wall_hours + margin);
     if (c.deadline_hours && m_workload.task != Task::inference) {
-        option.meets_deadline =
-            option.p90_wall_hours.value_or(option.wall_hours) <= *c.deadline_hours + 1e-9;
+        option.meets_deadline = judged_hours <= *c.deadline_hours + 1e-9;
     }
     if (c.budget && m_budget_rate) {
         option.within_budget = option.total <= c.budget->amount * *m_budget_rate + 0.005;
@@ -788,8 +792,7 @@ void Planner::judge(Option& option, const estimate::GpuEstimate& e, const catalo
     }
     if (!option.meets_deadline) {
         if (RejectionDetail* d =
-                reject(Rejection::misses_deadline,
-                       option.p90_wall_hours.value_or(option.wall_hours), *c.deadline_hours)) {
+                reject(Rejection::misses_deadline, judged_hours, *c.deadline_hours)) {
             d->service = m_workload.task == Task::inference;
             d->at_p90 = option.p90_wall_hours.has_value();
         }

@@ -379,10 +379,13 @@ struct Pace {
 struct TrainTiming {
     StepTime step;
     DataTiming data;
-    double train_seconds = 0.0; // steps x step time (compute only when end-to-end)
-    double wall_seconds = 0.0;
+    double train_seconds = 0.0;    // steps x step time (compute only when end-to-end)
+    double wall_seconds = 0.0;     // expected, failures included
+    double deadline_seconds = 0.0; // at constraints.deadline_confidence
+    double failure_free_seconds = 0.0;
     double scaling_efficiency = 1.0;
     Bottleneck bottleneck = Bottleneck::compute;
+    Goodput goodput;
 };
 
 TrainTiming train_timing(const Workload& w, const TrainModel& m, const Gpu& gpu,
@@ -398,7 +401,12 @@ TrainTiming train_timing(const Workload& w, const TrainModel& m, const Gpu& gpu,
     t.train_seconds = t.step.steps * t.step.step;
     t.scaling_efficiency = safe_div(t.step.compute, t.step.step);
     t.data = data_timing(w, node, gpus, t.train_seconds);
-    t.wall_seconds = t.data.wall_seconds;
+    t.failure_free_seconds = t.data.wall_seconds;
+    const int nodes = (gpus + node.gpus_per_node - 1) / std::max(node.gpus_per_node, 1);
+    t.goodput = goodput(t.failure_free_seconds / k_seconds_per_hour, gpus, nodes,
+                        m.checkpoint_bytes / k_bytes_per_gb, w.constraints.deadline_confidence);
+    t.wall_seconds = t.goodput.expected_wall_hours * k_seconds_per_hour;
+    t.deadline_seconds = t.goodput.confidence_wall_hours * k_seconds_per_hour;
     t.bottleneck = t.data.bound ? Bottleneck::data_loading
                    : t.step.dp_comm + t.step.tp_comm > t.step.compute + t.step.bubble
                        ? Bottleneck::communication
@@ -530,7 +538,7 @@ std::optional<Choice> choose_count(const Workload& w, const TrainModel& m, const
         chosen = Choice{n, *config};
         limit.reset();
         if (!w.constraints.deadline_hours ||
-            seconds / k_seconds_per_hour <= *w.constraints.deadline_hours) {
+            config->timing.deadline_seconds / k_seconds_per_hour <= *w.constraints.deadline_hours) {
             break;
         }
         const TrainTiming& t = config->timing;
@@ -600,22 +608,46 @@ GpuEstimate evaluate(const Workload& w, const GpuEstimate& base, const Choice& c
     out.scaling_efficiency = c.config.timing.scaling_efficiency;
     out.bottleneck = c.config.timing.bottleneck;
     out.time = time_of(c.config.timing);
-    out.meets_deadline =
-        !w.constraints.deadline_hours || out.wall_hours <= *w.constraints.deadline_hours;
+    out.goodput = c.config.timing.goodput;
+    out.meets_deadline = !w.constraints.deadline_hours ||
+                         out.goodput->confidence_wall_hours <= *w.constraints.deadline_hours;
     return out;
+}
+
+// Expected failures from which a run's goodput is worth a note (E9).
+constexpr double k_goodput_note_failures = 1.0;
+
+// The goodput note of a run that expects at least k_goodput_note_failures failures.
+void goodput_note(const Goodput& g, std::vector<std::string>& notes) {
+    if (g.expected_failures < k_goodput_note_failures) {
+        return;
+    }
+    notes.push_back(fmt::format(
+        "goodput: {:.1f} % ({:.0f} failures expected at one per {:.1f} h; a checkpoint every "
+        "{:.0f} min, {:.0f} s to write, {:.0f} min to restart); P90 wall {:.1f} h against {:.1f} h "
+        "expected and {:.1f} h without failures",
+        g.fraction() * 100.0, g.expected_failures, 1.0 / g.failure_rate_per_hour,
+        g.checkpoint_interval_hours * 60.0, g.checkpoint_hours * k_seconds_per_hour,
+        g.restart_hours * 60.0, g.p90_wall_hours, g.expected_wall_hours,
+        g.failure_free_wall_hours));
 }
 
 // The notes every training estimate ends with: memory, deadline, unknown network.
 void closing_notes(const Workload& w, const Gpu& gpu, const NodeShape& node, GpuEstimate& out) {
+    if (out.goodput) {
+        goodput_note(*out.goodput, out.notes);
+    }
     if (!out.fits) {
         out.notes.push_back(
             does_not_fit(out.memory, fmt::format("on {} GPU(s)", out.gpu_count), gpu));
     }
     if (!out.meets_deadline) {
-        out.notes.push_back(fmt::format("deadline_missed: {:.1f} h on {} GPU(s) exceeds the {:g} h "
-                                        "deadline",
-                                        out.wall_hours, out.gpu_count,
-                                        *w.constraints.deadline_hours));
+        out.notes.push_back(fmt::format(
+            "deadline_missed: {:.1f} h on {} GPU(s) at P{:g} (failures included) exceeds the {:g} "
+            "h "
+            "deadline",
+            out.goodput ? out.goodput->confidence_wall_hours : out.wall_hours, out.gpu_count,
+            w.constraints.deadline_confidence * 100.0, *w.constraints.deadline_hours));
     }
     if (!node.network_gbps && out.nodes > 1) {
         out.notes.push_back(fmt::format("network_bandwidth_unknown: node network assumed {:g} Gbps",
@@ -679,7 +711,8 @@ GpuEstimate estimate_training(const Workload& w, const Gpu& gpu, const NodeShape
         chosen = Choice{n, config};
     }
     GpuEstimate out = evaluate(w, e, *chosen);
-    const double work_per_second = safe_div(m.work, chosen->config.timing.wall_seconds);
+    // The speed while running: failures and restarts are in the wall time, not the throughput.
+    const double work_per_second = safe_div(m.work, chosen->config.timing.failure_free_seconds);
     out.throughput.samples_per_second = work_per_second;
     out.throughput.tokens_per_second =
         w.model.family == Family::transformer ? work_per_second : 0.0;

@@ -24,6 +24,21 @@ constexpr std::size_t k_text_width = 80;
 // Significant figures kept for hours, so that short runs (seconds) keep their precision.
 constexpr int k_json_digits_hours = 6;
 
+ordered_json goodput_json(const estimate::Goodput& g) {
+    auto hours = [](double value) { return round_significant(value, k_json_digits_hours); };
+    return {{"fraction", round_significant(g.fraction(), k_json_digits_hours)},
+            {"failure_free_wall_hours", hours(g.failure_free_wall_hours)},
+            {"expected_wall_hours", hours(g.expected_wall_hours)},
+            {"p90_wall_hours", hours(g.p90_wall_hours)},
+            {"confidence", g.confidence},
+            {"confidence_wall_hours", hours(g.confidence_wall_hours)},
+            {"failures_per_hour", round_significant(g.failure_rate_per_hour, k_json_digits)},
+            {"expected_failures", round_significant(g.expected_failures, k_json_digits)},
+            {"checkpoint_interval_hours", hours(g.checkpoint_interval_hours)},
+            {"checkpoint_hours", hours(g.checkpoint_hours)},
+            {"restart_hours", hours(g.restart_hours)}};
+}
+
 ordered_json estimate_json(const GpuEstimate& e) {
     ordered_json out;
     out["gpu"] = e.gpu;
@@ -52,6 +67,9 @@ ordered_json estimate_json(const GpuEstimate& e) {
     out["gpu_hours"] = round_significant(e.gpu_hours, k_json_digits_hours);
     out["wall_hours"] = round_significant(e.wall_hours, k_json_digits_hours);
     out["meets_deadline"] = e.meets_deadline;
+    if (e.goodput) {
+        out["goodput"] = goodput_json(*e.goodput);
+    }
     out["bottleneck"] = estimate::to_string(e.bottleneck);
     ordered_json throughput;
     throughput["samples_per_second"] =
@@ -149,17 +167,28 @@ TextTable estimate_table(const std::vector<GpuEstimate>& estimates, bool inferen
     table.add_column("fits");
     table.add_column("GiB/GPU", Align::right);
     table.add_column(inference ? "hours/mo" : "wall", Align::right);
+    if (!inference) {
+        table.add_column("P90", Align::right);
+    }
     table.add_column(inference ? "GPU-h/mo" : "GPU-hours", Align::right);
     table.add_column("bottleneck");
     for (const GpuEstimate& e : estimates) {
-        table.add_row({e.gpu, std::to_string(e.gpu_count), std::to_string(e.nodes),
-                       e.min_gpus > 0 ? std::to_string(e.min_gpus) : "-", yes_no(e.fits),
-                       format_fixed(e.memory_per_gpu_gib, 1),
-                       inference ? format_fixed(e.wall_hours, 0) : format_duration(e.wall_hours),
-                       e.gpu_hours < k_small_hours ? format_fixed(e.gpu_hours, 1)
-                                                   : format_thousands(e.gpu_hours),
-                       e.meets_deadline ? std::string(estimate::to_string(e.bottleneck))
-                                        : std::string(estimate::to_string(e.bottleneck)) + " *"});
+        std::vector<std::string> row{e.gpu,
+                                     std::to_string(e.gpu_count),
+                                     std::to_string(e.nodes),
+                                     e.min_gpus > 0 ? std::to_string(e.min_gpus) : "-",
+                                     yes_no(e.fits),
+                                     format_fixed(e.memory_per_gpu_gib, 1),
+                                     inference ? format_fixed(e.wall_hours, 0)
+                                               : format_duration(e.wall_hours)};
+        if (!inference) {
+            row.push_back(e.goodput ? format_duration(e.goodput->p90_wall_hours) : "-");
+        }
+        row.push_back(e.gpu_hours < k_small_hours ? format_fixed(e.gpu_hours, 1)
+                                                  : format_thousands(e.gpu_hours));
+        row.push_back(e.meets_deadline ? std::string(estimate::to_string(e.bottleneck))
+                                       : std::string(estimate::to_string(e.bottleneck)) + " *");
+        table.add_row(row);
     }
     return table;
 }

@@ -77,6 +77,7 @@ ordered_json workload_json(const workload::Workload& w) {
         }
     }
     out["constraints"] = {{"deadline_hours", optional_json(c.deadline_hours)},
+                          {"deadline_confidence", c.deadline_confidence},
                           {"budget", c.budget
                                          ? ordered_json{{"amount", round_money(c.budget->amount)},
                                                         {"currency", c.budget->currency}}

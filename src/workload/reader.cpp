@@ -22,6 +22,7 @@ constexpr NumberRange k_hours_per_day_range{0.0, k_hours_per_day, true,
                                             "a number of hours above 0 and at most 24"};
 constexpr double k_max_horizon_months = 1200.0;
 constexpr NumberRange k_rate_range{0.0, 1.0, false, "an annual rate from 0 to 1"};
+constexpr NumberRange k_confidence_range{0.5, 0.999, false, "a confidence from 0.5 to 0.999"};
 constexpr std::int64_t k_max_shape = 10'000'000;
 constexpr std::int64_t k_max_gpu_count = limits::k_max_job_gpus;
 
@@ -310,11 +311,14 @@ void check_names(const YamlNode& node, std::string_view what, std::span<const st
 void read_constraints(const YamlNode& node, Constraints& constraints, const std::string& currency,
                       std::span<const std::string> known, const KnownPlaces& places) {
     if (!node.expect_map({"deadline", "budget", "providers", "regions", "gpu_models", "gpu_count",
-                          "max_gpus", "interruptible", "purchase"})) {
+                          "max_gpus", "interruptible", "purchase", "deadline_confidence"})) {
         return;
     }
     if (auto deadline = node.get("deadline")) {
         constraints.deadline_hours = deadline->as_duration_hours();
+    }
+    if (auto confidence = node.get("deadline_confidence")) {
+        assign(constraints.deadline_confidence, fraction_of(*confidence, k_confidence_range));
     }
     if (auto budget = node.get("budget")) {
         constraints.budget = budget->as_money(currency);

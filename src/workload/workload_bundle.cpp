@@ -41,7 +41,7 @@ template <class A> void members(A& a, Schedule& v) {
 }
 template <class A> void members(A& a, Constraints& v) {
     a(v.deadline_hours), a(v.budget), a(v.providers), a(v.regions), a(v.gpu_models), a(v.gpu_count),
-        a(v.max_gpus), a(v.interruptible), a(v.purchase);
+        a(v.max_gpus), a(v.interruptible), a(v.purchase), a(v.deadline_confidence);
 }
 template <class A> void members(A& a, Finance& v) {
     a(v.discount_rate), a(v.currency);

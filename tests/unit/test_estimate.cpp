@@ -142,7 +142,8 @@ TEST_CASE("wall time on 8 GPUs is compute plus the exposed part of a ring all-re
     const double step_compute = 6e9 * 4194304.0 / (8 * 312e12 * mfu);
     const double comm = 2.0 * 7.0 / 8.0 * 2e9 / (300e9 * 0.8);
     CHECK(e.mfu == Approx(0.45));
-    CHECK(e.wall_hours == Approx(steps * (step_compute + 0.2 * comm) / 3600.0).epsilon(1e-9));
+    CHECK(e.goodput->failure_free_wall_hours ==
+          Approx(steps * (step_compute + 0.2 * comm) / 3600.0).epsilon(1e-9));
     CHECK(e.gpu_hours == Approx(e.wall_hours * 8));
     CHECK(e.scaling_efficiency == Approx(step_compute / (step_compute + 0.2 * comm)));
     CHECK(e.time.communication_hours == Approx(steps * 0.2 * comm / 3600.0));
@@ -159,8 +160,11 @@ TEST_CASE("training.mfu is end-to-end: the time is FLOPs / (GPUs x peak x MFU), 
     w.training.mfu = 0.40;
     w.training.sharding = workload::Sharding::zero3;
     const GpuEstimate e = estimate::estimate(w, a100(), nvlink_node(), 2048, a100_catalog());
-    CHECK(e.gpu_hours == Approx(6.0 * 6.738e9 * 2e12 / (312e12 * 0.40) / 3600.0).epsilon(1e-12));
-    CHECK(e.gpu_hours == Approx(179967.9).epsilon(1e-6));
+    CHECK(e.goodput->failure_free_wall_hours * e.gpu_count ==
+          Approx(6.0 * 6.738e9 * 2e12 / (312e12 * 0.40) / 3600.0).epsilon(1e-12));
+    CHECK(e.goodput->failure_free_wall_hours * e.gpu_count == Approx(179967.9).epsilon(1e-6));
+    // The expected GPU-hours add only the goodput term (E9).
+    CHECK(e.gpu_hours == Approx(e.goodput->expected_wall_hours * e.gpu_count));
     CHECK(e.scaling_efficiency == 1.0);
     CHECK(e.time.communication_hours == 0.0);
     CHECK(e.flops_convention == "6N per token (6ND)");
@@ -442,7 +446,7 @@ TEST_CASE("data loading caps the run when storage is slower than compute", "[est
     const GpuEstimate e = estimate::estimate(w, a100(), nvlink_node(), 8, a100_catalog());
     // No local NVMe in the node shape: 3,000 GB at 0.131 GB/s per node = 22,900.8 s.
     CHECK(e.bottleneck == Bottleneck::data_loading);
-    CHECK(e.wall_hours == Approx(3000.0 / 0.131 / 3600.0));
+    CHECK(e.goodput->failure_free_wall_hours == Approx(3000.0 / 0.131 / 3600.0));
 }
 
 TEST_CASE("an incomplete workload or a zero GPU count is refused, never NaN", "[estimate]") {
@@ -493,7 +497,8 @@ TEST_CASE("across nodes the all-reduce adds the inter-node ring over the instanc
     const double compute = 6e9 * 4194304.0 / (16 * 312e12 * mfu);
     const double steps = 1e12 / 4194304.0;
     CHECK(e.nodes == 2);
-    CHECK(e.wall_hours == Approx(steps * (compute + 0.2 * (intra + inter)) / 3600.0));
+    CHECK(e.goodput->failure_free_wall_hours ==
+          Approx(steps * (compute + 0.2 * (intra + inter)) / 3600.0));
     CHECK(e.bottleneck == Bottleneck::compute);
 
     // At 0.1 Gbps the gradients take longer than the compute: communication bound.
@@ -501,7 +506,8 @@ TEST_CASE("across nodes the all-reduce adds the inter-node ring over the instanc
     const GpuEstimate s = estimate::estimate(w, a100(), slow, 16, a100_catalog());
     const double slow_comm = intra + 2e9 / (0.0125e9 * 0.8);
     CHECK(s.bottleneck == Bottleneck::communication);
-    CHECK(s.wall_hours == Approx(steps * (slow_comm + 0.2 * compute) / 3600.0));
+    CHECK(s.goodput->failure_free_wall_hours ==
+          Approx(steps * (slow_comm + 0.2 * compute) / 3600.0));
     CHECK(s.scaling_efficiency == Approx(compute / (slow_comm + 0.2 * compute)));
 }
 
@@ -633,4 +639,26 @@ TEST_CASE("stated P90 lengths lengthen the P90 request, not the load or the P50 
           1000.0 * 2.0 * 6.738e9 * 1536.0 / 312e12);
     CHECK(p90.serving.latency_p90_ms ==
           Approx(p90.serving.ttft_p90_ms + 1023.0 * p90.serving.tpot_p90_ms));
+}
+
+TEST_CASE("goodput: a one-GPU run is nearly unaffected, a 16k-GPU run loses about a tenth",
+          "[estimate][goodput]") {
+    const gpuplan::estimate::Goodput small = gpuplan::estimate::goodput(13.0, 1, 1, 0.4, 0.9);
+    CHECK(small.wall_factor - 1.0 < 1e-4);
+    CHECK(small.p90_wall_hours == small.expected_wall_hours);
+    // Llama 3 405B scale: 16,384 GPUs in 2,048 nodes, a 6.5 TB checkpoint, 54 days.
+    const gpuplan::estimate::Goodput large =
+        gpuplan::estimate::goodput(1296.0, 16384, 2048, 6500.0, 0.9);
+    CHECK(large.failure_rate_per_hour == Approx(419.0 / (54.0 * 24.0)).epsilon(1e-9));
+    CHECK(large.fraction() > 0.85);
+    CHECK(large.fraction() < 0.95);
+    CHECK(large.p90_wall_hours > large.expected_wall_hours);
+    const gpuplan::estimate::Goodput strict =
+        gpuplan::estimate::goodput(1296.0, 16384, 2048, 6500.0, 0.99);
+    CHECK(strict.confidence_wall_hours > large.p90_wall_hours);
+}
+
+TEST_CASE("normal_quantile inverts the standard normal", "[estimate][goodput]") {
+    CHECK(gpuplan::estimate::normal_quantile(0.9) == Approx(1.2815515655446004).epsilon(1e-9));
+    CHECK(gpuplan::estimate::normal_quantile(0.5) == Approx(0.0).margin(1e-9));
 }

@@ -26,8 +26,8 @@
 namespace gpuplan::cost {
 
 // Defaults of the cost engine; each is documented with its source in docs/methodology.md.
-// Checkpoint write bandwidth per node: Llama 3 sustained 2 TB/s over 16,384 H100 (2,048 nodes).
-inline constexpr double k_checkpoint_gb_per_s_per_node = 1.0;
+// Checkpoint write bandwidth per node: the estimator's (Llama 3, 2 TB/s over 2,048 nodes).
+inline constexpr double k_checkpoint_gb_per_s_per_node = estimate::k_checkpoint_gb_per_s_per_node;
 // Object storage, USD per GB-month (S3 Standard first tier, us-east-1; UNVERIFIED snapshot).
 inline constexpr double k_storage_per_gb_month_usd = 0.023;
 // Spot interruptions per node-hour when neither the instance nor the provider gives one.

@@ -3,6 +3,7 @@
 // wall time (docs/methodology.md, "Estimator"). Pure functions; no prices.
 
 #include "gpuplan/catalog/catalog.hpp"
+#include "gpuplan/estimate/goodput.hpp"
 #include "gpuplan/workload/workload.hpp"
 
 #include <functional>
@@ -119,15 +120,18 @@ struct GpuEstimate {
     int data_parallel = 1; // replicas (inference: serving replicas)
     int batch = 0;         // inference: concurrent requests per replica chosen (E7); 0 for training
     double gpu_hours = 0.0;  // per run; inference: per month of service
-    double wall_hours = 0.0; // per run; inference: service hours per month (docs/methodology.md)
+    double wall_hours = 0.0; // per run, expected, failures included (E9); inference: service hours
+                             // per month (docs/methodology.md)
     Bottleneck bottleneck = Bottleneck::compute;
     Throughput throughput;
-    double checkpoint_gb = 0.0;   // size of one checkpoint (spot and storage costs)
-    bool meets_deadline = true;   // wall_hours within constraints.deadline (true without one)
-    bool from_benchmark = false;  // time from a measured catalog benchmark, not from MFU
-    std::string flops_convention; // how total_flops counts model FLOPs (e.g. 6ND + attention)
-    TrainingTime time;            // training only
-    ServingTime serving;          // inference only
+    double checkpoint_gb = 0.0;     // size of one checkpoint (spot and storage costs)
+    bool meets_deadline = true;     // the wall time at constraints.deadline_confidence within
+                                    // constraints.deadline (true without one)
+    bool from_benchmark = false;    // time from a measured catalog benchmark, not from MFU
+    std::string flops_convention;   // how total_flops counts model FLOPs (e.g. 6ND + attention)
+    TrainingTime time;              // training only
+    std::optional<Goodput> goodput; // training only: failures, checkpoints, restarts (E9)
+    ServingTime serving;            // inference only
     std::vector<std::string> notes;
 
     bool operator==(const GpuEstimate&) const = default;

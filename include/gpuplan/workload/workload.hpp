@@ -112,6 +112,8 @@ inline constexpr int k_default_max_gpus = 1024;
 
 struct Constraints {
     std::optional<double> deadline_hours;
+    // Probability that a training run finishes by the deadline, failures included (E9).
+    double deadline_confidence = 0.9;
     std::optional<Money> budget;
     std::vector<std::string> providers;
     std::vector<std::string> regions;
