@@ -10,7 +10,7 @@ namespace {
 
 // Bumped whenever a serialised type changes shape; the bundle is rebuilt with the binary, so a
 // mismatch means a stale build directory.
-constexpr detail::Header k_bundle_header{0x47505531, 6}; // "GPU1", format 6
+constexpr detail::Header k_bundle_header{0x47505531, 7}; // "GPU1", format 7
 
 using NamedBytes = std::vector<std::pair<std::string, std::string>>;
 

@@ -28,8 +28,8 @@ template <class A> void members(A& a, ReservedDiscount& v) {
     a(v.term), a(v.payment), a(v.discount), a(v.upfront_fraction), a(v.is_default), a(v.sources);
 }
 template <class A> void members(A& a, Instance& v) {
-    a(v.type), a(v.gpu), a(v.gpu_count), a(v.vcpus), a(v.memory_gib), a(v.network_gbps),
-        a(v.network_sources), a(v.nvlink), a(v.local_nvme_gb),
+    a(v.type), a(v.gpu), a(v.gpu_count), a(v.mig_profile), a(v.gpu_memory_gib), a(v.vcpus),
+        a(v.memory_gib), a(v.network_gbps), a(v.network_sources), a(v.nvlink), a(v.local_nvme_gb),
         a(v.spot_interruption_rate_per_node_hour), a(v.prices), a(v.reserved), a(v.note);
 }
 template <class A> void members(A& a, Billing& v) {

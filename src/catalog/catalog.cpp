@@ -3,6 +3,9 @@
 #include "detail/strings.hpp"
 
 #include <algorithm>
+#include <array>
+#include <cmath>
+#include <fmt/format.h>
 
 namespace gpuplan::catalog {
 
@@ -102,6 +105,139 @@ const Gpu* find_gpu(const Catalog& catalog, std::string_view name) {
         }
     }
     return nullptr;
+}
+
+namespace {
+
+// NVIDIA Multi-Instance GPU User Guide, "Supported MIG Profiles": one table per GPU memory size;
+// the +me (media extension) variants have the same slices and are not listed.
+constexpr std::array<MigProfile, 6> k_mig_a100_40gb{{{"1g.5gb", 1, 1},
+                                                     {"1g.10gb", 1, 2},
+                                                     {"2g.10gb", 2, 2},
+                                                     {"3g.20gb", 3, 4},
+                                                     {"4g.20gb", 4, 4},
+                                                     {"7g.40gb", 7, 8}}};
+constexpr std::array<MigProfile, 6> k_mig_80gb{{{"1g.10gb", 1, 1},
+                                                {"1g.20gb", 1, 2},
+                                                {"2g.20gb", 2, 2},
+                                                {"3g.40gb", 3, 4},
+                                                {"4g.40gb", 4, 4},
+                                                {"7g.80gb", 7, 8}}};
+constexpr std::array<MigProfile, 6> k_mig_h100_94gb{{{"1g.12gb", 1, 1},
+                                                     {"1g.24gb", 1, 2},
+                                                     {"2g.24gb", 2, 2},
+                                                     {"3g.47gb", 3, 4},
+                                                     {"4g.47gb", 4, 4},
+                                                     {"7g.94gb", 7, 8}}};
+constexpr std::array<MigProfile, 6> k_mig_h200{{{"1g.18gb", 1, 1},
+                                                {"1g.35gb", 1, 2},
+                                                {"2g.35gb", 2, 2},
+                                                {"3g.71gb", 3, 4},
+                                                {"4g.71gb", 4, 4},
+                                                {"7g.141gb", 7, 8}}};
+
+struct MigTable {
+    std::string_view gpu;
+    std::span<const MigProfile> profiles;
+};
+const std::array<MigTable, 8> k_mig_tables{{{"A100", k_mig_a100_40gb},
+                                            {"A100-40GB-PCIe", k_mig_a100_40gb},
+                                            {"A100-80GB", k_mig_80gb},
+                                            {"A100-80GB-PCIe", k_mig_80gb},
+                                            {"H100", k_mig_80gb},
+                                            {"H100-PCIe", k_mig_80gb},
+                                            {"H100-NVL", k_mig_h100_94gb},
+                                            {"H200", k_mig_h200}}};
+
+// `share` as a fraction of small whole numbers (0.125 -> "1/8"), else as a decimal.
+std::string share_text(double share) {
+    constexpr int k_largest_denominator = 64;
+    for (int d = 1; d <= k_largest_denominator; ++d) {
+        const double n = std::round(share * d);
+        if (n >= 1.0 && std::abs(share * d - n) < 1e-9) {
+            return fmt::format("{:g}/{}", n, d);
+        }
+    }
+    return fmt::format("{:g}", share);
+}
+
+} // namespace
+
+std::span<const MigProfile> mig_profiles(std::string_view gpu) {
+    for (const MigTable& table : k_mig_tables) {
+        if (detail::iequals(table.gpu, gpu)) {
+            return table.profiles;
+        }
+    }
+    return {};
+}
+
+const MigProfile* find_mig_profile(std::string_view gpu, std::string_view profile) {
+    for (const MigProfile& p : mig_profiles(gpu)) {
+        if (p.name == profile) {
+            return &p;
+        }
+    }
+    return nullptr;
+}
+
+std::optional<int> mig_compute_slices(std::string_view profile) {
+    const std::size_t dot = profile.find('.');
+    if (profile.size() < 6 || dot != 2 || profile[1] != 'g' || profile[0] < '1' ||
+        profile[0] > '7' || !profile.ends_with("gb")) {
+        return std::nullopt;
+    }
+    const std::string_view memory = profile.substr(3, profile.size() - 5);
+    if (memory.empty() ||
+        !std::all_of(memory.begin(), memory.end(), [](char c) { return c >= '0' && c <= '9'; })) {
+        return std::nullopt;
+    }
+    return profile[0] - '0';
+}
+
+bool is_slice(const Instance& instance) {
+    return !instance.mig_profile.empty() || instance.gpu_count < 1.0;
+}
+
+std::optional<GpuSlice> gpu_slice(const Gpu& parent, const Instance& instance) {
+    if (!instance.mig_profile.empty()) {
+        const MigProfile* profile = find_mig_profile(parent.name, instance.mig_profile);
+        if (profile == nullptr) {
+            return std::nullopt;
+        }
+        const double memory_share =
+            static_cast<double>(profile->memory_slices) / k_mig_memory_slices;
+        return GpuSlice{.label = fmt::format("{} MIG {}", parent.name, profile->name),
+                        .compute_share =
+                            static_cast<double>(profile->compute_slices) / k_mig_compute_slices,
+                        .bandwidth_share = memory_share,
+                        .memory_gib = parent.memory_gib * memory_share};
+    }
+    if (instance.gpu_count <= 0.0 || instance.gpu_count >= 1.0) {
+        return std::nullopt;
+    }
+    const double share = instance.gpu_count;
+    return GpuSlice{.label = fmt::format("{} {}", share_text(share), parent.name),
+                    .compute_share = share,
+                    .bandwidth_share = share,
+                    .memory_gib = instance.gpu_memory_gib.value_or(parent.memory_gib * share)};
+}
+
+Gpu slice_gpu(const Gpu& parent, const GpuSlice& slice) {
+    Gpu out = parent;
+    out.name = slice.label;
+    out.aliases.clear();
+    out.memory_gib = slice.memory_gib;
+    out.memory_bandwidth_gb_per_s = parent.memory_bandwidth_gb_per_s * slice.bandwidth_share;
+    for (std::optional<double>& peak : out.tflops) {
+        if (peak) {
+            *peak *= slice.compute_share;
+        }
+    }
+    out.tdp_watts = parent.tdp_watts * slice.compute_share;
+    out.nvlink_gb_per_s = 0.0;
+    out.mig_instances = 0;
+    return out;
 }
 
 const Provider* find_provider(const Catalog& catalog, std::string_view name) {

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <set>
 
 namespace gpuplan::catalog {
@@ -35,10 +36,14 @@ constexpr NumberRange k_interruption_rate{0.0, k_max_interruption_rate_per_node_
                                           "a non-negative number"};
 
 // A name that must resolve once every file is merged: a GPU or a currency.
+// A slice (kind `slice`) names its instance's GPU and is checked against it: its MIG profile
+// must be one of the GPU's, its stated memory at most the GPU's.
 struct PendingReference {
-    enum class Kind { gpu, currency } kind = Kind::gpu;
+    enum class Kind { gpu, currency, slice } kind = Kind::gpu;
     std::string name;
     Diagnostic where;
+    std::string mig_profile;
+    std::optional<double> slice_memory_gib;
 };
 
 // Reads one file into a partial catalog. Sources get catalog-wide ids as they are registered.
@@ -98,7 +103,7 @@ private:
     }
 
     void defer(PendingReference::Kind kind, const std::string& name, const YamlNode& node) {
-        m_pending.push_back({kind, name, node.diagnostic("")});
+        m_pending.push_back({kind, name, node.diagnostic(""), {}, std::nullopt});
     }
 
     void read_sources(const YamlNode& node) {
@@ -312,15 +317,47 @@ private:
         instance.reserved.push_back(std::move(price));
     }
 
+    // gpu_count, or a MIG profile (whose compute share is the count), and a fraction's memory.
+    void read_gpu_share(const YamlNode& node, Instance& instance) {
+        auto profile = node.get("mig_profile");
+        if (!profile) {
+            instance.gpu_count =
+                node.number_at("gpu_count", true, k_instance_gpu_count).value_or(0.0);
+        } else if (auto name = profile->as_string()) {
+            instance.mig_profile = *name;
+            if (auto count = node.get("gpu_count")) {
+                count->error("a MIG instance's GPU count is its profile's compute share; leave "
+                             "gpu_count out");
+            }
+            if (auto slices = catalog::mig_compute_slices(*name)) {
+                instance.gpu_count = static_cast<double>(*slices) / k_mig_compute_slices;
+            } else {
+                profile->error(
+                    fmt::format("'{}' is not a MIG profile name such as 1g.10gb", *name));
+            }
+        }
+        instance.gpu_memory_gib = node.number_at("gpu_memory_gib", false, k_positive);
+        if (auto memory = node.get("gpu_memory_gib");
+            memory && (profile || instance.gpu_count >= 1.0)) {
+            memory->error("gpu_memory_gib is the memory of a fractional GPU (gpu_count below 1); "
+                          "a whole GPU or a MIG profile has the model's memory");
+        }
+        if (auto gpu = node.get("gpu"); gpu && (profile || instance.gpu_memory_gib)) {
+            m_pending.push_back({PendingReference::Kind::slice, instance.gpu,
+                                 (profile ? *profile : *node.get("gpu_memory_gib")).diagnostic(""),
+                                 instance.mig_profile, instance.gpu_memory_gib});
+        }
+    }
+
     // Reads an instance. With `price_overlay`, an instance that states none of gpu, gpu_count,
     // vcpus and memory_gib (allowed when the type is already in the catalog) only overlays its
     // price rows; `price_rows_only` says whether it did.
     std::optional<Instance> read_instance(const YamlNode& node, bool price_overlay,
                                           bool& price_rows_only) {
-        if (!node.expect_map({"type", "gpu", "gpu_count", "vcpus", "memory_gib", "network_gbps",
-                              "network_source", "nvlink", "local_nvme_gb",
-                              "spot_interruption_rate_per_node_hour", "prices", "reserved",
-                              "note"})) {
+        if (!node.expect_map({"type", "gpu", "gpu_count", "mig_profile", "gpu_memory_gib", "vcpus",
+                              "memory_gib", "network_gbps", "network_source", "nvlink",
+                              "local_nvme_gb", "spot_interruption_rate_per_node_hour", "prices",
+                              "reserved", "note"})) {
             return std::nullopt;
         }
         Instance instance;
@@ -351,7 +388,7 @@ private:
                 defer(PendingReference::Kind::gpu, *name, *gpu);
             }
         }
-        instance.gpu_count = node.number_at("gpu_count", true, k_instance_gpu_count).value_or(0.0);
+        read_gpu_share(node, instance);
         if (auto vcpus = node.require("vcpus")) {
             instance.vcpus = static_cast<int>(
                 vcpus->as_integer(1, static_cast<std::int64_t>(limits::k_max_instance_vcpus))
@@ -758,6 +795,32 @@ private:
     std::set<std::string, std::less<>> m_file_providers;
 };
 
+// What is wrong with a slice of an instance's GPU; empty when nothing (or the GPU is unknown,
+// which its own reference reports).
+std::string slice_error(const Catalog& catalog, const PendingReference& ref) {
+    const Gpu* gpu = find_gpu(catalog, ref.name);
+    if (gpu == nullptr) {
+        return {};
+    }
+    if (!ref.mig_profile.empty() && find_mig_profile(gpu->name, ref.mig_profile) == nullptr) {
+        std::vector<std::string_view> names;
+        for (const MigProfile& p : mig_profiles(gpu->name)) {
+            names.push_back(p.name);
+        }
+        return names.empty()
+                   ? fmt::format(
+                         "GPU '{}' has no MIG profiles gpuplan knows (docs/catalog-format.md)",
+                         gpu->name)
+                   : fmt::format("GPU '{}' has no MIG profile '{}'; its profiles: {}", gpu->name,
+                                 ref.mig_profile, fmt::join(names, ", "));
+    }
+    if (ref.slice_memory_gib && *ref.slice_memory_gib > gpu->memory_gib) {
+        return fmt::format("gpu_memory_gib {:g} is more than the {:g} GiB of a whole {}",
+                           *ref.slice_memory_gib, gpu->memory_gib, gpu->name);
+    }
+    return {};
+}
+
 void check_references(Catalog& catalog, const std::vector<PendingReference>& pending,
                       DiagnosticSink& sink) {
     std::vector<std::string_view> gpu_names;
@@ -770,6 +833,13 @@ void check_references(Catalog& catalog, const std::vector<PendingReference>& pen
     }
     for (const PendingReference& ref : pending) {
         Diagnostic diagnostic = ref.where;
+        if (ref.kind == PendingReference::Kind::slice) {
+            diagnostic.message = slice_error(catalog, ref);
+            if (!diagnostic.message.empty()) {
+                sink.add(std::move(diagnostic));
+            }
+            continue;
+        }
         if (ref.kind == PendingReference::Kind::gpu) {
             if (find_gpu(catalog, ref.name) != nullptr) {
                 continue;

@@ -86,7 +86,14 @@ void write_gpu(std::string& out, const Gpu& gpu, std::set<std::string>& cited) {
 void write_instance(std::string& out, const Instance& instance, std::set<std::string>& cited) {
     out += fmt::format("      - type: {}\n", yaml_scalar(instance.type));
     out += fmt::format("        gpu: {}\n", yaml_scalar(instance.gpu));
-    out += fmt::format("        gpu_count: {}\n", yaml_number(instance.gpu_count));
+    if (instance.mig_profile.empty()) {
+        out += fmt::format("        gpu_count: {}\n", yaml_number(instance.gpu_count));
+    } else {
+        out += fmt::format("        mig_profile: {}\n", yaml_scalar(instance.mig_profile));
+    }
+    if (instance.gpu_memory_gib) {
+        out += fmt::format("        gpu_memory_gib: {}\n", yaml_number(*instance.gpu_memory_gib));
+    }
     out += fmt::format("        vcpus: {}\n", instance.vcpus);
     out += fmt::format("        memory_gib: {}\n", yaml_number(instance.memory_gib));
     if (instance.network_gbps) {

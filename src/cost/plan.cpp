@@ -185,6 +185,11 @@ bool id_less(const Option& a, const Option& b) {
     }
 }
 
+std::string gpus_text(const Option& option) {
+    return option.gpu_slice.empty() ? fmt::format("{} x {}", option.gpu_count, option.gpu)
+                                    : option.gpu_slice;
+}
+
 std::string reason(const Plan& plan, const Option& o) {
     if (!o.rejection) {
         return {};
@@ -192,12 +197,22 @@ std::string reason(const Plan& plan, const Option& o) {
     const RejectionDetail& d = o.detail;
     switch (*o.rejection) {
     case Rejection::does_not_fit:
+        if (!o.gpu_slice.empty()) {
+            return fmt::format("needs {:.1f} GiB on one {}, which has {:.1f} GiB (a job never "
+                               "spans several slices)",
+                               d.value, o.gpu_slice, d.limit);
+        }
         return fmt::format("needs {:.1f} GiB per GPU on {} GPUs; {} has {:.0f} GiB", d.value,
                            d.gpu_count, o.gpu, d.limit);
     case Rejection::exceeds_max_gpus:
         return fmt::format("{} GPUs in whole instances; max_gpus is {}", o.gpu_count,
                            static_cast<int>(d.limit));
     case Rejection::gpu_count_mismatch:
+        if (!o.gpu_slice.empty()) {
+            return fmt::format("a {} is one slice, never combined with others; exactly {} GPUs "
+                               "asked",
+                               o.gpu_slice, static_cast<int>(d.limit));
+        }
         return fmt::format("{} GPUs per node cannot make exactly {} GPUs", o.gpus_per_node,
                            static_cast<int>(d.limit));
     case Rejection::not_interruptible:
@@ -274,6 +289,11 @@ public:
     const estimate::GpuEstimate& at(const catalog::Gpu& gpu, const estimate::NodeShape& shape,
                                     int gpu_count) {
         return m_memo.get(gpu, shape, gpu_count);
+    }
+    // On exactly one GPU (a slice: no layouts across slices).
+    const estimate::GpuEstimate& get_one(const catalog::Gpu& gpu,
+                                         const estimate::NodeShape& shape) {
+        return m_memo.get(gpu, shape, 1);
     }
     [[nodiscard]] std::size_t calls() const { return m_memo.size(); }
 
@@ -508,11 +528,16 @@ public:
 private:
     // Output-currency units per unit of `currency`, recorded for the report.
     std::optional<double> fx(const std::string& currency);
-    // Prices an instance type at the estimator's count, or at `gpu_count` GPUs when given.
+    // Prices an instance type at the estimator's count, or at `gpu_count` GPUs when given;
+    // `slice`: the part of `gpu` the instance sells, nullptr for whole GPUs.
     void add_cloud(const catalog::Provider& provider, const catalog::Instance& instance,
-                   const catalog::Gpu& gpu, std::optional<int> gpu_count = std::nullopt);
+                   const catalog::Gpu& gpu, const catalog::GpuSlice* slice = nullptr,
+                   std::optional<int> gpu_count = std::nullopt);
     // The larger GPU counts an instance type is also priced at (Settings::counts).
     std::vector<int> larger_counts(const catalog::Instance& instance, const catalog::Gpu& gpu);
+    // A slice instance, or counts it as not planned (a count above one that is not whole).
+    void add_slice(const catalog::Provider& provider, const catalog::Instance& instance,
+                   const catalog::Gpu& gpu);
     void add_self_built(const catalog::Build& build, const catalog::Gpu& gpu);
     Option base_option(const catalog::Gpu& gpu, const estimate::GpuEstimate& e, int per_node);
     CashFlows hidden_flows(const estimate::GpuEstimate& e, const Usage& usage,
@@ -564,7 +589,8 @@ private:
              CommittedUsage>
         m_committed;
     std::map<std::string, double> m_cheapest_on_demand_per_gpu_hour; // GPU -> output currency
-    std::size_t m_unusable_spot = 0; // spot prices at or above on-demand, not offered
+    std::size_t m_unusable_spot = 0;    // spot prices at or above on-demand, not offered
+    std::size_t m_unplanned_counts = 0; // instance types with a count like 1.5 GPUs
     // note_fx_gap(): by price currency and price date.
     std::map<std::pair<std::string, Date>, std::optional<NoteIndex>> m_fx_gaps;
 };
@@ -872,18 +898,35 @@ std::vector<int> Planner::larger_counts(const catalog::Instance& instance,
     return out;
 }
 
+void Planner::add_slice(const catalog::Provider& provider, const catalog::Instance& instance,
+                        const catalog::Gpu& gpu) {
+    if (const auto slice = catalog::gpu_slice(gpu, instance)) {
+        add_cloud(provider, instance, slice_gpu(gpu, *slice), &*slice);
+    } else {
+        ++m_unplanned_counts;
+    }
+}
+
 void Planner::add_cloud(const catalog::Provider& provider, const catalog::Instance& instance,
-                        const catalog::Gpu& gpu, std::optional<int> gpu_count) {
-    const int per_node = static_cast<int>(instance.gpu_count);
+                        const catalog::Gpu& gpu, const catalog::GpuSlice* slice,
+                        std::optional<int> gpu_count) {
+    // A slice is one GPU of its own figures (gpu is already slice_gpu's): the workload runs on
+    // one slice or not at all, never across several.
+    const int per_node = slice != nullptr ? 1 : static_cast<int>(instance.gpu_count);
     const estimate::NodeShape shape = estimate::node_shape(instance);
-    const estimate::GpuEstimate& e =
-        gpu_count ? m_cache.at(gpu, shape, *gpu_count) : m_cache.get(gpu, shape);
+    const estimate::GpuEstimate& e = slice != nullptr ? m_cache.get_one(gpu, shape)
+                                     : gpu_count      ? m_cache.at(gpu, shape, *gpu_count)
+                                                      : m_cache.get(gpu, shape);
     const auto rate = fx(provider.currency);
     const std::vector<PurchaseOption>& purchase = m_plan.purchase_options;
     const catalog::Billing& billing = provider.billing;
 
     Option proto = base_option(gpu, e, per_node);
     proto.larger_count = gpu_count.has_value();
+    if (slice != nullptr) {
+        proto.gpu = instance.gpu;
+        proto.gpu_slice = slice->label;
+    }
     proto.provider = provider.name;
     proto.instance = instance.type;
     proto.price_currency = provider.currency;
@@ -999,7 +1042,7 @@ void Planner::add_cloud(const catalog::Provider& provider, const catalog::Instan
             !contains(m_workload.constraints.regions, region.name)) {
             continue;
         }
-        if (region.on_demand && rate) {
+        if (region.on_demand && rate && slice == nullptr) {
             const double per_gpu_hour = *region.on_demand * proto.fx_rate *
                                         (1.0 - (discount ? discount->fraction : 0.0)) /
                                         instance.gpu_count;
@@ -1158,7 +1201,9 @@ void Planner::compare_self_built() {
     // The best feasible cloud option per (GPU model, purchase kind), found in one pass.
     std::map<std::pair<std::string, PurchaseOption>, const Option*> best;
     for (const Option& cloud : m_plan.options) {
-        if (cloud.purchase == PurchaseOption::self_built || cloud.rejection) {
+        // A slice is no alternative to owning whole GPUs of the model.
+        if (cloud.purchase == PurchaseOption::self_built || cloud.rejection ||
+            !cloud.gpu_slice.empty()) {
             continue;
         }
         const Option*& slot = best[{cloud.gpu, cloud.purchase}];
@@ -1224,7 +1269,6 @@ Plan Planner::run() {
     // (and the buffer is a large one, see Options).
     m_plan.options.reserve(catalog::offer_count(m_catalog) * m_plan.purchase_options.size() +
                            (m_catalog.self_built ? 2 * m_catalog.self_built->builds.size() : 0));
-    std::size_t fractional = 0;
     for (const catalog::Provider& provider : m_catalog.providers) {
         if (!w.constraints.providers.empty() && !contains(w.constraints.providers, provider.name)) {
             continue;
@@ -1234,13 +1278,14 @@ Plan Planner::run() {
             if (gpu == nullptr || !contains(m_plan.candidate_gpus, gpu->name)) {
                 continue;
             }
-            if (instance.gpu_count < 1.0 || std::floor(instance.gpu_count) != instance.gpu_count) {
-                ++fractional;
+            if (catalog::is_slice(instance) ||
+                std::floor(instance.gpu_count) != instance.gpu_count) {
+                add_slice(provider, instance, *gpu);
                 continue;
             }
             add_cloud(provider, instance, *gpu);
             for (const int count : larger_counts(instance, *gpu)) {
-                add_cloud(provider, instance, *gpu, count);
+                add_cloud(provider, instance, *gpu, nullptr, count);
             }
         }
     }
@@ -1269,9 +1314,12 @@ Plan Planner::run() {
             "{} spot price{} at or above the region's on-demand price not offered as spot",
             m_unusable_spot, m_unusable_spot == 1 ? "" : "s"));
     }
-    if (fractional > 0) {
-        m_plan.assumptions.push_back(fmt::format("{} fractional-GPU instance type{} not planned",
-                                                 fractional, fractional == 1 ? " is" : "s are"));
+    if (m_unplanned_counts > 0) {
+        m_plan.assumptions.push_back(fmt::format(
+            "{} instance type{} with a GPU count above one that is not whole {} not planned (a "
+            "slice is part of one GPU)",
+            m_unplanned_counts, m_unplanned_counts == 1 ? "" : "s",
+            m_unplanned_counts == 1 ? "is" : "are"));
     }
     if (m_workload.task == Task::inference &&
         m_workload.model.family == workload::Family::transformer) {

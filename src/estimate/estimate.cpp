@@ -419,7 +419,7 @@ NodeShape default_node_shape(const catalog::Catalog& catalog, const catalog::Gpu
             continue;
         }
         for (const catalog::Instance& instance : provider.instances) {
-            if (instance.gpu != gpu.name || instance.gpu_count < 1.0 ||
+            if (instance.gpu != gpu.name || catalog::is_slice(instance) ||
                 instance.gpu_count != std::floor(instance.gpu_count)) {
                 continue;
             }

@@ -42,12 +42,12 @@ std::string summary(const recommend::Recommendation& r) {
         return out;
     }
     const cost::Option& best = r.shown(0);
-    out += fmt::format(
-        "Run **{}** on {} x {} with **{}** (`{}`): present value **{}**, total {} over {} "
-        "months, ",
-        esc(r.workload.name), best.gpu_count, esc(best.gpu), gpuplan::to_string(best.purchase),
-        esc(best.id()), money(best.npv, currency), money(best.total, currency),
-        format_fixed(r.plan.horizon_months, 0));
+    out +=
+        fmt::format("Run **{}** on {} with **{}** (`{}`): present value **{}**, total {} over {} "
+                    "months, ",
+                    esc(r.workload.name), esc(cost::gpus_text(best)),
+                    gpuplan::to_string(best.purchase), esc(best.id()), money(best.npv, currency),
+                    money(best.total, currency), format_fixed(r.plan.horizon_months, 0));
     if (r.service) {
         out += fmt::format("{} service hours a month at {} a month on average.",
                            format_fixed(r.service->hours_per_month, 0),
@@ -150,7 +150,7 @@ std::string ranked_section(const recommend::Recommendation& r) {
         table.add_row(
             {std::to_string(i + 1),
              o.id() + (others > 0 ? fmt::format(" (+{} identical)", others) : std::string()),
-             fmt::format("{} x {}", o.gpu_count, o.gpu),
+             cost::gpus_text(o),
              service ? format_fixed(o.wall_hours, 0) + " h/month" : format_duration(o.wall_hours),
              format_fixed(o.npv, 2), format_fixed(o.total, 2), format_fixed(o.per_gpu_hour, 4),
              !r.workload.constraints.deadline_hours ? "-"

@@ -71,6 +71,9 @@ ordered_json option_json(const cost::Option& o, std::span<const cost::Note> note
     out["zone"] = o.zone.empty() ? ordered_json(nullptr) : ordered_json(o.zone);
     out["instance"] = o.instance;
     out["gpu"] = o.gpu;
+    if (!o.gpu_slice.empty()) {
+        out["gpu_slice"] = o.gpu_slice;
+    }
     out["gpus_per_node"] = o.gpus_per_node;
     out["nodes"] = o.nodes;
     out["gpu_count"] = o.gpu_count;
@@ -288,15 +291,17 @@ ordered_json view_json(const recommend::Recommendation& r, std::span<const std::
     ordered_json out = ordered_json::array();
     for (const std::size_t g : groups) {
         const cost::Option& o = r.shown(g);
-        out.push_back({{"rank", g + 1},
-                       {"id", o.id()},
-                       {"gpu", o.gpu},
-                       {"gpu_count", o.gpu_count},
-                       {"purchase", gpuplan::to_string(o.purchase)},
-                       {"wall_hours", round_to(o.wall_hours, k_json_hour_digits)},
-                       {"npv", round_money(o.npv)},
-                       {"total", round_money(o.total)},
-                       {"offers", r.groups[g].members.size()}});
+        ordered_json entry{{"rank", g + 1}, {"id", o.id()}, {"gpu", o.gpu}};
+        if (!o.gpu_slice.empty()) {
+            entry["gpu_slice"] = o.gpu_slice;
+        }
+        entry["gpu_count"] = o.gpu_count;
+        entry["purchase"] = gpuplan::to_string(o.purchase);
+        entry["wall_hours"] = round_to(o.wall_hours, k_json_hour_digits);
+        entry["npv"] = round_money(o.npv);
+        entry["total"] = round_money(o.total);
+        entry["offers"] = r.groups[g].members.size();
+        out.push_back(std::move(entry));
     }
     return out;
 }
@@ -505,7 +510,7 @@ TextTable options_table(const recommend::Recommendation& r, bool all_columns) {
         if (where) {
             row.push_back(where_text(r.groups[i]));
         }
-        row.push_back(std::to_string(o.gpu_count));
+        row.push_back(o.gpu_slice.empty() ? std::to_string(o.gpu_count) : o.gpu_slice);
         row.push_back(wall_text(r, o));
         if (is_service(r) && all_columns) {
             row.push_back(format_fixed(per_month(r, o), 2));
@@ -543,7 +548,7 @@ TextTable view_table(const recommend::Recommendation& r, std::span<const std::si
             row.push_back(o.gpu);
         }
         row.push_back(o.id());
-        row.push_back(std::to_string(o.gpu_count));
+        row.push_back(o.gpu_slice.empty() ? std::to_string(o.gpu_count) : o.gpu_slice);
         row.push_back(wall_text(r, o));
         row.push_back(format_fixed(o.npv, 2));
         row.push_back(std::to_string(g + 1));
@@ -594,10 +599,9 @@ std::string recommend_text(const recommend::Recommendation& r, bool markdown, st
         const TextTable table = options_table(r, markdown || width == 0);
         out += markdown ? table.render_markdown() : table.render_text(width);
         const cost::Option& best = r.shown(0);
-        out +=
-            fmt::format("{}Best: {} ({} x {}), NPV {}, total {}\n", markdown ? "\n## " : "\n",
-                        best.id(), best.gpu_count, best.gpu, format_money(best.npv, plan.currency),
-                        format_money(best.total, plan.currency));
+        out += fmt::format("{}Best: {} ({}), NPV {}, total {}\n", markdown ? "\n## " : "\n",
+                           best.id(), cost::gpus_text(best), format_money(best.npv, plan.currency),
+                           format_money(best.total, plan.currency));
         if (markdown) {
             out += "\n";
         }

@@ -8,6 +8,7 @@
 #include <array>
 #include <map>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -112,7 +113,11 @@ struct ReservedDiscount {
 struct Instance {
     std::string type;
     std::string gpu; // canonical GPU name (aliases resolved at load)
+    // GPUs per instance; below 1 a vendor fraction of one GPU (0.125 = 1/8), with a MIG profile
+    // the profile's compute share (compute slices / 7).
     double gpu_count = 0.0;
+    std::string mig_profile;              // NVIDIA MIG profile of `gpu`, e.g. 1g.10gb; empty = none
+    std::optional<double> gpu_memory_gib; // a vendor fraction's GPU memory as the vendor states it
     int vcpus = 0;
     double memory_gib = 0.0;
     std::optional<double> network_gbps;
@@ -252,6 +257,40 @@ struct Catalog {
 
 // The GPU named `name` or one of its aliases, compared case-insensitively; nullptr if none.
 [[nodiscard]] const Gpu* find_gpu(const Catalog& catalog, std::string_view name);
+
+// A MIG profile of NVIDIA's MIG user guide: compute slices out of 7, memory slices out of 8.
+struct MigProfile {
+    std::string_view name; // e.g. 1g.10gb
+    int compute_slices = 0;
+    int memory_slices = 0;
+};
+inline constexpr int k_mig_compute_slices = 7;
+inline constexpr int k_mig_memory_slices = 8;
+// The MIG profiles of a GPU model (canonical name); empty when gpuplan knows none for it.
+[[nodiscard]] std::span<const MigProfile> mig_profiles(std::string_view gpu);
+[[nodiscard]] const MigProfile* find_mig_profile(std::string_view gpu, std::string_view profile);
+// The compute slices a profile name starts with (`3g.40gb` -> 3); nullopt when it is not a name
+// of the form <1-7>g.<memory>gb.
+[[nodiscard]] std::optional<int> mig_compute_slices(std::string_view profile);
+
+// The part of one GPU an instance sells: a vendor fraction or a MIG profile. A slice has the
+// parent's memory, bandwidth and throughput times its shares and no NVLink
+// (docs/methodology.md, "GPU slices").
+struct GpuSlice {
+    std::string label;            // "1/8 L4", "A100-80GB MIG 1g.10gb"
+    double compute_share = 1.0;   // of the parent's tensor and vector throughput
+    double bandwidth_share = 1.0; // of the parent's memory bandwidth
+    double memory_gib = 0.0;
+
+    bool operator==(const GpuSlice&) const = default;
+};
+// Whether the instance sells part of one GPU (a fraction below 1 or a MIG profile).
+[[nodiscard]] bool is_slice(const Instance& instance);
+// The slice `instance` sells of `parent`; nullopt for whole GPUs and for a MIG profile `parent`
+// does not have.
+[[nodiscard]] std::optional<GpuSlice> gpu_slice(const Gpu& parent, const Instance& instance);
+// `parent` as the slice sees it: named by the slice's label, its figures scaled, no NVLink.
+[[nodiscard]] Gpu slice_gpu(const Gpu& parent, const GpuSlice& slice);
 [[nodiscard]] const Provider* find_provider(const Catalog& catalog, std::string_view name);
 // Units of `to` per unit of `from` through the base currency, at the newest rates (or, with
 // `on`, at the rates find_fx_rate picks for that date); nullopt if either is unknown.

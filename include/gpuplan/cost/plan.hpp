@@ -182,9 +182,10 @@ private:
 struct Option {
     std::string provider; // `self_built` for owned hardware
     std::string region;
-    std::string zone;     // spot: the cheapest zone of the region; else empty
-    std::string instance; // instance type or build name
-    std::string gpu;
+    std::string zone;      // spot: the cheapest zone of the region; else empty
+    std::string instance;  // instance type or build name
+    std::string gpu;       // the GPU model; for a slice, the model it is part of
+    std::string gpu_slice; // what part of one GPU it runs on ("1/8 L4"); empty = whole GPUs
     int gpus_per_node = 0;
     int nodes = 0;
     int gpu_count = 0;
@@ -226,6 +227,9 @@ struct Option {
     [[nodiscard]] std::string id() const;
     bool operator==(const Option&) const = default;
 };
+
+// What the option runs on in words: "2 x H100", or the slice ("1/8 L4").
+[[nodiscard]] std::string gpus_text(const Option& option);
 
 // Whether a's id sorts before b's, without building either.
 [[nodiscard]] bool id_less(const Option& a, const Option& b);
