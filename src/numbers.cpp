@@ -17,11 +17,32 @@ double round_significant(double value, int digits) {
     return std::round(value * scale) / scale;
 }
 
+namespace {
+
+// 10^digits: exact powers 10^0 to 10^22 (all representable as doubles, so the same values pow
+// returns) from a table, since rounding runs for every option.
+double power_of_ten(int digits) {
+    static constexpr std::array<double, 23> k_powers = [] {
+        std::array<double, 23> powers{};
+        double p = 1.0;
+        for (double& entry : powers) {
+            entry = p;
+            p *= 10.0;
+        }
+        return powers;
+    }();
+    return digits >= 0 && digits < static_cast<int>(k_powers.size())
+               ? k_powers.at(static_cast<std::size_t>(digits))
+               : std::pow(10.0, digits);
+}
+
+} // namespace
+
 double round_to(double value, int digits) {
     if (!std::isfinite(value)) {
         return 0.0;
     }
-    const double scale = std::pow(10.0, digits);
+    const double scale = power_of_ten(digits);
     double rounded = std::round(value * scale) / scale;
     if (rounded == 0.0) {
         rounded = 0.0; // no negative zero in output

@@ -155,20 +155,17 @@ std::vector<std::size_t> best_per_gpu(std::span<const cost::Option> options,
 
 std::vector<std::size_t> frontier(std::span<const cost::Option> options,
                                   std::span<const Group> groups) {
-    std::vector<std::size_t> order(groups.size());
+    // Each group's (wall time, NPV) as shown, computed once: rounding is the costly part.
+    std::vector<std::tuple<std::int64_t, std::int64_t, std::size_t>> points;
+    points.reserve(groups.size());
     for (std::size_t g = 0; g < groups.size(); ++g) {
-        order[g] = g;
-    }
-    const auto figures = [&](std::size_t g) {
         const cost::Option& o = options[groups[g].members.front()];
-        return std::tuple{hundredths(o.wall_hours), cents(o.npv), g};
-    };
-    std::sort(order.begin(), order.end(),
-              [&](std::size_t a, std::size_t b) { return figures(a) < figures(b); });
+        points.emplace_back(hundredths(o.wall_hours), cents(o.npv), g);
+    }
+    std::sort(points.begin(), points.end());
     std::vector<std::size_t> out;
     std::optional<std::int64_t> cheapest; // NPV of the last point kept, in cents
-    for (const std::size_t g : order) {
-        const std::int64_t npv = std::get<1>(figures(g));
+    for (const auto& [wall, npv, g] : points) {
         if (!cheapest || npv < *cheapest) {
             out.push_back(g);
             cheapest = npv;
