@@ -1,5 +1,7 @@
 #include "gpuplan/estimate/goodput.hpp"
 
+#include "gpuplan/units.hpp"
+
 #include <algorithm>
 #include <cmath>
 
@@ -7,7 +9,6 @@ namespace gpuplan::estimate {
 
 namespace {
 
-constexpr double k_seconds_per_hour = 3600.0;
 constexpr double k_minutes_per_hour = 60.0;
 // exp() of more than this overflows a double.
 constexpr double k_max_exponent = 700.0;
