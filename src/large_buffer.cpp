@@ -1,5 +1,6 @@
 #include "gpuplan/large_buffer.hpp"
 
+#include <algorithm>
 #include <cstdint>
 #include <new>
 
@@ -20,17 +21,29 @@ std::size_t alignment_of(std::size_t bytes, std::size_t alignment) {
 
 } // namespace
 
+void advise_huge_pages(void* data, std::size_t bytes) noexcept {
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+    const auto start = reinterpret_cast<std::uintptr_t>(data);
+    const std::size_t skip = (k_huge_page - start % k_huge_page) % k_huge_page;
+    const std::size_t length = (bytes - std::min(skip, bytes)) / k_huge_page * k_huge_page;
+    if (length > 0) {
+        // Advice only: if the kernel declines, the block is filled with ordinary pages.
+        (void)madvise(static_cast<char*>(data) + skip, length, MADV_HUGEPAGE);
+    }
+#else
+    (void)data;
+    (void)bytes;
+#endif
+}
+
 void* allocate_buffer(std::size_t bytes, std::size_t alignment) {
     const std::size_t align = alignment_of(bytes, alignment);
     void* data = align > __STDCPP_DEFAULT_NEW_ALIGNMENT__
                      ? ::operator new (bytes, std::align_val_t{align})
                      : ::operator new(bytes);
-#if defined(__linux__) && defined(MADV_HUGEPAGE)
     if (align == k_huge_page) {
-        // Advice only: if the kernel declines, the block is filled with ordinary pages.
-        (void)madvise(data, bytes / k_huge_page * k_huge_page, MADV_HUGEPAGE);
+        advise_huge_pages(data, bytes);
     }
-#endif
     return data;
 }
 

@@ -11,6 +11,9 @@ namespace gpuplan {
 
 inline constexpr std::size_t k_large_buffer_bytes = std::size_t{4} << 20;
 
+// Advises the whole 2 MiB pages inside [data, data + bytes) to use transparent huge pages.
+void advise_huge_pages(void* data, std::size_t bytes) noexcept;
+
 [[nodiscard]] void* allocate_buffer(std::size_t bytes, std::size_t alignment);
 void deallocate_buffer(void* data, std::size_t bytes, std::size_t alignment) noexcept;
 

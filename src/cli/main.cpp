@@ -1,10 +1,10 @@
 #include "cli/app.hpp"
 #include "cli/price_cache.hpp"
 #include "cli/progress.hpp"
+#include "gpuplan/large_buffer.hpp"
 
 #include <algorithm>
 #include <cerrno>
-#include <cstdint>
 #include <cstdlib>
 #include <fcntl.h>
 #include <iostream>
@@ -13,7 +13,6 @@
 #include <malloc.h>
 #endif
 #include <sys/ioctl.h>
-#include <sys/mman.h>
 #include <unistd.h>
 
 namespace {
@@ -38,9 +37,8 @@ void reserve_standard_descriptors() {
 // time (bench/README.md, "Where the time goes"). 16 MiB keeps the 100k-offer feed's peak
 // memory where it was: a larger block rounds more of its holes up to whole huge pages.
 void reserve_huge_page_heap() {
-#if defined(__GLIBC__) && defined(MADV_HUGEPAGE)
+#if defined(__GLIBC__)
     constexpr std::size_t k_block = std::size_t{16} << 20;
-    constexpr std::uintptr_t k_huge_page = std::uintptr_t{2} << 20;
     // Served from the heap (not a separate mapping), which keeps the block when it is freed.
     (void)::mallopt(M_MMAP_THRESHOLD, static_cast<int>(k_block + 4096));
     (void)::mallopt(M_TRIM_THRESHOLD, static_cast<int>(2 * k_block));
@@ -48,13 +46,7 @@ void reserve_huge_page_heap() {
     if (block == nullptr) {
         return;
     }
-    const auto start = reinterpret_cast<std::uintptr_t>(block);
-    const std::size_t skip = (k_huge_page - start % k_huge_page) % k_huge_page;
-    const std::size_t length = (k_block - std::min(skip, k_block)) / k_huge_page * k_huge_page;
-    if (length > 0) {
-        // Advice only: where the kernel declines, the heap keeps ordinary pages.
-        (void)::madvise(static_cast<char*>(block) + skip, length, MADV_HUGEPAGE);
-    }
+    gpuplan::advise_huge_pages(block, k_block);
     std::free(block);
 #endif
 }
