@@ -62,7 +62,15 @@ def metric_value(metric, workload, e):
 
 def layout(e):
     p = e["parallelism"]
-    return f"{e['gpu_count']} {e['gpu']} t{p['tensor']} pp{p['pipeline']} d{p['data']}"
+    text = f"{e['gpu_count']} {e['gpu']} t{p['tensor']} pp{p['pipeline']}"
+    if p.get("context", 1) > 1:
+        text += f" cp{p['context']}"
+    if p.get("expert", 1) > 1:
+        text += f" ep{p['expert']}"
+    text += f" d{p['data']}"
+    if p.get("zero", "none") != "none":
+        text += f" {p['zero']}"
+    return text
 
 
 def main():

@@ -223,9 +223,9 @@ void add_workload_options(CLI::App* command, WorkloadInput& input) {
     text("--family", o.family, "transformer, cnn or custom", "FAMILY");
     text("--precision", o.precision, "Training or inference precision (bf16, fp8, int4...)",
          "PRECISION");
-    text("--optimizer", o.optimizer, "adamw, sgd or adafactor", "NAME");
+    text("--optimizer", o.optimizer, "adamw, sgd, adafactor or adamw_8bit", "NAME");
     text("--method", o.method, "full, lora or qlora", "METHOD");
-    text("--sharding", o.sharding, "none, zero1, zero2, zero3 or fsdp", "MODE");
+    text("--sharding", o.sharding, "auto (searched), none, zero1, zero2, zero3 or fsdp", "MODE");
     text("--micro-batch", o.micro_batch, "Micro-batch per GPU", "N");
     text("--mfu", o.mfu, "Model FLOPs utilisation override (0.4)", "FRACTION");
     command->add_option("--gpu", o.gpus, "Only this GPU model (repeatable)")

@@ -53,6 +53,26 @@ inline constexpr double k_mfu_fp32 = 0.55;
 // FP8 end-to-end speed-up over BF16 (llm-foundry, 1.31x).
 inline constexpr double k_fp8_speedup = 1.3;
 
+// Optimizer state bytes per trainable parameter, master weights apart (E4.1): AdamW's two fp32
+// moments, bitsandbytes' block-wise 8-bit moments, one fp32 moment (SGD momentum, Adafactor).
+inline constexpr double k_adamw_state_bytes = 8.0;
+inline constexpr double k_adamw_8bit_state_bytes = 2.0;
+inline constexpr double k_one_moment_state_bytes = 4.0;
+// Bytes of a 16-bit value (activations, weights sent back after an offloaded update).
+inline constexpr double k_half_bytes = 2.0;
+// ZeRO-Offload (E4.8): host memory traffic of one CPU Adam update per parameter (fp32 master,
+// two moments and the gradient read; master, moments and the 16-bit weight written), and the
+// host memory bandwidth per node (PLACEHOLDER).
+inline constexpr double k_cpu_adam_bytes_per_param = 30.0;
+inline constexpr double k_host_memory_gb_per_s = 100.0;
+// Context parallelism (E5.1, E5.4): tried from this sequence length (PLACEHOLDER) up to this
+// degree; three key/value collectives per layer per micro-batch.
+inline constexpr double k_context_parallel_min_seq_len = 16384.0;
+inline constexpr int k_max_context_parallel = 16;
+inline constexpr double k_context_parallel_collectives = 3.0;
+// MoE: all-to-alls per MoE layer per micro-batch, dispatch and combine, forward and backward.
+inline constexpr double k_moe_all_to_alls = 4.0;
+
 // Tensor-parallel degrees tried (E5.1).
 inline constexpr std::array<int, 4> k_tensor_parallel_degrees = {1, 2, 4, 8};
 // ZeRO-3 keeps two layers gathered; without layers, a tenth of the network (E4.2).

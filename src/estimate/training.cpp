@@ -23,6 +23,8 @@ using catalog::Gpu;
 using catalog::Precision;
 using workload::Family;
 using workload::Method;
+using workload::Offload;
+using workload::Recompute;
 using workload::Sharding;
 using workload::Workload;
 
@@ -105,7 +107,13 @@ struct TrainModel {
     double global_batch = 0.0;   // work units per optimizer step before the d*b floor (E5.4)
     double total_flops = 0.0;
     double checkpoint_bytes = 0.0; // weights and optimizer state, without gradients (E4.7)
+    double expert_params = 0.0;    // MoE: parameters of all routed experts (E4.9); 0 if dense
+    double experts = 0.0;          // MoE: routed experts per layer; 0 if dense
+    double experts_per_token = 0.0;
     std::string flops_convention;
+
+    // Share of the parameters in routed experts (sharded over expert parallelism too).
+    [[nodiscard]] double expert_share() const { return safe_div(expert_params, params); }
 };
 
 // Tokens per optimizer step when the workload gives none (E5.4).
@@ -126,6 +134,33 @@ std::string flops_convention(const Workload& w, bool attention) {
     return attention ? base + " + attention 12*L*h*s per token (PaLM convention)" : base;
 }
 
+// Optimizer state bytes per trainable parameter, without master weights (E4.1): AdamW's two
+// fp32 moments, 8-bit AdamW's two block-wise quantised ones, one for SGD momentum and Adafactor.
+double optimizer_state_bytes(workload::Optimizer optimizer) {
+    switch (optimizer) {
+    case workload::Optimizer::adamw:
+        return k_adamw_state_bytes;
+    case workload::Optimizer::adamw_8bit:
+        return k_adamw_8bit_state_bytes;
+    case workload::Optimizer::sgd:
+    case workload::Optimizer::adafactor:
+        break;
+    }
+    return k_one_moment_state_bytes;
+}
+
+// The routed experts of a mixture of experts (E4.9): from params = dense + E x P_e and
+// active = dense + k x P_e.
+void expert_split(const workload::Model& model, TrainModel& m) {
+    if (!model.experts || !model.experts_per_token || m.active >= m.params) {
+        return;
+    }
+    m.experts = *model.experts;
+    m.experts_per_token = *model.experts_per_token;
+    const double per_expert = (m.params - m.active) / (m.experts - m.experts_per_token);
+    m.expert_params = std::min(m.params, per_expert * m.experts);
+}
+
 TrainModel train_model(const Workload& w, Precision precision, std::vector<std::string>& notes) {
     TrainModel m;
     m.params = w.model.params;
@@ -133,11 +168,10 @@ TrainModel train_model(const Workload& w, Precision precision, std::vector<std::
     m.shape = shape_of(w.model);
     const bool mixed = is_mixed(precision);
     const bool transformer = w.model.family == Family::transformer;
-    // AdamW keeps two fp32 moments; SGD momentum and Adafactor about one (E4.1).
-    const double state_bytes = w.training.optimizer == workload::Optimizer::adamw ? 8.0 : 4.0;
+    const double state_bytes = optimizer_state_bytes(w.training.optimizer);
     const double compute_bytes = mixed ? 2.0 : 4.0;
     m.activation_scale = mixed ? 1.0 : 2.0;
-    m.grad_bytes = compute_bytes;
+    m.grad_bytes = w.training.fp32_gradients ? 4.0 : compute_bytes;
     m.optimizer_bytes = (mixed ? 4.0 : 0.0) + state_bytes;
     m.checkpoint_bytes = m.params * (compute_bytes + m.optimizer_bytes);
     if (transformer && !m.shape.known()) {
@@ -180,14 +214,36 @@ TrainModel train_model(const Workload& w, Precision precision, std::vector<std::
     }
     m.total_flops = m.flops_per_unit * m.work;
     m.flops_convention = flops_convention(w, attention > 0.0);
+    if (w.training.method == Method::full) {
+        expert_split(w.model, m);
+    }
     return m;
 }
 
+// One way to lay the job out on its GPUs (E5.1): tensor x pipeline x context x data, experts
+// spread over `expert` of the data-parallel ranks, and the ZeRO stage.
 struct Layout {
     int tensor = 1;
     int pipeline = 1;
-    [[nodiscard]] int model() const { return tensor * pipeline; }
+    int context = 1;
+    int expert = 1;
+    Sharding sharding = Sharding::none;
+    // GPUs that split the weights.
+    [[nodiscard]] int shard() const { return tensor * pipeline; }
+    // GPUs that process one data-parallel replica's micro-batch.
+    [[nodiscard]] int replica() const { return tensor * pipeline * context; }
 };
+
+// Data-parallel replicas of a layout on `gpus` GPUs.
+double replicas(Layout layout, int gpus) {
+    return std::max(1.0, std::floor(gpus / static_cast<double>(layout.replica())));
+}
+
+// Ranks that hold the same weights and so share ZeRO's partitions and the gradient reduction:
+// the data-parallel replicas times the context-parallel ranks of each.
+double zero_ranks(Layout layout, int gpus) {
+    return replicas(layout, gpus) * layout.context;
+}
 
 // Degrees tried for one dimension: the pinned one, or powers of two from 1 up to `limit`.
 std::vector<int> degrees(std::optional<int> pinned, int limit) {
@@ -201,24 +257,100 @@ std::vector<int> degrees(std::optional<int> pinned, int limit) {
     return out;
 }
 
-// Tensor x pipeline layouts for `gpus` GPUs (E5.1), smaller tensor then pipeline first.
-std::vector<Layout> layouts_for(const Workload& w, const Shape& shape, int gpus, int gpn) {
+// Context-parallel degrees tried (E5.1): the pinned one; otherwise 1, and powers of two up to
+// k_max_context_parallel once the sequence reaches k_context_parallel_min_seq_len.
+std::vector<int> context_degrees(const Workload& w, const Shape& shape, bool parallel) {
+    if (w.training.context_parallel) {
+        return {*w.training.context_parallel};
+    }
+    const bool long_sequence = parallel && shape.seq_len >= k_context_parallel_min_seq_len;
+    return degrees(std::nullopt, long_sequence ? k_max_context_parallel : 1);
+}
+
+// Expert-parallel degrees tried (E5.1): 1 for a dense model; the pinned one; otherwise powers
+// of two that divide the expert count, up to the ZeRO ranks `ranks` (EP is carved out of them).
+std::vector<int> expert_degrees(const Workload& w, const TrainModel& m, double ranks) {
+    if (m.experts <= 0.0) {
+        return {1};
+    }
+    if (w.training.expert_parallel) {
+        return {*w.training.expert_parallel};
+    }
+    std::vector<int> out;
+    for (int e = 1; e <= m.experts && e <= ranks; e *= 2) {
+        if (std::fmod(m.experts, e) == 0.0) {
+            out.push_back(e);
+        }
+    }
+    return out;
+}
+
+// Whether tensor degree `t` is allowed: inside a node, at most `gpus`, dividing the heads.
+bool tensor_allowed(int t, const Shape& shape, bool parallel, int gpus, int gpn) {
+    if (t > gpn || t > gpus) {
+        return false;
+    }
+    return t == 1 || (parallel && shape.heads > 0.0 && std::fmod(shape.heads, t) == 0.0);
+}
+
+// Appends the context x expert layouts of one tensor x pipeline pair.
+void add_context_expert(std::vector<Layout>& out, const Workload& w, const TrainModel& m,
+                        const std::vector<int>& contexts, Layout base, int gpus) {
+    for (int cp : contexts) {
+        base.context = cp;
+        if (gpus % base.replica() != 0) {
+            continue;
+        }
+        for (int ep : expert_degrees(w, m, zero_ranks(base, gpus))) {
+            if (std::fmod(zero_ranks(base, gpus), ep) == 0.0) {
+                base.expert = ep;
+                out.push_back(base);
+            }
+        }
+    }
+}
+
+// Tensor x pipeline x context x expert layouts for `gpus` GPUs (E5.1), smaller degrees first;
+// the ZeRO stage is chosen per layout by with_stage().
+std::vector<Layout> layouts_for(const Workload& w, const TrainModel& m, int gpus, int gpn) {
     std::vector<Layout> out;
+    const Shape& shape = m.shape;
     const bool parallel = w.model.family == Family::transformer && shape.known();
     const int max_tensor = parallel ? k_tensor_parallel_degrees.back() : 1;
     const int max_pipeline = parallel ? static_cast<int>(shape.layers) : 1;
+    const std::vector<int> contexts =
+        parallel ? context_degrees(w, shape, parallel) : std::vector{1};
     for (int t : degrees(w.training.tensor_parallel, max_tensor)) {
-        if (t > gpn || t > gpus ||
-            (t > 1 && (!parallel || shape.heads <= 0.0 || std::fmod(shape.heads, t) != 0.0))) {
+        if (!tensor_allowed(t, shape, parallel, gpus, gpn)) {
             continue;
         }
         for (int pp : degrees(w.training.pipeline_parallel, std::min(max_pipeline, gpus / t))) {
             if ((pp == 1 || parallel) && gpus % (t * pp) == 0) {
-                out.push_back({t, pp});
+                add_context_expert(out, w, m, contexts, Layout{t, pp}, gpus);
             }
         }
     }
     return out;
+}
+
+// ZeRO stages tried for a layout (E5.1): the pinned one; otherwise none to zero3 while there
+// is more than one rank to partition over, zero1 at most with pipeline parallelism (DeepSpeed
+// and Megatron-LM do not combine ZeRO-2/3 with pipelining).
+std::vector<Sharding> zero_stages(const Workload& w, Layout layout, int gpus) {
+    if (w.training.sharding) {
+        return {*w.training.sharding};
+    }
+    if (zero_ranks(layout, gpus) <= 1.0) {
+        return {Sharding::none};
+    }
+    // ZeRO-Offload updates each rank's partition on the CPU: unpartitioned it repeats the work.
+    const bool offload = w.training.offload == Offload::optimizer;
+    if (layout.pipeline > 1) {
+        return offload ? std::vector{Sharding::zero1}
+                       : std::vector{Sharding::none, Sharding::zero1};
+    }
+    return offload ? std::vector{Sharding::zero1, Sharding::zero2, Sharding::zero3}
+                   : std::vector{Sharding::none, Sharding::zero1, Sharding::zero2, Sharding::zero3};
 }
 
 // Micro-batches per data-parallel rank per optimizer step (E5.4): the global batch split over
@@ -257,44 +389,69 @@ double activation_bytes(const Workload& w, const TrainModel& m, Layout layout, i
     if (!m.shape.known()) {
         return 0.0;
     }
-    const double scores = w.training.flash_attention ? 0.0
-                                                     : k_attention_score_bytes * m.shape.heads *
-                                                           m.shape.seq_len / m.shape.hidden;
+    const Recompute recompute = w.training.recompute;
+    // Selective recomputation re-runs the attention core, so its scores are never stored.
+    const double scores =
+        w.training.flash_attention || recompute == Recompute::selective
+            ? 0.0
+            : k_attention_score_bytes * m.shape.heads * m.shape.seq_len / m.shape.hidden;
     const double full_layer = k_activation_bytes + scores;
     // 1F1B: the first stage holds min(pp, m) micro-batches of L/pp layers.
     const double held = m.shape.layers / layout.pipeline * std::min(layout.pipeline, micro);
-    const double per_token = w.training.activation_checkpointing
+    const double per_token = recompute == Recompute::full
                                  ? k_checkpointed_activation_bytes * held + full_layer
                                  : full_layer * held;
+    // Context parallelism splits each sequence over `context` GPUs.
     return m.shape.seq_len * w.training.micro_batch * m.shape.hidden * per_token *
-           m.activation_scale / layout.tensor;
+           m.activation_scale / (layout.tensor * layout.context);
+}
+
+// Bytes per GPU of a per-parameter quantity: dense parameters over `dense_ranks`, the routed
+// experts' over `dense_ranks` / `expert` more (E4.9).
+double spread(double dense, double experts, double dense_ranks, Layout layout) {
+    return dense / dense_ranks + experts / (dense_ranks * layout.expert);
+}
+
+// Host RAM ZeRO-Offload needs on one node, in bytes: the optimizer states of its GPUs (E4.8).
+double offload_host_bytes(const TrainModel& m, Layout layout, int gpus, int gpn) {
+    const double zr = layout.sharding == Sharding::none ? 1.0 : zero_ranks(layout, gpus);
+    const double trainable = m.trainable / layout.shard();
+    const double per_gpu =
+        spread(trainable * (1.0 - m.expert_share()), trainable * m.expert_share(), zr, layout) *
+        m.optimizer_bytes;
+    return per_gpu * std::min(gpus, gpn);
 }
 
 MemoryBreakdown training_memory(const Workload& w, const TrainModel& m, Layout layout, int gpus) {
-    const double mp = layout.model();
-    const double dp = std::max(1.0, std::floor(gpus / mp));
-    const Sharding s = w.training.sharding;
-    double weights = m.params * m.weight_bytes / mp;
-    double grads = m.trainable * m.grad_bytes / mp;
-    double optimizer = m.trainable * m.optimizer_bytes / mp;
-    if (s != Sharding::none) {
-        optimizer /= dp;
-    }
-    if (s == Sharding::zero2 || s == Sharding::zero3) {
-        grads /= dp;
-    }
+    const double mp = layout.shard();
+    const double zr = zero_ranks(layout, gpus);
+    const Sharding s = layout.sharding;
+    const double share = m.expert_share();
+    // Per-parameter quantities over `ranks` GPUs of the weight shard.
+    const auto per_gpu = [&](double count, double bytes, double ranks) {
+        return spread(count * (1.0 - share), count * share, mp * ranks, layout) * bytes;
+    };
+    double weights = per_gpu(m.params, m.weight_bytes, 1.0);
+    const double grads =
+        per_gpu(m.trainable, m.grad_bytes, s == Sharding::zero2 || s == Sharding::zero3 ? zr : 1.0);
+    const double optimizer =
+        w.training.offload == Offload::optimizer
+            ? 0.0
+            : per_gpu(m.trainable, m.optimizer_bytes, s == Sharding::none ? 1.0 : zr);
     if (s == Sharding::zero3) {
         const double gathered = w.model.family == Family::transformer
-                                    ? k_zero3_gathered_layers * m.params * m.weight_bytes /
+                                    ? k_zero3_gathered_layers *
+                                          per_gpu(m.params, m.weight_bytes, 1.0) * mp /
                                           (assumed_layers(m) * layout.tensor)
                                     : k_zero3_gathered_share * m.params * m.weight_bytes;
-        weights = weights / dp + gathered;
+        weights = per_gpu(m.params, m.weight_bytes, zr) + gathered;
     }
     MemoryBreakdown mem;
     mem.weights_gib = weights / k_bytes_per_gib;
     mem.gradients_gib = grads / k_bytes_per_gib;
     mem.optimizer_gib = optimizer / k_bytes_per_gib;
-    mem.activations_gib = activation_bytes(w, m, layout, micro_batches(m, dp)) / k_bytes_per_gib;
+    mem.activations_gib =
+        activation_bytes(w, m, layout, micro_batches(m, replicas(layout, gpus))) / k_bytes_per_gib;
     mem.overhead_gib = k_framework_overhead_gib;
     return mem;
 }
@@ -312,54 +469,118 @@ struct StepTime {
     int virtual_stages = 1;
 };
 
-// Ring all-reduce of `bytes` per GPU across `dp` data-parallel ranks, hierarchical over nodes
-// of `gpn` GPUs with `tensor` x `pipeline` model shards (E5.4).
-double all_reduce_seconds(double bytes, double dp, Layout layout, double gpn, double intra,
-                          double inter) {
+// Bandwidths one step's traffic sees, in bytes/s after k_link_efficiency (E5.3).
+struct Links {
+    double intra = 0.0; // per GPU inside a node
+    double inter = 0.0; // per node
+    double pcie = 0.0;  // per GPU to its host
+    double gpn = 1.0;
+};
+
+Links links_of(const Gpu& gpu, const NodeShape& node) {
+    const double pcie = gpu.architecture <= Architecture::turing   ? k_pcie3_gb_per_s
+                        : gpu.architecture >= Architecture::hopper ? k_pcie5_gb_per_s
+                                                                   : k_pcie4_gb_per_s;
+    return {intra_node_gb_per_s(gpu, node) * k_bytes_per_gb * k_link_efficiency,
+            inter_node_gb_per_s(node) * k_bytes_per_gb * k_link_efficiency,
+            pcie * k_bytes_per_gb * k_link_efficiency, static_cast<double>(node.gpus_per_node)};
+}
+
+// Ring all-reduce of `bytes` per GPU across `dp` ranks, hierarchical over nodes of `l.gpn`
+// GPUs with `tensor`-wide model shards (E5.4).
+double all_reduce_seconds(double bytes, double dp, int tensor, const Links& l) {
     if (dp <= 1.0) {
         return 0.0;
     }
-    const double d_in = std::max(1.0, std::min(dp, std::floor(gpn / layout.tensor)));
+    const double d_in = std::max(1.0, std::min(dp, std::floor(l.gpn / tensor)));
     const double n_dp = std::max(1.0, dp / d_in);
-    return 2.0 * (d_in - 1.0) / d_in * bytes / intra +
-           2.0 * (n_dp - 1.0) / n_dp * bytes * (gpn / d_in) / inter;
+    return 2.0 * (d_in - 1.0) / d_in * bytes / l.intra +
+           2.0 * (n_dp - 1.0) / n_dp * bytes * (l.gpn / d_in) / l.inter;
+}
+
+// Per GPU bandwidth of a group of `span` GPUs (consecutive ranks): NVLink or PCIe inside a
+// node, the node's network shared by its GPUs once the group leaves the node.
+double group_link(const Links& l, double span) {
+    return span <= l.gpn ? l.intra : l.inter / l.gpn;
+}
+
+// ZeRO-Offload's optimizer step (E4.8): the updated 16-bit weights back over PCIe and the CPU
+// update of every node's share, both on the critical path.
+double offload_seconds(const TrainModel& m, Layout layout, int gpus, const Links& l) {
+    const double zr = layout.sharding == Sharding::none ? 1.0 : zero_ranks(layout, gpus);
+    const double trainable = m.trainable / layout.shard();
+    const double params =
+        spread(trainable * (1.0 - m.expert_share()), trainable * m.expert_share(), zr, layout);
+    const double upload = params * k_half_bytes / l.pcie;
+    const double cpu = params * std::min<double>(gpus, l.gpn) * k_cpu_adam_bytes_per_param /
+                       (k_host_memory_gb_per_s * k_bytes_per_gb);
+    return upload + cpu;
+}
+
+// Data-parallel traffic of one step (E5.4): the gradient all-reduce, or with ZeRO-3 the
+// parameters gathered for every micro-batch's forward and backward and the gradients
+// reduce-scattered after each backward (each half an all-reduce).
+double data_parallel_seconds(const TrainModel& m, Layout layout, int gpus, int micro,
+                             const Links& l) {
+    const double zr = zero_ranks(layout, gpus);
+    const double mp = layout.shard();
+    const double share = m.expert_share();
+    const auto shard_bytes = [&](double count, double bytes) {
+        return spread(count * (1.0 - share), count * share, mp, layout) * bytes;
+    };
+    const double grads = shard_bytes(m.trainable, m.grad_bytes);
+    if (layout.sharding == Sharding::zero3) {
+        const double weights = shard_bytes(m.params, m.weight_bytes);
+        return micro * (all_reduce_seconds(weights, zr, layout.tensor, l) +
+                        all_reduce_seconds(grads, zr, layout.tensor, l) / 2.0);
+    }
+    return all_reduce_seconds(grads, zr, layout.tensor, l);
 }
 
 StepTime step_time(const Workload& w, const TrainModel& m, const Gpu& gpu, const NodeShape& node,
                    int gpus, Layout layout, double flops_per_gpu) {
     StepTime t;
-    const double mp = layout.model();
-    const double dp = std::max(1.0, std::floor(gpus / mp));
-    const double gpn = node.gpus_per_node;
+    const double dp = replicas(layout, gpus);
+    const Links l = links_of(gpu, node);
     t.micro = micro_batches(m, dp);
     t.virtual_stages = virtual_stages(m, layout);
     t.global_batch = t.micro * dp * m.work_per_micro;
     t.steps = std::max(1.0, m.work / t.global_batch);
     t.compute = safe_div(m.total_flops / t.steps, gpus * flops_per_gpu);
     t.bubble = t.compute * (layout.pipeline - 1.0) / (t.virtual_stages * t.micro);
-    const double intra = intra_node_gb_per_s(gpu, node) * k_bytes_per_gb * k_link_efficiency;
-    const double inter = inter_node_gb_per_s(node) * k_bytes_per_gb * k_link_efficiency;
-    const double grads = m.grad_bytes * m.trainable / mp;
-    if (w.training.sharding == Sharding::zero3) {
-        // Parameters gathered for every micro-batch's forward and backward, gradients
-        // reduce-scattered after every backward (each half an all-reduce).
-        const double weights = m.weight_bytes * m.params / mp;
-        t.dp_comm = t.micro * (all_reduce_seconds(weights, dp, layout, gpn, intra, inter) +
-                               all_reduce_seconds(grads, dp, layout, gpn, intra, inter) / 2.0);
-    } else {
-        t.dp_comm = all_reduce_seconds(grads, dp, layout, gpn, intra, inter);
-    }
-    const double activation = 2.0 * m.shape.seq_len * w.training.micro_batch * m.shape.hidden;
+    t.dp_comm = data_parallel_seconds(m, layout, gpus, t.micro, l);
+    // One micro-batch's activations on one GPU of its tensor and context groups, 16-bit.
+    const double activation = k_half_bytes * m.shape.seq_len * w.training.micro_batch *
+                              m.shape.hidden / (layout.tensor * layout.context);
+    const double layers = m.shape.layers / layout.pipeline;
     if (layout.pipeline > 1) {
         // Activations forward and gradients backward at each of the v chunk boundaries; stages
         // span nodes when one model replica does not fit in a node.
-        const bool across = layout.model() > gpn;
-        const double link = across ? inter / std::min(gpn, mp) : intra;
-        t.dp_comm += t.micro * 2.0 * t.virtual_stages * activation / layout.tensor / link;
+        const double mp = layout.replica();
+        const double link = mp > l.gpn ? l.inter / std::min(l.gpn, mp) : l.intra;
+        t.dp_comm += t.micro * 2.0 * t.virtual_stages * activation / link;
+    }
+    if (layout.context > 1) {
+        // Keys and values all-gathered forward, all-gathered and reduce-scattered backward,
+        // per layer, overlapped with the attention (E5.4).
+        const double kv = 2.0 * activation * safe_div(m.shape.kv_heads, m.shape.heads);
+        t.dp_comm += layers * t.micro * k_context_parallel_collectives * kv *
+                     (layout.context - 1.0) /
+                     group_link(l, static_cast<double>(layout.tensor) * layout.context);
     }
     if (layout.tensor > 1) {
-        t.tp_comm = (m.shape.layers / layout.pipeline) * t.micro * k_tp_allreduces * 2.0 *
-                    (layout.tensor - 1.0) / layout.tensor * activation / intra;
+        t.tp_comm = layers * t.micro * k_tp_allreduces * 2.0 * (layout.tensor - 1.0) /
+                    layout.tensor * (activation * layout.tensor) / l.intra;
+    }
+    if (layout.expert > 1) {
+        // Tokens dispatched to their experts and combined back, forward and backward (E5.4).
+        const double tokens = activation * m.experts_per_token;
+        t.tp_comm += layers * t.micro * k_moe_all_to_alls * tokens * (layout.expert - 1.0) /
+                     layout.expert /
+                     group_link(l, static_cast<double>(layout.tensor) * layout.expert);
+    }
+    if (w.training.offload == Offload::optimizer) {
+        t.tp_comm += offload_seconds(m, layout, gpus, l);
     }
     const double busy = t.compute + t.bubble;
     t.step =
@@ -426,7 +647,7 @@ struct TrainConfig {
 
 // Whether the data-parallel replicas of a layout, one micro-batch each, fit in the global batch.
 bool keeps_batch(const TrainModel& m, Layout layout, int gpus) {
-    const double dp = std::max(1.0, std::floor(gpus / static_cast<double>(layout.model())));
+    const double dp = replicas(layout, gpus);
     return m.global_batch <= 0.0 || dp * m.work_per_micro <= m.global_batch * (1.0 + 1e-9);
 }
 
@@ -445,18 +666,45 @@ bool better(const TrainConfig& a, const TrainConfig& best) {
     return a.timing.wall_seconds < best.timing.wall_seconds;
 }
 
+// Whether a layout fits: GPU memory (E4) and, with ZeRO-Offload, the host RAM of a node when
+// the catalog knows it (E4.8).
+bool layout_fits(const Workload& w, const TrainModel& m, const MemoryBreakdown& memory,
+                 const Gpu& gpu, const NodeShape& node, Layout layout, int gpus) {
+    if (!fits_in(memory, gpu)) {
+        return false;
+    }
+    return w.training.offload != Offload::optimizer || !node.host_memory_gib ||
+           offload_host_bytes(m, layout, gpus, node.gpus_per_node) <=
+               k_usable_memory_fraction * *node.host_memory_gib * k_bytes_per_gib;
+}
+
+// The ZeRO stage of a layout (E5.1): the first of zero_stages() that fits. Stages move as many
+// bytes as the one before or more (E5.4), so a later one cannot be faster; when none fits, the
+// last (the most partitioned) stays.
+TrainConfig with_stage(const Workload& w, const TrainModel& m, const Gpu& gpu,
+                       const NodeShape& node, Layout layout, int gpus) {
+    TrainConfig config{layout, false, {}, {}, keeps_batch(m, layout, gpus)};
+    for (Sharding stage : zero_stages(w, layout, gpus)) {
+        config.layout.sharding = stage;
+        config.memory = training_memory(w, m, config.layout, gpus);
+        config.fits = layout_fits(w, m, config.memory, gpu, node, config.layout, gpus);
+        if (config.fits) {
+            break;
+        }
+    }
+    return config;
+}
+
 std::optional<TrainConfig> configure(const Workload& w, const TrainModel& m, const Gpu& gpu,
                                      const NodeShape& node, int gpus, const Pace& pace) {
     std::optional<TrainConfig> best;
-    for (const Layout& layout : layouts_for(w, m.shape, gpus, node.gpus_per_node)) {
-        TrainConfig config{
-            layout, false, training_memory(w, m, layout, gpus), {}, keeps_batch(m, layout, gpus)};
-        config.fits = fits_in(config.memory, gpu);
+    for (const Layout& base : layouts_for(w, m, gpus, node.gpus_per_node)) {
+        TrainConfig config = with_stage(w, m, gpu, node, base, gpus);
         if (best && !config.fits &&
             (best->fits || config.memory.total_gib() >= best->memory.total_gib())) {
             continue; // cannot win: skip the timing
         }
-        config.timing = train_timing(w, m, gpu, node, gpus, layout, pace);
+        config.timing = train_timing(w, m, gpu, node, gpus, config.layout, pace);
         if (!best || better(config, *best)) {
             best = config;
         }
@@ -599,8 +847,11 @@ GpuEstimate evaluate(const Workload& w, const GpuEstimate& base, const Choice& c
     out.fits = c.config.fits;
     out.tensor_parallel = c.config.layout.tensor;
     out.pipeline_parallel = c.config.layout.pipeline;
-    out.model_parallel = c.config.layout.model();
-    out.data_parallel = std::max(1, c.gpus / c.config.layout.model());
+    out.model_parallel = c.config.layout.replica();
+    out.context_parallel = c.config.layout.context;
+    out.expert_parallel = c.config.layout.expert;
+    out.sharding = std::string(workload::to_string(c.config.layout.sharding));
+    out.data_parallel = std::max(1, c.gpus / c.config.layout.replica());
     out.memory = c.config.memory;
     out.memory_per_gpu_gib = c.config.memory.total_gib();
     out.wall_hours = c.config.timing.wall_seconds / k_seconds_per_hour;

@@ -57,6 +57,11 @@ ordered_json estimate_json(const GpuEstimate& e) {
     out["parallelism"] = {{"tensor", e.tensor_parallel},
                           {"pipeline", e.pipeline_parallel},
                           {"data", e.data_parallel}};
+    if (!e.sharding.empty()) {
+        out["parallelism"]["context"] = e.context_parallel;
+        out["parallelism"]["expert"] = e.expert_parallel;
+        out["parallelism"]["zero"] = e.sharding;
+    }
     if (e.batch > 0) {
         out["batch"] = e.batch;
     }

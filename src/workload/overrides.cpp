@@ -72,6 +72,15 @@ Enum choice(std::string_view flag, const std::string& text,
     return *value;
 }
 
+// --sharding: `auto` searches the stage (nullopt), any other value pins it.
+std::optional<Sharding> sharding_flag(const std::string& text) {
+    if (text == "auto") {
+        return std::nullopt;
+    }
+    return choice<Sharding>("--sharding", text, parse_sharding,
+                            "auto, none, zero1, zero2, zero3 or fsdp");
+}
+
 constexpr int k_max_flag_count = static_cast<int>(limits::k_max_job_gpus);
 
 } // namespace
@@ -133,16 +142,15 @@ void apply_overrides(Workload& workload, const WorkloadOverrides& o) {
         }
     }
     if (o.optimizer) {
-        workload.training.optimizer = choice<Optimizer>("--optimizer", *o.optimizer,
-                                                        parse_optimizer, "adamw, sgd or adafactor");
+        workload.training.optimizer = choice<Optimizer>(
+            "--optimizer", *o.optimizer, parse_optimizer, "adamw, sgd, adafactor or adamw_8bit");
     }
     if (o.method) {
         workload.training.method =
             choice<Method>("--method", *o.method, parse_method, "full, lora or qlora");
     }
     if (o.sharding) {
-        workload.training.sharding = choice<Sharding>("--sharding", *o.sharding, parse_sharding,
-                                                      "none, zero1, zero2, zero3 or fsdp");
+        workload.training.sharding = sharding_flag(*o.sharding);
     }
     if (o.micro_batch) {
         workload.training.micro_batch = count_in("--micro-batch", *o.micro_batch, k_max_flag_count);

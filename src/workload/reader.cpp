@@ -93,9 +93,43 @@ std::optional<Precision> precision_at(const YamlNode& map,
     return catalog::parse_precision(choices.at(*index));
 }
 
+// The MoE keys (E4.9): both or neither, top-k below the expert count, and an active share
+// that leaves the dense part at least zero.
+void read_experts(const YamlNode& node, Model& model) {
+    model.experts = int_at(node, "experts", 2, k_max_shape);
+    model.experts_per_token = int_at(node, "experts_per_token", 1, k_max_shape);
+    if (model.experts.has_value() != model.experts_per_token.has_value()) {
+        node.get(model.experts ? "experts" : "experts_per_token")
+            ->error("experts and experts_per_token go together");
+        return;
+    }
+    if (!model.experts) {
+        return;
+    }
+    if (*model.experts_per_token >= *model.experts) {
+        node.get("experts_per_token")
+            ->error(fmt::format("experts_per_token ({}) must be below experts ({})",
+                                *model.experts_per_token, *model.experts));
+        return;
+    }
+    if (!model.active_params || *model.active_params >= model.params) {
+        node.get("experts")->error("a mixture of experts needs active_params below params");
+        return;
+    }
+    const double per_expert =
+        (model.params - *model.active_params) / (*model.experts - *model.experts_per_token);
+    if (*model.active_params < *model.experts_per_token * per_expert) {
+        node.get("active_params")
+            ->error(fmt::format("active_params ({:g}) is below the {} routed experts a token "
+                                "uses ({:g} parameters each, from params and experts)",
+                                *model.active_params, *model.experts_per_token, per_expert));
+    }
+}
+
 void read_model(const YamlNode& node, Model& model) {
     if (!node.expect_map({"family", "params", "active_params", "layers", "hidden", "heads",
-                          "kv_heads", "seq_len", "flops_per_sample", "reference"})) {
+                          "kv_heads", "seq_len", "flops_per_sample", "reference", "experts",
+                          "experts_per_token"})) {
         return;
     }
     if (auto family = node.get("family")) {
@@ -128,6 +162,7 @@ void read_model(const YamlNode& node, Model& model) {
     }
     model.flops_per_sample = si_at(node, "flops_per_sample", k_positive_count);
     assign(model.reference, node.string_at("reference", false));
+    read_experts(node, model);
 }
 
 void read_data(const YamlNode& node, Data& data) {
@@ -146,12 +181,13 @@ void read_data(const YamlNode& node, Data& data) {
 void read_training(const YamlNode& node, Training& training) {
     if (!node.expect_map({"precision", "optimizer", "method", "sharding", "micro_batch",
                           "activation_checkpointing", "mfu", "global_batch_tokens",
-                          "tensor_parallel", "pipeline_parallel", "flash_attention"})) {
+                          "tensor_parallel", "pipeline_parallel", "context_parallel",
+                          "expert_parallel", "flash_attention", "fp32_gradients", "offload"})) {
         return;
     }
     assign(training.precision, precision_at(node, k_training_precisions));
     if (auto optimizer = node.get("optimizer")) {
-        if (auto index = optimizer->as_choice({"adamw", "sgd", "adafactor"})) {
+        if (auto index = optimizer->as_choice({"adamw", "sgd", "adafactor", "adamw_8bit"})) {
             training.optimizer = static_cast<Optimizer>(*index);
         }
     }
@@ -161,12 +197,32 @@ void read_training(const YamlNode& node, Training& training) {
         }
     }
     if (auto sharding = node.get("sharding")) {
-        if (auto index = sharding->as_choice({"none", "zero1", "zero2", "zero3", "fsdp"})) {
-            training.sharding = *index == 4 ? Sharding::zero3 : static_cast<Sharding>(*index);
+        if (auto index = sharding->as_choice({"none", "zero1", "zero2", "zero3", "fsdp", "auto"})) {
+            if (*index < 5) {
+                training.sharding = *index == 4 ? Sharding::zero3 : static_cast<Sharding>(*index);
+            }
         }
     }
     assign(training.micro_batch, int_at(node, "micro_batch", 1, k_max_shape));
-    assign(training.activation_checkpointing, bool_at(node, "activation_checkpointing"));
+    if (auto recompute = node.get("activation_checkpointing")) {
+        // true and false as before; or the mode by name.
+        constexpr std::array<Recompute, 9> k_modes{
+            Recompute::none, Recompute::none,      Recompute::none,
+            Recompute::full, Recompute::full,      Recompute::full,
+            Recompute::none, Recompute::selective, Recompute::full};
+        if (auto index = recompute->as_choice(
+                {"false", "False", "FALSE", "true", "True", "TRUE", "none", "selective", "full"})) {
+            training.recompute = k_modes.at(*index);
+        }
+    }
+    assign(training.fp32_gradients, bool_at(node, "fp32_gradients"));
+    if (auto offload = node.get("offload")) {
+        if (auto index = offload->as_choice({"none", "optimizer"})) {
+            training.offload = static_cast<Offload>(*index);
+        }
+    }
+    training.context_parallel = int_at(node, "context_parallel", 1, k_max_shape);
+    training.expert_parallel = int_at(node, "expert_parallel", 1, k_max_shape);
     if (auto mfu = node.get("mfu")) {
         training.mfu = fraction_of(*mfu, k_mfu_range);
     }

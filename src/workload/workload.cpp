@@ -33,8 +33,11 @@ constexpr std::array<std::pair<std::string_view, Task>, 3> k_tasks{
     {{"train", Task::train}, {"finetune", Task::finetune}, {"inference", Task::inference}}};
 constexpr std::array<std::pair<std::string_view, Family>, 3> k_families{
     {{"transformer", Family::transformer}, {"cnn", Family::cnn}, {"custom", Family::custom}}};
-constexpr std::array<std::pair<std::string_view, Optimizer>, 3> k_optimizers{
-    {{"adamw", Optimizer::adamw}, {"sgd", Optimizer::sgd}, {"adafactor", Optimizer::adafactor}}};
+constexpr std::array<std::pair<std::string_view, Optimizer>, 4> k_optimizers{
+    {{"adamw", Optimizer::adamw},
+     {"sgd", Optimizer::sgd},
+     {"adafactor", Optimizer::adafactor},
+     {"adamw_8bit", Optimizer::adamw_8bit}}};
 constexpr std::array<std::pair<std::string_view, Method>, 3> k_methods{
     {{"full", Method::full}, {"lora", Method::lora}, {"qlora", Method::qlora}}};
 constexpr std::array<std::pair<std::string_view, Sharding>, 5> k_shardings{
@@ -43,6 +46,10 @@ constexpr std::array<std::pair<std::string_view, Sharding>, 5> k_shardings{
      {"zero2", Sharding::zero2},
      {"zero3", Sharding::zero3},
      {"fsdp", Sharding::zero3}}};
+constexpr std::array<std::pair<std::string_view, Recompute>, 3> k_recomputes{
+    {{"none", Recompute::none}, {"selective", Recompute::selective}, {"full", Recompute::full}}};
+constexpr std::array<std::pair<std::string_view, Offload>, 2> k_offloads{
+    {{"none", Offload::none}, {"optimizer", Offload::optimizer}}};
 
 } // namespace
 
@@ -63,6 +70,12 @@ std::string_view to_string(Batching value) {
 }
 std::string_view to_string(Sharding value) {
     return name_of(k_shardings, value);
+}
+std::string_view to_string(Recompute value) {
+    return name_of(k_recomputes, value);
+}
+std::string_view to_string(Offload value) {
+    return name_of(k_offloads, value);
 }
 
 std::optional<Task> parse_task(std::string_view text) {

@@ -20,16 +20,17 @@ namespace gpuplan::workload {
 
 template <class A> void members(A& a, Model& v) {
     a(v.family), a(v.params), a(v.active_params), a(v.layers), a(v.hidden), a(v.heads),
-        a(v.kv_heads), a(v.seq_len), a(v.flops_per_sample), a(v.reference);
+        a(v.kv_heads), a(v.seq_len), a(v.flops_per_sample), a(v.reference), a(v.experts),
+        a(v.experts_per_token);
 }
 template <class A> void members(A& a, Data& v) {
     a(v.tokens), a(v.samples), a(v.epochs), a(v.dataset_gb),
         a(v.decode_samples_per_second_per_vcpu);
 }
 template <class A> void members(A& a, Training& v) {
-    a(v.precision), a(v.optimizer), a(v.method), a(v.sharding), a(v.micro_batch),
-        a(v.activation_checkpointing), a(v.mfu), a(v.global_batch_tokens), a(v.tensor_parallel),
-        a(v.pipeline_parallel), a(v.flash_attention);
+    a(v.precision), a(v.optimizer), a(v.method), a(v.sharding), a(v.micro_batch), a(v.recompute),
+        a(v.fp32_gradients), a(v.offload), a(v.mfu), a(v.global_batch_tokens), a(v.tensor_parallel),
+        a(v.pipeline_parallel), a(v.context_parallel), a(v.expert_parallel), a(v.flash_attention);
 }
 template <class A> void members(A& a, Inference& v) {
     a(v.precision), a(v.requests_per_second), a(v.input_tokens), a(v.output_tokens), a(v.batch),
@@ -58,14 +59,16 @@ namespace {
 
 using detail::enum_within;
 
-constexpr detail::Header k_workload_header{0x574b4c44, 3}; // "WKLD", format 3
+constexpr detail::Header k_workload_header{0x574b4c44, 4}; // "WKLD", format 4
 
 bool valid(const Workload& w) {
     return enum_within(w.task, Task::inference) && enum_within(w.model.family, Family::custom) &&
            enum_within(w.training.precision, Precision::int4) &&
-           enum_within(w.training.optimizer, Optimizer::adafactor) &&
+           enum_within(w.training.optimizer, Optimizer::adamw_8bit) &&
            enum_within(w.training.method, Method::qlora) &&
-           enum_within(w.training.sharding, Sharding::zero3) &&
+           (!w.training.sharding || enum_within(*w.training.sharding, Sharding::zero3)) &&
+           enum_within(w.training.recompute, Recompute::full) &&
+           enum_within(w.training.offload, Offload::optimizer) &&
            enum_within(w.inference.precision, Precision::int4) &&
            enum_within(w.inference.batching, Batching::static_batch) &&
            std::all_of(w.constraints.purchase.begin(), w.constraints.purchase.end(),

@@ -194,7 +194,7 @@ TEST_CASE("memory per GPU follows the model-state, activation and ZeRO formulas"
     CHECK(e.fits);
     CHECK(e.checkpoint_gb == Approx(14.0));
 
-    w.training.activation_checkpointing = true;
+    w.training.recompute = workload::Recompute::full;
     w.training.sharding = workload::Sharding::zero3;
     const GpuEstimate z = estimate::estimate(w, a100(), nvlink_node(), 8, a100_catalog());
     // ZeRO-3 over 8: weights / 8 plus two gathered layers of 2e9 / 24 bytes each.
@@ -216,7 +216,8 @@ TEST_CASE("the minimum GPU count is the first count whose memory fits 90 % of th
     w.model.hidden = 4096;
     w.model.heads = 32;
     w.model.seq_len = 2048;
-    w.training.activation_checkpointing = true;
+    w.training.recompute = workload::Recompute::full;
+    w.training.sharding = workload::Sharding::none;
     const GpuEstimate e =
         estimate::estimate(w, a100(), nvlink_node(), std::nullopt, a100_catalog());
     CHECK(e.min_gpus == 2);
@@ -661,4 +662,139 @@ TEST_CASE("goodput: a one-GPU run is nearly unaffected, a 16k-GPU run loses abou
 TEST_CASE("normal_quantile inverts the standard normal", "[estimate][goodput]") {
     CHECK(gpuplan::estimate::normal_quantile(0.9) == Approx(1.2815515655446004).epsilon(1e-9));
     CHECK(gpuplan::estimate::normal_quantile(0.5) == Approx(0.0).margin(1e-9));
+}
+
+namespace {
+
+// A 32-layer transformer of `params` parameters fine-tuned on 1B tokens (E4, E5).
+Workload shaped_finetune(double params) {
+    Workload w = train_workload(params, 1e9);
+    w.task = workload::Task::finetune;
+    w.model.layers = 32;
+    w.model.hidden = 4096;
+    w.model.heads = 32;
+    w.model.seq_len = 2048;
+    w.training.recompute = workload::Recompute::full;
+    w.training.tensor_parallel = 1;
+    w.training.pipeline_parallel = 1;
+    return w;
+}
+
+GpuEstimate on_a100s(const Workload& w, int gpus, NodeShape node = nvlink_node()) {
+    return estimate::estimate(w, a100(), node, gpus, a100_catalog());
+}
+
+} // namespace
+
+TEST_CASE("a searched ZeRO stage is the lowest that fits (E5.1)", "[estimate]") {
+    // Two data-parallel GPUs of 80 GiB, 90 % usable. Per parameter: zero1 2 + 2 + 12/2 = 10 B,
+    // zero2 2 + 1 + 6 = 9 B, zero3 1 + 1 + 6 = 8 B plus two gathered layers.
+    const GpuEstimate z1 = on_a100s(shaped_finetune(7e9), 2);
+    CHECK(z1.sharding == "zero1");
+    CHECK(z1.fits);
+    CHECK(z1.memory.optimizer_gib == Approx(7e9 * 12.0 / 2.0 / k_gib));
+    CHECK(z1.memory.gradients_gib == Approx(7e9 * 2.0 / k_gib));
+    const GpuEstimate z2 = on_a100s(shaped_finetune(8e9), 2);
+    CHECK(z2.sharding == "zero2");
+    CHECK(z2.memory.gradients_gib == Approx(8e9 * 2.0 / 2.0 / k_gib));
+    const GpuEstimate z3 = on_a100s(shaped_finetune(9e9), 2);
+    CHECK(z3.sharding == "zero3");
+    CHECK(z3.fits);
+    CHECK(z3.memory.weights_gib == Approx((9e9 * 2.0 / 2.0 + 2.0 * 9e9 * 2.0 / 32.0) / k_gib));
+    // ZeRO-3 gathers the weights for every micro-batch: slower than ZeRO-2 on the same layout.
+    Workload pinned = shaped_finetune(8e9);
+    pinned.training.sharding = workload::Sharding::zero3;
+    CHECK(on_a100s(pinned, 2).wall_hours > z2.wall_hours);
+    // A pinned stage is kept even where a lower one would fit.
+    CHECK(on_a100s(pinned, 2).sharding == "zero3");
+}
+
+TEST_CASE("ZeRO-2 and ZeRO-3 are not searched with pipeline parallelism", "[estimate]") {
+    Workload w = shaped_finetune(9e9);
+    w.training.pipeline_parallel = 2;
+    const GpuEstimate e = on_a100s(w, 4);
+    CHECK(e.pipeline_parallel == 2);
+    CHECK((e.sharding == "none" || e.sharding == "zero1"));
+}
+
+TEST_CASE("8-bit AdamW, fp32 gradients and CPU offload change the model states (E4.1, E4.8)",
+          "[estimate]") {
+    Workload w = shaped_finetune(1e9);
+    w.training.sharding = workload::Sharding::none;
+    const GpuEstimate base = on_a100s(w, 1);
+    CHECK(base.memory.optimizer_gib == Approx(1e9 * 12.0 / k_gib));
+    w.training.optimizer = workload::Optimizer::adamw_8bit;
+    CHECK(on_a100s(w, 1).memory.optimizer_gib == Approx(1e9 * (4.0 + 2.0) / k_gib));
+    w.training.optimizer = workload::Optimizer::adamw;
+    w.training.fp32_gradients = true;
+    CHECK(on_a100s(w, 1).memory.gradients_gib == Approx(1e9 * 4.0 / k_gib));
+    w.training.fp32_gradients = false;
+    w.training.offload = workload::Offload::optimizer;
+    const GpuEstimate offloaded = on_a100s(w, 1);
+    CHECK(offloaded.memory.optimizer_gib == 0.0);
+    // The CPU update and the weights sent back over PCIe lengthen every step.
+    CHECK(offloaded.wall_hours > base.wall_hours);
+    // The host must hold the optimizer states: 12 GB do not fit a 8 GiB host.
+    NodeShape small_host = nvlink_node();
+    small_host.host_memory_gib = 8.0;
+    CHECK_FALSE(on_a100s(w, 1, small_host).fits);
+    small_host.host_memory_gib = 64.0;
+    CHECK(on_a100s(w, 1, small_host).fits);
+}
+
+TEST_CASE("selective recomputation drops the stored attention scores (E4.3)", "[estimate]") {
+    Workload w = shaped_finetune(1e9);
+    w.training.recompute = workload::Recompute::none;
+    w.training.flash_attention = false;
+    const double stored = on_a100s(w, 1).memory.activations_gib;
+    w.training.recompute = workload::Recompute::selective;
+    const double selective = on_a100s(w, 1).memory.activations_gib;
+    // 34 + 5 a s / h = 34 + 5 * 32 * 2048 / 4096 = 114 bytes per token and hidden unit; 34 kept.
+    CHECK(selective == Approx(stored * 34.0 / 114.0));
+    CHECK(selective == Approx(2048.0 * 4096.0 * 34.0 * 32.0 / k_gib));
+}
+
+TEST_CASE("context parallelism splits long sequences (E5.1)", "[estimate]") {
+    Workload w = shaped_finetune(8e9);
+    w.model.seq_len = 131072;
+    w.training.micro_batch = 2;
+    w.training.sharding = workload::Sharding::zero3;
+    w.training.context_parallel = 1;
+    const GpuEstimate one = on_a100s(w, 8);
+    w.training.context_parallel = 8;
+    const GpuEstimate eight = on_a100s(w, 8);
+    CHECK(eight.context_parallel == 8);
+    CHECK(eight.data_parallel == 1);
+    CHECK(eight.memory.activations_gib == Approx(one.memory.activations_gib / 8.0));
+    // Searched from 16,384 tokens: the 131k sequence fits only when split.
+    w.training.context_parallel.reset();
+    const GpuEstimate searched = on_a100s(w, 8);
+    CHECK_FALSE(one.fits);
+    CHECK(searched.fits);
+    CHECK(searched.context_parallel > 1);
+}
+
+TEST_CASE("expert parallelism spreads the routed experts (E4.9)", "[estimate]") {
+    // Mixtral-like: 8 experts, 2 per token; P_e = (46.7B - 12.9B) / 6, dense 12.9B - 2 P_e.
+    Workload w = shaped_finetune(46.7e9);
+    w.model.active_params = 12.9e9;
+    w.model.experts = 8;
+    w.model.experts_per_token = 2;
+    w.training.sharding = workload::Sharding::none;
+    w.training.expert_parallel = 8;
+    const GpuEstimate e = on_a100s(w, 8);
+    const double per_expert = (46.7e9 - 12.9e9) / 6.0;
+    const double dense = 46.7e9 - 8.0 * per_expert;
+    CHECK(e.expert_parallel == 8);
+    CHECK(e.memory.weights_gib == Approx((dense + per_expert) * 2.0 / k_gib));
+    // FLOPs count the active parameters only.
+    CHECK(e.total_flops == Approx(1e9 * (6.0 * 12.9e9 + 12.0 * 32 * 4096 * 2048)));
+    // The all-to-alls are on the critical path, and slower once the expert group leaves the
+    // node: two nodes of four GPUs share a 100 Gbps network.
+    CHECK(e.time.communication_hours > 0.0);
+    NodeShape four = nvlink_node();
+    four.gpus_per_node = 4;
+    const GpuEstimate across = on_a100s(w, 8, four);
+    CHECK(across.expert_parallel == 8);
+    CHECK(across.time.communication_hours > 10.0 * e.time.communication_hours);
 }

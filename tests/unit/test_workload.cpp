@@ -81,7 +81,7 @@ sources:
     CHECK(w.training.method == Method::lora);
     CHECK(w.training.sharding == Sharding::zero3);
     CHECK(w.training.micro_batch == 4);
-    CHECK(w.training.activation_checkpointing);
+    CHECK(w.training.recompute == workload::Recompute::full);
     CHECK(w.training.mfu == Approx(0.4));
     CHECK(w.schedule.runs == 3);
     CHECK(w.horizon_months == Approx(36.0));
@@ -100,7 +100,7 @@ TEST_CASE("an empty-ish workload takes the documented defaults and the file name
     CHECK(w.name == "my-job");
     CHECK(w.task == Task::train);
     CHECK(w.training.precision == catalog::Precision::bf16);
-    CHECK(w.training.sharding == Sharding::none);
+    CHECK_FALSE(w.training.sharding.has_value()); // searched
     CHECK(w.inference.precision == catalog::Precision::fp16);
     CHECK(w.horizon_months == 36.0);
     CHECK(w.finance.currency == "USD");
@@ -282,4 +282,57 @@ TEST_CASE("a P90 length below its mean is an error at the key", "[workload]") {
                    "  input_tokens: 512\n  input_tokens_p90: 100\n") ==
           std::vector<std::string>{"w.yaml:6:21: error: /inference/input_tokens_p90: "
                                    "input_tokens_p90 (100) is below the mean input_tokens (512)"});
+}
+
+TEST_CASE("the memory and layout keys of training and the MoE keys of the model read",
+          "[workload]") {
+    const Workload w = read(R"(schema_version: 1
+model:
+  params: 46.7B
+  active_params: 12.9B
+  experts: 8
+  experts_per_token: 2
+data:
+  tokens: 1T
+training:
+  optimizer: adamw_8bit
+  sharding: auto
+  activation_checkpointing: selective
+  fp32_gradients: true
+  offload: optimizer
+  context_parallel: 4
+  expert_parallel: 8
+)");
+    CHECK(w.model.experts == 8);
+    CHECK(w.model.experts_per_token == 2);
+    CHECK(w.training.optimizer == Optimizer::adamw_8bit);
+    CHECK_FALSE(w.training.sharding.has_value());
+    CHECK(w.training.recompute == Recompute::selective);
+    CHECK(w.training.fp32_gradients);
+    CHECK(w.training.offload == Offload::optimizer);
+    CHECK(w.training.context_parallel == 4);
+    CHECK(w.training.expert_parallel == 8);
+    CHECK(read(k_minimal + "training:\n  activation_checkpointing: true\n").training.recompute ==
+          Recompute::full);
+    CHECK(read(k_minimal + "training:\n  activation_checkpointing: false\n").training.recompute ==
+          Recompute::none);
+}
+
+TEST_CASE("MoE keys that cannot describe a mixture of experts are errors", "[workload]") {
+    const std::string head = "schema_version: 1\ndata:\n  tokens: 1T\nmodel:\n  params: 46.7B\n";
+    CHECK(problems(head + "  active_params: 12.9B\n  experts: 8\n") ==
+          std::vector<std::string>{
+              "w.yaml:7:12: error: /model/experts: experts and experts_per_token go together"});
+    CHECK(problems(head + "  active_params: 12.9B\n  experts: 8\n  experts_per_token: 8\n") ==
+          std::vector<std::string>{"w.yaml:8:22: error: /model/experts_per_token: "
+                                   "experts_per_token (8) must be below experts (8)"});
+    CHECK(problems(head + "  experts: 8\n  experts_per_token: 2\n") ==
+          std::vector<std::string>{"w.yaml:6:12: error: /model/experts: a mixture of experts "
+                                   "needs active_params below params"});
+    CHECK(problems(head + "  active_params: 1B\n  experts: 8\n  experts_per_token: 2\n") ==
+          std::vector<std::string>{
+              "w.yaml:6:18: error: /model/active_params: active_params (1e+09) is below the 2 "
+              "routed experts a token uses (7.61667e+09 parameters each, from params and "
+              "experts)"});
+    CHECK(problems(k_minimal + "training:\n  activation_checkpointing: some\n").size() == 1);
 }

@@ -114,11 +114,14 @@ struct GpuEstimate {
         catalog::Precision::bf16;    // precision actually used (after fallback)
     double mfu = 0.0;                // efficiency used
     double scaling_efficiency = 1.0; // compute time / step time (communication, pipeline bubble)
-    int model_parallel = 1;          // GPUs holding one model replica (tensor x pipeline)
+    int model_parallel = 1; // GPUs of one data-parallel replica (tensor x pipeline x context)
     int tensor_parallel = 1;
     int pipeline_parallel = 1;
-    int data_parallel = 1; // replicas (inference: serving replicas)
-    int batch = 0;         // inference: concurrent requests per replica chosen (E7); 0 for training
+    int context_parallel = 1; // training: GPUs that split each sequence (E5.1)
+    int expert_parallel = 1;  // training, MoE: ranks the routed experts are spread over
+    std::string sharding;     // training: the ZeRO stage used (none, zero1, zero2, zero3)
+    int data_parallel = 1;    // replicas (inference: serving replicas)
+    int batch = 0; // inference: concurrent requests per replica chosen (E7); 0 for training
     double gpu_hours = 0.0;  // per run; inference: per month of service
     double wall_hours = 0.0; // per run, expected, failures included (E9); inference: service hours
                              // per month (docs/methodology.md)

@@ -16,9 +16,15 @@ using catalog::Precision;
 
 enum class Task { train, finetune, inference };
 enum class Family { transformer, cnn, custom };
-enum class Optimizer { adamw, sgd, adafactor };
+// adamw_8bit: AdamW with block-wise 8-bit moments (bitsandbytes, E4.1).
+enum class Optimizer { adamw, sgd, adafactor, adamw_8bit };
 enum class Method { full, lora, qlora };
 enum class Sharding { none, zero1, zero2, zero3 };
+// Activation recomputation (E4.3): none, Korthikanti's selective (attention core), or full
+// (only each layer's input kept).
+enum class Recompute { none, selective, full };
+// ZeRO-Offload (E4.8): optimizer states and fp32 master weights in host RAM, updated by the CPU.
+enum class Offload { none, optimizer };
 // How a server batches requests (docs/methodology.md E7): continuous (in-flight) batching admits
 // requests every decode step; static batching runs fixed batches to completion.
 enum class Batching { continuous, static_batch };
@@ -28,6 +34,8 @@ enum class Batching { continuous, static_batch };
 [[nodiscard]] std::string_view to_string(Optimizer value);
 [[nodiscard]] std::string_view to_string(Method value);
 [[nodiscard]] std::string_view to_string(Sharding value);
+[[nodiscard]] std::string_view to_string(Recompute value);
+[[nodiscard]] std::string_view to_string(Offload value);
 // "continuous" or "static".
 [[nodiscard]] std::string_view to_string(Batching value);
 [[nodiscard]] std::optional<Task> parse_task(std::string_view text);
@@ -47,6 +55,8 @@ struct Model {
     std::optional<int> kv_heads; // default: heads
     std::optional<int> seq_len;
     std::optional<double> flops_per_sample; // cnn/custom: forward FLOPs per sample
+    std::optional<int> experts;             // MoE: routed experts per MoE layer
+    std::optional<int> experts_per_token;   // MoE: routed experts each token uses (top-k)
     std::string reference;                  // benchmarks.yaml model name, may be empty
 
     bool operator==(const Model&) const = default;
@@ -67,14 +77,18 @@ struct Training {
     Precision precision = Precision::bf16;
     Optimizer optimizer = Optimizer::adamw;
     Method method = Method::full;
-    Sharding sharding = Sharding::none;
+    std::optional<Sharding> sharding; // pinned ZeRO stage; nullopt = searched (E5.1)
     int micro_batch = 1;
-    bool activation_checkpointing = false;
+    Recompute recompute = Recompute::none;
+    bool fp32_gradients = false; // gradients kept and reduced in fp32 (E4.1)
+    Offload offload = Offload::none;
     std::optional<double> mfu; // end-to-end MFU; overrides the efficiency model
     // Tokens per optimizer step (transformer); nullopt = the default by model size (E5.4).
     std::optional<double> global_batch_tokens;
     std::optional<int> tensor_parallel;   // pinned degree; nullopt = searched
     std::optional<int> pipeline_parallel; // pinned degree; nullopt = searched
+    std::optional<int> context_parallel;  // pinned degree; nullopt = searched (E5.1)
+    std::optional<int> expert_parallel;   // MoE: pinned degree; nullopt = searched (E5.1)
     bool flash_attention = true;          // attention scores are not stored (E4.3)
 
     bool operator==(const Training&) const = default;
