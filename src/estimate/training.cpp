@@ -607,7 +607,25 @@ struct TrainTiming {
     double scaling_efficiency = 1.0;
     Bottleneck bottleneck = Bottleneck::compute;
     Goodput goodput;
+    // Run totals (sums over the stages of a multi-stage run, E5.6).
+    double compute_seconds = 0.0;
+    double bubble_seconds = 0.0;
+    double comm_seconds = 0.0; // all communication, hidden or not
 };
+
+// The data pipeline, failures and restarts of a run whose training takes t.train_seconds
+// (E6, E9).
+void finish_timing(TrainTiming& t, const Workload& w, const NodeShape& node, int gpus,
+                   double checkpoint_gb) {
+    t.scaling_efficiency = safe_div(t.compute_seconds, t.train_seconds);
+    t.data = data_timing(w, node, gpus, t.train_seconds);
+    t.failure_free_seconds = t.data.wall_seconds;
+    const int nodes = (gpus + node.gpus_per_node - 1) / std::max(node.gpus_per_node, 1);
+    t.goodput = goodput(t.failure_free_seconds / k_seconds_per_hour, gpus, nodes, checkpoint_gb,
+                        w.constraints.deadline_confidence);
+    t.wall_seconds = t.goodput.expected_wall_hours * k_seconds_per_hour;
+    t.deadline_seconds = t.goodput.confidence_wall_hours * k_seconds_per_hour;
+}
 
 TrainTiming train_timing(const Workload& w, const TrainModel& m, const Gpu& gpu,
                          const NodeShape& node, int gpus, Layout layout, const Pace& pace) {
@@ -620,14 +638,10 @@ TrainTiming train_timing(const Workload& w, const TrainModel& m, const Gpu& gpu,
         t.step.step = t.step.compute;
     }
     t.train_seconds = t.step.steps * t.step.step;
-    t.scaling_efficiency = safe_div(t.step.compute, t.step.step);
-    t.data = data_timing(w, node, gpus, t.train_seconds);
-    t.failure_free_seconds = t.data.wall_seconds;
-    const int nodes = (gpus + node.gpus_per_node - 1) / std::max(node.gpus_per_node, 1);
-    t.goodput = goodput(t.failure_free_seconds / k_seconds_per_hour, gpus, nodes,
-                        m.checkpoint_bytes / k_bytes_per_gb, w.constraints.deadline_confidence);
-    t.wall_seconds = t.goodput.expected_wall_hours * k_seconds_per_hour;
-    t.deadline_seconds = t.goodput.confidence_wall_hours * k_seconds_per_hour;
+    t.compute_seconds = t.step.steps * t.step.compute;
+    t.bubble_seconds = t.step.steps * t.step.bubble;
+    t.comm_seconds = t.step.steps * (t.step.dp_comm + t.step.tp_comm);
+    finish_timing(t, w, node, gpus, m.checkpoint_bytes / k_bytes_per_gb);
     t.bottleneck = t.data.bound ? Bottleneck::data_loading
                    : t.step.dp_comm + t.step.tp_comm > t.step.compute + t.step.bubble
                        ? Bottleneck::communication
@@ -637,12 +651,22 @@ TrainTiming train_timing(const Workload& w, const TrainModel& m, const Gpu& gpu,
 
 // A training configuration at one GPU count: the layout with the shortest run that fits, or
 // (when none fits) the one needing the least memory.
+// One stage of a multi-stage run at one GPU count (E5.6).
+struct StagePart {
+    Layout layout;
+    MemoryBreakdown memory;
+    bool fits = false;
+    double train_seconds = 0.0;
+    int micro = 1;
+};
+
 struct TrainConfig {
     Layout layout;
     bool fits = false;
     MemoryBreakdown memory;
     TrainTiming timing;
-    bool batch_kept = true; // one micro-batch per replica stays within the global batch
+    bool batch_kept = true;        // one micro-batch per replica stays within the global batch
+    std::vector<StagePart> stages; // multi-stage runs only, in the workload's order
 };
 
 // Whether the data-parallel replicas of a layout, one micro-batch each, fit in the global batch.
@@ -683,7 +707,7 @@ bool layout_fits(const Workload& w, const TrainModel& m, const MemoryBreakdown& 
 // last (the most partitioned) stays.
 TrainConfig with_stage(const Workload& w, const TrainModel& m, const Gpu& gpu,
                        const NodeShape& node, Layout layout, int gpus) {
-    TrainConfig config{layout, false, {}, {}, keeps_batch(m, layout, gpus)};
+    TrainConfig config{layout, false, {}, {}, keeps_batch(m, layout, gpus), {}};
     for (Sharding stage : zero_stages(w, layout, gpus)) {
         config.layout.sharding = stage;
         config.memory = training_memory(w, m, config.layout, gpus);
@@ -723,8 +747,8 @@ bool still_helps(int from, double from_seconds, int to, double to_seconds) {
 // The term that keeps a configuration from scaling further, for the scaling_limit note.
 std::string limiting_term(const TrainTiming& t) {
     const std::array<std::pair<double, std::string_view>, 3> terms = {
-        {{t.step.steps * t.step.bubble, "pipeline bubble"},
-         {t.step.steps * (t.step.dp_comm + t.step.tp_comm), "communication"},
+        {{t.bubble_seconds, "pipeline bubble"},
+         {t.comm_seconds, "communication"},
          {std::max(t.data.read_seconds, t.data.decode_seconds), "data loading"}}};
     const auto* top = std::max_element(
         terms.begin(), terms.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
@@ -752,6 +776,87 @@ Pace pace_for(const Workload& w, const TrainModel& m, const Gpu& gpu, const Node
     return pace;
 }
 
+// The stages of one run (E5.6): each stage's workload (its tokens, sequence length and batch on
+// the shared model and settings), model and pace; one stage when the workload has none.
+struct Run {
+    const Workload* workload = nullptr; // the whole workload: data, constraints
+    std::vector<Workload> workloads;
+    std::vector<TrainModel> models;
+    std::vector<Pace> paces;
+};
+
+std::vector<Workload> stage_workloads(const Workload& w) {
+    if (w.stages.empty()) {
+        return {w};
+    }
+    std::vector<Workload> out;
+    for (const workload::Stage& stage : w.stages) {
+        Workload part = w;
+        part.stages.clear();
+        part.data.tokens = stage.tokens;
+        if (stage.seq_len) {
+            part.model.seq_len = stage.seq_len;
+        }
+        if (stage.global_batch_tokens) {
+            part.training.global_batch_tokens = stage.global_batch_tokens;
+        }
+        out.push_back(std::move(part));
+    }
+    return out;
+}
+
+// The stages run one after the other on the same GPUs, each in its own best layout: the run
+// fits when every stage fits, needs the most memory any stage needs, and its training time is
+// the sum; data loading, failures and restarts are those of the whole run (E5.6).
+TrainConfig combine(const Run& run, const std::vector<TrainConfig>& parts, const NodeShape& node,
+                    int gpus) {
+    const auto longest = std::max_element(
+        parts.begin(), parts.end(), [](const TrainConfig& a, const TrainConfig& b) {
+            return a.timing.train_seconds < b.timing.train_seconds;
+        });
+    TrainConfig out = *longest;
+    out.timing.train_seconds = out.timing.compute_seconds = out.timing.bubble_seconds =
+        out.timing.comm_seconds = 0.0;
+    for (const TrainConfig& part : parts) {
+        out.fits = out.fits && part.fits;
+        out.batch_kept = out.batch_kept && part.batch_kept;
+        if (part.memory.total_gib() > out.memory.total_gib()) {
+            out.memory = part.memory;
+        }
+        out.timing.train_seconds += part.timing.train_seconds;
+        out.timing.compute_seconds += part.timing.compute_seconds;
+        out.timing.bubble_seconds += part.timing.bubble_seconds;
+        out.timing.comm_seconds += part.timing.comm_seconds;
+        out.stages.push_back({part.layout, part.memory, part.fits, part.timing.train_seconds,
+                              part.timing.step.micro});
+    }
+    finish_timing(out.timing, *run.workload, node, gpus,
+                  run.models.front().checkpoint_bytes / k_bytes_per_gb);
+    if (out.timing.data.bound) {
+        out.timing.bottleneck = Bottleneck::data_loading;
+    } else if (out.timing.bottleneck == Bottleneck::data_loading) {
+        out.timing.bottleneck = Bottleneck::compute;
+    }
+    return out;
+}
+
+std::optional<TrainConfig> configure_run(const Run& run, const Gpu& gpu, const NodeShape& node,
+                                         int gpus) {
+    if (run.models.size() == 1) {
+        return configure(run.workloads.front(), run.models.front(), gpu, node, gpus,
+                         run.paces.front());
+    }
+    std::vector<TrainConfig> parts;
+    for (std::size_t i = 0; i < run.models.size(); ++i) {
+        auto part = configure(run.workloads[i], run.models[i], gpu, node, gpus, run.paces[i]);
+        if (!part) {
+            return std::nullopt;
+        }
+        parts.push_back(std::move(*part));
+    }
+    return combine(run, parts, node, gpus);
+}
+
 struct Choice {
     int gpus = 0;
     TrainConfig config;
@@ -759,17 +864,17 @@ struct Choice {
 
 // The smallest count from `min_gpus` on that meets the deadline; without one, the count where
 // more GPUs stop helping or only buy data-loading bandwidth (E5.2), with a scaling_limit note.
-std::optional<Choice> choose_count(const Workload& w, const TrainModel& m, const Gpu& gpu,
-                                   const NodeShape& node, const CandidateCounts& counts,
-                                   int min_gpus, const Pace& pace,
+std::optional<Choice> choose_count(const Run& run, const Gpu& gpu, const NodeShape& node,
+                                   const CandidateCounts& counts, int min_gpus,
                                    std::vector<std::string>& notes) {
+    const Workload& w = *run.workload;
     std::optional<Choice> chosen;
     std::optional<std::string> limit; // why the first count skipped did not help
     for (int n : counts) {
         if (n < min_gpus) {
             continue;
         }
-        auto config = configure(w, m, gpu, node, n, pace);
+        auto config = configure_run(run, gpu, node, n);
         if (!config || !config->fits) {
             continue;
         }
@@ -807,12 +912,11 @@ std::optional<Choice> choose_count(const Workload& w, const TrainModel& m, const
 }
 
 // Nothing fits: the count needing the least memory per GPU (the smallest such).
-std::optional<Choice> least_memory(const Workload& w, const TrainModel& m, const Gpu& gpu,
-                                   const NodeShape& node, const CandidateCounts& counts,
-                                   const Pace& pace) {
+std::optional<Choice> least_memory(const Run& run, const Gpu& gpu, const NodeShape& node,
+                                   const CandidateCounts& counts) {
     std::optional<Choice> chosen;
     for (int n : counts) {
-        auto config = configure(w, m, gpu, node, n, pace);
+        auto config = configure_run(run, gpu, node, n);
         if (config && (!chosen || config->memory.total_gib() <
                                       chosen->config.memory.total_gib() - k_memory_tie_gib)) {
             chosen = Choice{n, *config};
@@ -823,9 +927,8 @@ std::optional<Choice> least_memory(const Workload& w, const TrainModel& m, const
 
 TrainingTime time_of(const TrainTiming& t) {
     TrainingTime out;
-    const double steps = t.step.steps;
-    out.compute_hours = steps * t.step.compute / k_seconds_per_hour;
-    out.bubble_hours = steps * t.step.bubble / k_seconds_per_hour;
+    out.compute_hours = t.compute_seconds / k_seconds_per_hour;
+    out.bubble_hours = t.bubble_seconds / k_seconds_per_hour;
     out.communication_hours =
         std::max(0.0, t.train_seconds / k_seconds_per_hour - out.compute_hours - out.bubble_hours);
     out.data_loading_hours =
@@ -908,11 +1011,51 @@ void closing_notes(const Workload& w, const Gpu& gpu, const NodeShape& node, Gpu
 
 } // namespace
 
+// The stages' estimates and the note that lists them (E5.6).
+void stage_estimates(const Workload& w, const Run& run, const TrainConfig& config,
+                     GpuEstimate& out) {
+    std::string listed;
+    for (std::size_t i = 0; i < config.stages.size() && i < w.stages.size(); ++i) {
+        const StagePart& part = config.stages[i];
+        StageEstimate stage;
+        stage.name = w.stages[i].name;
+        stage.tokens = w.stages[i].tokens;
+        stage.seq_len = run.models[i].shape.seq_len;
+        stage.train_hours = part.train_seconds / k_seconds_per_hour;
+        stage.fits = part.fits;
+        stage.memory_per_gpu_gib = part.memory.total_gib();
+        stage.tensor_parallel = part.layout.tensor;
+        stage.pipeline_parallel = part.layout.pipeline;
+        stage.context_parallel = part.layout.context;
+        stage.expert_parallel = part.layout.expert;
+        stage.data_parallel = std::max(1, out.gpu_count / part.layout.replica());
+        stage.sharding = std::string(workload::to_string(part.layout.sharding));
+        stage.micro_batches = part.micro;
+        listed += fmt::format(
+            "{}{} {:g}B tokens at {:g}: {:.1f} h on t{} pp{}{}{} d{} {}",
+            listed.empty() ? "" : "; ", stage.name, stage.tokens / 1e9, stage.seq_len,
+            stage.train_hours, stage.tensor_parallel, stage.pipeline_parallel,
+            stage.context_parallel > 1 ? fmt::format(" cp{}", stage.context_parallel) : "",
+            stage.expert_parallel > 1 ? fmt::format(" ep{}", stage.expert_parallel) : "",
+            stage.data_parallel, stage.sharding);
+        out.stages.push_back(std::move(stage));
+    }
+    if (!listed.empty()) {
+        out.notes.push_back("stages: " + listed + " (training time without failures)");
+    }
+}
+
 GpuEstimate estimate_training(const Workload& w, const Gpu& gpu, const NodeShape& node,
                               std::optional<int> requested, const catalog::Catalog& catalog) {
     GpuEstimate e = start_estimate(gpu, node, w.training.precision);
-    const TrainModel m = train_model(w, e.precision, e.notes);
-    e.total_flops = m.total_flops;
+    Run run{&w, stage_workloads(w), {}, {}};
+    std::vector<std::string> repeated; // the later stages' model notes repeat the first's
+    for (const Workload& part : run.workloads) {
+        run.models.push_back(
+            train_model(part, e.precision, run.models.empty() ? e.notes : repeated));
+        e.total_flops += run.models.back().total_flops;
+    }
+    const TrainModel& m = run.models.front();
     e.flops_convention = m.flops_convention;
     e.checkpoint_gb = m.checkpoint_bytes / k_bytes_per_gb;
     const double peak = peak_flops(gpu, e.precision);
@@ -920,9 +1063,10 @@ GpuEstimate estimate_training(const Workload& w, const Gpu& gpu, const NodeShape
         return no_peak(e, gpu);
     }
     const double factor = method_factor(w);
-    const Efficiency eff = efficiency(
-        w, gpu, e.precision, table_mfu(w, gpu, e.precision) * factor, m.flops_per_unit, catalog,
-        [&](const Gpu& other, Precision p) { return table_mfu(w, other, p) * factor; });
+    const Efficiency eff =
+        efficiency(run.workloads.front(), gpu, e.precision, table_mfu(w, gpu, e.precision) * factor,
+                   m.flops_per_unit, catalog,
+                   [&](const Gpu& other, Precision p) { return table_mfu(w, other, p) * factor; });
     e.mfu = eff.mfu;
     e.from_benchmark = eff.from_benchmark;
     if (!eff.note.empty()) {
@@ -932,11 +1076,13 @@ GpuEstimate estimate_training(const Workload& w, const Gpu& gpu, const NodeShape
         e.notes.emplace_back("mfu_end_to_end: training.mfu is end-to-end MFU; communication and "
                              "pipeline bubble are inside it, none is added");
     }
-    const Pace pace = pace_for(w, m, gpu, e.node, eff, peak);
+    for (std::size_t i = 0; i < run.models.size(); ++i) {
+        run.paces.push_back(pace_for(run.workloads[i], run.models[i], gpu, e.node, eff, peak));
+    }
     const int cap = w.constraints.max_gpus.value_or(workload::k_default_max_gpus);
     const CandidateCounts counts(e.node.gpus_per_node, cap);
     for (int n : counts) {
-        auto config = configure(w, m, gpu, e.node, n, pace);
+        auto config = configure_run(run, gpu, e.node, n);
         if (config && config->fits) {
             e.min_gpus = n;
             break;
@@ -945,25 +1091,31 @@ GpuEstimate estimate_training(const Workload& w, const Gpu& gpu, const NodeShape
     std::optional<Choice> chosen;
     if (requested || w.constraints.gpu_count) {
         const int n = requested ? *requested : *w.constraints.gpu_count;
-        if (auto config = configure(w, m, gpu, e.node, n, pace)) {
+        if (auto config = configure_run(run, gpu, e.node, n)) {
             chosen = Choice{n, *config};
         }
     } else if (e.min_gpus > 0) {
-        chosen = choose_count(w, m, gpu, e.node, counts, e.min_gpus, pace, e.notes);
+        chosen = choose_count(run, gpu, e.node, counts, e.min_gpus, e.notes);
     } else {
-        chosen = least_memory(w, m, gpu, e.node, counts, pace);
+        chosen = least_memory(run, gpu, e.node, counts);
     }
     if (!chosen) {
         // No layout exists at this count (e.g. fewer GPUs than one tensor group): plain DP.
         const int n = requested ? *requested : w.constraints.gpu_count.value_or(1);
-        TrainConfig config{Layout{}, false, training_memory(w, m, Layout{}, n), {}, true};
+        const Workload& first = run.workloads.front();
+        TrainConfig config{Layout{}, false, training_memory(first, m, Layout{}, n), {}, true, {}};
         config.fits = fits_in(config.memory, gpu);
-        config.timing = train_timing(w, m, gpu, e.node, n, Layout{}, pace);
+        config.timing = train_timing(first, m, gpu, e.node, n, Layout{}, run.paces.front());
         chosen = Choice{n, config};
     }
     GpuEstimate out = evaluate(w, e, *chosen);
+    stage_estimates(w, run, chosen->config, out);
     // The speed while running: failures and restarts are in the wall time, not the throughput.
-    const double work_per_second = safe_div(m.work, chosen->config.timing.failure_free_seconds);
+    double work = 0.0;
+    for (const TrainModel& model : run.models) {
+        work += model.work;
+    }
+    const double work_per_second = safe_div(work, chosen->config.timing.failure_free_seconds);
     out.throughput.samples_per_second = work_per_second;
     out.throughput.tokens_per_second =
         w.model.family == Family::transformer ? work_per_second : 0.0;

@@ -39,6 +39,28 @@ ordered_json goodput_json(const estimate::Goodput& g) {
             {"restart_hours", hours(g.restart_hours)}};
 }
 
+// The stages of a multi-stage training estimate, each with its own layout (E5.6).
+ordered_json stages_json(const std::vector<estimate::StageEstimate>& stages) {
+    ordered_json out = ordered_json::array();
+    for (const estimate::StageEstimate& stage : stages) {
+        out.push_back({{"name", stage.name},
+                       {"tokens", round_significant(stage.tokens, k_json_digits)},
+                       {"seq_len", stage.seq_len},
+                       {"train_hours", round_significant(stage.train_hours, k_json_digits_hours)},
+                       {"fits", stage.fits},
+                       {"memory_per_gpu_gib", round_to(stage.memory_per_gpu_gib, 2)},
+                       {"parallelism",
+                        {{"tensor", stage.tensor_parallel},
+                         {"pipeline", stage.pipeline_parallel},
+                         {"data", stage.data_parallel},
+                         {"context", stage.context_parallel},
+                         {"expert", stage.expert_parallel},
+                         {"zero", stage.sharding}}},
+                       {"micro_batches", stage.micro_batches}});
+    }
+    return out;
+}
+
 ordered_json estimate_json(const GpuEstimate& e) {
     ordered_json out;
     out["gpu"] = e.gpu;
@@ -61,6 +83,9 @@ ordered_json estimate_json(const GpuEstimate& e) {
         out["parallelism"]["context"] = e.context_parallel;
         out["parallelism"]["expert"] = e.expert_parallel;
         out["parallelism"]["zero"] = e.sharding;
+    }
+    if (!e.stages.empty()) {
+        out["stages"] = stages_json(e.stages);
     }
     if (e.batch > 0) {
         out["batch"] = e.batch;

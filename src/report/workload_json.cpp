@@ -104,6 +104,16 @@ ordered_json workload_json(const workload::Workload& w) {
         sources.push_back({{"title", reference.title}, {"url", reference.url}});
     }
     out["sources"] = sources;
+    if (!w.stages.empty()) {
+        ordered_json stages = ordered_json::array();
+        for (const workload::Stage& stage : w.stages) {
+            stages.push_back({{"name", stage.name},
+                              {"tokens", stage.tokens},
+                              {"seq_len", optional_json(stage.seq_len)},
+                              {"global_batch_tokens", optional_json(stage.global_batch_tokens)}});
+        }
+        out["stages"] = stages;
+    }
     return out;
 }
 

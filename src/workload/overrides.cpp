@@ -81,6 +81,14 @@ std::optional<Sharding> sharding_flag(const std::string& text) {
                             "auto, none, zero1, zero2, zero3 or fsdp");
 }
 
+// --tokens: the run's tokens, unless the workload's stages give their own.
+double tokens_flag(const Workload& workload, const std::string& text) {
+    if (!workload.stages.empty()) {
+        throw UsageError("--tokens: the workload has stages, each with its own tokens");
+    }
+    return positive_si("--tokens", text);
+}
+
 constexpr int k_max_flag_count = static_cast<int>(limits::k_max_job_gpus);
 
 } // namespace
@@ -119,7 +127,7 @@ void apply_overrides(Workload& workload, const WorkloadOverrides& o) {
                                      *workload.model.active_params, workload.model.params));
     }
     if (o.tokens) {
-        workload.data.tokens = positive_si("--tokens", *o.tokens);
+        workload.data.tokens = tokens_flag(workload, *o.tokens);
     }
     if (o.samples) {
         workload.data.samples = positive_si("--samples", *o.samples);

@@ -442,6 +442,45 @@ void read_sources(const YamlNode& node, std::vector<Reference>& sources) {
     }
 }
 
+// Relative difference from which data.tokens and the stages' sum disagree.
+constexpr double k_stage_tokens_tolerance = 1e-3;
+
+// The stages of a multi-stage training run (docs/workload-format.md): a transformer trained or
+// fine-tuned stage after stage; data.tokens becomes their sum (or must equal it).
+void read_stages(const YamlNode& node, Workload& workload) {
+    if (workload.task == Task::inference || workload.model.family != Family::transformer) {
+        node.error("stages apply to training a transformer (task train or finetune)");
+        return;
+    }
+    if (!node.expect_sequence()) {
+        return;
+    }
+    double total = 0.0;
+    for (const YamlNode& item : node.items()) {
+        if (!item.expect_map({"name", "tokens", "seq_len", "global_batch_tokens"})) {
+            continue;
+        }
+        Stage stage;
+        assign(stage.name, item.string_at("name", true));
+        if (auto tokens = item.require("tokens")) {
+            assign(stage.tokens, tokens->as_si_number(k_positive_count));
+        }
+        stage.seq_len = int_at(item, "seq_len", 1, k_max_shape);
+        stage.global_batch_tokens = si_at(item, "global_batch_tokens", k_positive_count);
+        total += stage.tokens;
+        workload.stages.push_back(std::move(stage));
+    }
+    if (workload.stages.empty()) {
+        node.error("expected at least one stage");
+    } else if (!workload.data.tokens) {
+        workload.data.tokens = total;
+    } else if (std::abs(*workload.data.tokens - total) > k_stage_tokens_tolerance * total) {
+        node.error(fmt::format("the stages' tokens add up to {:g}, but data.tokens is {:g}; give "
+                               "one or make them agree",
+                               total, *workload.data.tokens));
+    }
+}
+
 // Months as a number, or a duration converted at 730 hours per month (`3y` = 36).
 void read_horizon(const YamlNode& node, double& months) {
     std::optional<double> value;
@@ -464,6 +503,16 @@ void read_horizon(const YamlNode& node, double& months) {
     months = *value;
 }
 
+// The top-level lists: sources and stages.
+void read_lists(const YamlNode& root, Workload& workload) {
+    if (auto sources = root.get("sources")) {
+        read_sources(*sources, workload.sources);
+    }
+    if (auto stages = root.get("stages")) {
+        read_stages(*stages, workload);
+    }
+}
+
 std::string stem_of(const std::string& file) {
     const auto slash = file.find_last_of("/\\");
     std::string base = slash == std::string::npos ? file : file.substr(slash + 1);
@@ -481,7 +530,7 @@ void read_workload_node(const detail::YamlNode& root, Workload& workload,
                         std::span<const std::string> currencies, const KnownPlaces& places) {
     if (root.expect_map({"schema_version", "name", "description", "task", "model", "data",
                          "training", "inference", "schedule", "horizon_months", "constraints",
-                         "finance", "sources"})) {
+                         "finance", "sources", "stages"})) {
         bool version_ok = true;
         if (auto version = root.require("schema_version")) {
             auto value = version->as_integer(0, 1'000'000);
@@ -544,9 +593,7 @@ void read_workload_node(const detail::YamlNode& root, Workload& workload,
                 read_constraints(*constraints, workload.constraints, workload.finance.currency,
                                  currencies, places);
             }
-            if (auto sources = root.get("sources")) {
-                read_sources(*sources, workload.sources);
-            }
+            read_lists(root, workload);
         }
     }
 }

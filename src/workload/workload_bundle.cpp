@@ -50,9 +50,13 @@ template <class A> void members(A& a, Finance& v) {
 template <class A> void members(A& a, Reference& v) {
     a(v.title), a(v.url);
 }
+template <class A> void members(A& a, Stage& v) {
+    a(v.name), a(v.tokens), a(v.seq_len), a(v.global_batch_tokens);
+}
 template <class A> void members(A& a, Workload& v) {
     a(v.name), a(v.description), a(v.task), a(v.model), a(v.data), a(v.training), a(v.inference),
-        a(v.schedule), a(v.horizon_months), a(v.constraints), a(v.finance), a(v.sources);
+        a(v.schedule), a(v.horizon_months), a(v.constraints), a(v.finance), a(v.sources),
+        a(v.stages);
 }
 
 namespace {

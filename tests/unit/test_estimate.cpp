@@ -798,3 +798,40 @@ TEST_CASE("expert parallelism spreads the routed experts (E4.9)", "[estimate]") 
     CHECK(across.expert_parallel == 8);
     CHECK(across.time.communication_hours > 10.0 * e.time.communication_hours);
 }
+
+TEST_CASE("a multi-stage run sums its stages, each in its own layout (E5.6)", "[estimate]") {
+    Workload one = shaped_finetune(1e9);
+    one.task = workload::Task::train;
+    one.data.tokens = 2e10;
+    one.training.tensor_parallel.reset();
+    one.training.pipeline_parallel.reset();
+    // Two equal halves of the same job: the same layout, the same run.
+    Workload halves = one;
+    halves.stages = {{"a", 1e10, std::nullopt, std::nullopt},
+                     {"b", 1e10, std::nullopt, std::nullopt}};
+    const GpuEstimate whole = on_a100s(one, 8);
+    const GpuEstimate split = on_a100s(halves, 8);
+    REQUIRE(split.stages.size() == 2);
+    CHECK(split.wall_hours == Approx(whole.wall_hours));
+    CHECK(split.total_flops == Approx(whole.total_flops));
+    CHECK(split.stages[0].train_hours == Approx(split.stages[1].train_hours));
+    CHECK(split.stages[0].train_hours + split.stages[1].train_hours ==
+          Approx(whole.time.compute_hours + whole.time.bubble_hours +
+                 whole.time.communication_hours));
+    // A long-context stage needs more memory and its own layout; the run needs the most any
+    // stage needs.
+    Workload longer = one;
+    longer.training.recompute = workload::Recompute::none;
+    longer.stages = {{"short", 1e10, std::nullopt, std::nullopt},
+                     {"long", 1e9, 65536, std::nullopt}};
+    const GpuEstimate mixed = on_a100s(longer, 8);
+    REQUIRE(mixed.stages.size() == 2);
+    CHECK(mixed.stages[1].seq_len == 65536.0);
+    CHECK(mixed.stages[1].memory_per_gpu_gib > mixed.stages[0].memory_per_gpu_gib);
+    CHECK(mixed.memory_per_gpu_gib == Approx(mixed.stages[1].memory_per_gpu_gib));
+    // 34 bytes x 65,536 tokens x 4,096 x 32 layers = 272 GiB of activations: at least 4 ways
+    // to fit 72 GiB; the 2k stage needs no split.
+    CHECK(mixed.stages[1].tensor_parallel * mixed.stages[1].context_parallel >= 4);
+    CHECK(mixed.stages[0].tensor_parallel * mixed.stages[0].context_parallel == 1);
+    CHECK(mixed.fits);
+}

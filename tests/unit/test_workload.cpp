@@ -336,3 +336,31 @@ TEST_CASE("MoE keys that cannot describe a mixture of experts are errors", "[wor
               "experts)"});
     CHECK(problems(k_minimal + "training:\n  activation_checkpointing: some\n").size() == 1);
 }
+
+TEST_CASE("stages read in order and give data.tokens their sum", "[workload]") {
+    const std::string head = "schema_version: 1\nmodel:\n  params: 8B\n  seq_len: 8192\n";
+    const Workload w = read(head + R"(stages:
+  - name: pre-training
+    tokens: 15T
+  - name: long-context
+    tokens: 800B
+    seq_len: 128k
+    global_batch_tokens: 16M
+)");
+    REQUIRE(w.stages.size() == 2);
+    CHECK(w.stages[0].name == "pre-training");
+    CHECK(w.stages[0].tokens == 15e12);
+    CHECK_FALSE(w.stages[0].seq_len.has_value());
+    CHECK(w.stages[1].seq_len == 128000);
+    CHECK(w.stages[1].global_batch_tokens == 16e6);
+    CHECK(w.data.tokens == Approx(15.8e12));
+    CHECK(problems(head + "data:\n  tokens: 1T\nstages:\n  - name: a\n    tokens: 2T\n") ==
+          std::vector<std::string>{"w.yaml:8:3: error: /stages: the stages' tokens add up to "
+                                   "2e+12, but data.tokens is 1e+12; give one or make them "
+                                   "agree"});
+    CHECK(problems(head + "stages:\n  - name: a\n") ==
+          std::vector<std::string>{"w.yaml:6:5: error: /stages/0: missing required key 'tokens'"});
+    CHECK(problems("schema_version: 1\ntask: inference\nmodel:\n  params: 8B\nstages:\n  - name: "
+                   "a\n    tokens: 1T\n")
+              .size() == 1);
+}

@@ -100,6 +100,26 @@ struct ServingTime {
     bool operator==(const ServingTime&) const = default;
 };
 
+// One stage of a multi-stage training run at the estimate's GPU count (docs/methodology.md
+// E5.6): its own layout and memory; the estimate's wall time holds every stage.
+struct StageEstimate {
+    std::string name;
+    double tokens = 0.0;
+    double seq_len = 0.0;
+    double train_hours = 0.0; // training time of the stage, without failures and data staging
+    bool fits = false;
+    double memory_per_gpu_gib = 0.0;
+    int tensor_parallel = 1;
+    int pipeline_parallel = 1;
+    int context_parallel = 1;
+    int expert_parallel = 1;
+    int data_parallel = 1;
+    std::string sharding;
+    int micro_batches = 1;
+
+    bool operator==(const StageEstimate&) const = default;
+};
+
 struct GpuEstimate {
     std::string gpu;
     NodeShape node;
@@ -127,14 +147,15 @@ struct GpuEstimate {
                              // per month (docs/methodology.md)
     Bottleneck bottleneck = Bottleneck::compute;
     Throughput throughput;
-    double checkpoint_gb = 0.0;     // size of one checkpoint (spot and storage costs)
-    bool meets_deadline = true;     // the wall time at constraints.deadline_confidence within
-                                    // constraints.deadline (true without one)
-    bool from_benchmark = false;    // time from a measured catalog benchmark, not from MFU
-    std::string flops_convention;   // how total_flops counts model FLOPs (e.g. 6ND + attention)
-    TrainingTime time;              // training only
-    std::optional<Goodput> goodput; // training only: failures, checkpoints, restarts (E9)
-    ServingTime serving;            // inference only
+    double checkpoint_gb = 0.0;        // size of one checkpoint (spot and storage costs)
+    bool meets_deadline = true;        // the wall time at constraints.deadline_confidence within
+                                       // constraints.deadline (true without one)
+    bool from_benchmark = false;       // time from a measured catalog benchmark, not from MFU
+    std::string flops_convention;      // how total_flops counts model FLOPs (e.g. 6ND + attention)
+    TrainingTime time;                 // training only
+    std::optional<Goodput> goodput;    // training only: failures, checkpoints, restarts (E9)
+    ServingTime serving;               // inference only
+    std::vector<StageEstimate> stages; // multi-stage training only, in the workload's order
     std::vector<std::string> notes;
 
     bool operator==(const GpuEstimate&) const = default;

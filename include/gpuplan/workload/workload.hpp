@@ -154,6 +154,17 @@ struct Reference {
     bool operator==(const Reference&) const = default;
 };
 
+// One stage of a multi-stage training run (docs/workload-format.md `stages`): its own tokens,
+// sequence length and global batch, run one after the other on the same GPUs.
+struct Stage {
+    std::string name;
+    double tokens = 0.0;
+    std::optional<int> seq_len;                // nullopt = model.seq_len
+    std::optional<double> global_batch_tokens; // nullopt = training.global_batch_tokens
+
+    bool operator==(const Stage&) const = default;
+};
+
 struct Workload {
     std::string name;
     std::string description;
@@ -167,6 +178,7 @@ struct Workload {
     Constraints constraints;
     Finance finance;
     std::vector<Reference> sources;
+    std::vector<Stage> stages; // empty: one stage of data.tokens at model.seq_len
 
     bool operator==(const Workload&) const = default;
 };
