@@ -234,6 +234,43 @@ std::string notes_text(const std::vector<GpuEstimate>& estimates, bool markdown)
     return out;
 }
 
+// One training estimate's layout and where its time and memory go (methodology E5).
+std::string layout_line(const GpuEstimate& e) {
+    std::string layout = fmt::format("t{} x pp{}", e.tensor_parallel, e.pipeline_parallel);
+    if (e.context_parallel > 1) {
+        layout += fmt::format(" x cp{}", e.context_parallel);
+    }
+    layout += fmt::format(" x d{}", e.data_parallel);
+    if (e.expert_parallel > 1) {
+        layout += fmt::format(" (experts over {})", e.expert_parallel);
+    }
+    const estimate::TrainingTime& t = e.time;
+    const estimate::MemoryBreakdown& m = e.memory;
+    const std::string zero =
+        e.sharding == "none" ? "no ZeRO" : "ZeRO-" + e.sharding.substr(e.sharding.size() - 1);
+    return fmt::format("{}, {}; {} micro-batch{} per replica per step; bubble {}%, "
+                       "communication {} h exposed, data loading {} h; memory per GPU {} GiB "
+                       "(weights {}, gradients {}, optimizer {}, activations {})",
+                       layout, zero, t.micro_batches, t.micro_batches == 1 ? "" : "es",
+                       format_fixed(t.bubble_fraction * 100.0, 1),
+                       format_fixed(t.communication_hours, 1),
+                       format_fixed(t.data_loading_hours, 1), format_fixed(e.memory_per_gpu_gib, 1),
+                       format_fixed(m.weights_gib, 1), format_fixed(m.gradients_gib, 1),
+                       format_fixed(m.optimizer_gib, 1), format_fixed(m.activations_gib, 1));
+}
+
+std::string layouts_text(const std::vector<GpuEstimate>& estimates, bool markdown) {
+    std::string out;
+    for (const GpuEstimate& e : estimates) {
+        if (e.sharding.empty()) {
+            continue; // inference, or no estimate at this precision
+        }
+        out += markdown ? fmt::format("- **{}**: {}\n", e.gpu, layout_line(e))
+                        : wrap(fmt::format("  {}: ", e.gpu), layout_line(e), k_text_width, "    ");
+    }
+    return out;
+}
+
 // Provenance of an estimate: no prices are used, so as_of spans the specs of the GPUs estimated.
 ordered_json estimate_catalog_json(const catalog::Catalog& catalog,
                                    const std::vector<GpuEstimate>& estimates) {
@@ -283,6 +320,10 @@ std::string render_estimates(const workload::Workload& workload,
     case Format::markdown: {
         std::string out = fmt::format("# Estimate: {}\n\n", header_line(workload));
         out += estimate_table(estimates, inference).render_markdown();
+        const std::string layouts = layouts_text(estimates, true);
+        if (!layouts.empty()) {
+            out += "\n## Layout\n\n" + layouts;
+        }
         const std::string notes = notes_text(estimates, true);
         if (!notes.empty()) {
             out += "\n## Notes\n\n" + notes;
@@ -297,6 +338,10 @@ std::string render_estimates(const workload::Workload& workload,
                                         [](const GpuEstimate& e) { return !e.meets_deadline; });
         if (missed) {
             out += "\n* misses the deadline (training) or the latency target (inference)\n";
+        }
+        const std::string layouts = layouts_text(estimates, false);
+        if (!layouts.empty()) {
+            out += "\nLayout (tensor x pipeline x data parallelism):\n" + layouts;
         }
         const std::string notes = notes_text(estimates, false);
         if (!notes.empty()) {

@@ -372,7 +372,7 @@ void TextTable::narrow(std::vector<std::size_t>& widths, const std::vector<std::
 }
 
 std::string TextTable::render_row(const std::vector<std::string>& raw,
-                                  const std::vector<std::size_t>& widths) const {
+                                  const std::vector<std::size_t>& widths, std::size_t gap) const {
     std::vector<std::vector<std::string>> cells;
     std::size_t height = 1;
     for (std::size_t i = 0; i < raw.size(); ++i) {
@@ -398,7 +398,7 @@ std::string TextTable::render_row(const std::vector<std::string>& raw,
                 text.append(pad, ' ');
             }
             if (!last) {
-                text += "  ";
+                text.append(gap, ' ');
             }
         }
         while (!text.empty() && text.back() == ' ') {
@@ -418,20 +418,22 @@ std::string TextTable::render_text(std::size_t max_width) const {
         rows.push_back(escape_cells(row));
     }
     const std::vector<std::size_t> widths = fitted_widths(headers, rows, max_width);
-    std::string out = render_row(headers, widths);
+    // Columns that cannot narrow further close up to one space rather than pass the width.
+    const std::size_t gap = max_width > 0 && table_width(widths) > max_width ? 1 : 2;
+    std::string out = render_row(headers, widths, gap);
     std::vector<std::string> rule;
     rule.reserve(widths.size());
     for (std::size_t width : widths) {
         rule.emplace_back(width, '-');
     }
-    out += render_row(rule, widths);
+    out += render_row(rule, widths, gap);
     auto heading = m_headings.begin();
     for (std::size_t i = 0; i < rows.size(); ++i) {
         for (; heading != m_headings.end() && heading->first == i; ++heading) {
             const std::string text = escape_control(heading->second);
             out += (max_width == 0 ? text : truncate_display(text, max_width)) + "\n";
         }
-        out += render_row(rows[i], widths);
+        out += render_row(rows[i], widths, gap);
     }
     return out;
 }

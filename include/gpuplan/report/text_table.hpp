@@ -53,9 +53,10 @@ private:
     void narrow(std::vector<std::size_t>& widths, const std::vector<std::size_t>& floors,
                 const std::vector<std::size_t>& distinct,
                 const std::vector<std::vector<std::string>>& rows, std::size_t max_width) const;
-    // One row (raw cells) as text lines, cut or wrapped to `widths`.
+    // One row (raw cells) as text lines, cut or wrapped to `widths`, `gap` spaces apart.
     [[nodiscard]] std::string render_row(const std::vector<std::string>& raw,
-                                         const std::vector<std::size_t>& widths) const;
+                                         const std::vector<std::size_t>& widths,
+                                         std::size_t gap) const;
 
     std::vector<std::string> m_headers;
     std::vector<Align> m_aligns;
