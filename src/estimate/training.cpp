@@ -102,7 +102,8 @@ struct TrainModel {
     double activation_scale = 1.0;
     Shape shape;
     double flops_per_unit = 0.0; // per token (transformer) or sample
-    double work = 0.0;           // tokens (transformer) or samples (cnn/custom), whole run
+    double work = 0.0;           // tokens (transformer) or samples (cnn/custom) computed, whole run
+    double real_work = 0.0;      // of them, tokens of real data (padding excluded, E2.6)
     double work_per_micro = 0.0; // per replica per micro-batch
     double global_batch = 0.0;   // work units per optimizer step before the d*b floor (E5.4)
     double total_flops = 0.0;
@@ -161,6 +162,18 @@ void expert_split(const workload::Model& model, TrainModel& m) {
     m.expert_params = std::min(m.params, per_expert * m.experts);
 }
 
+// Tokens the GPUs compute and tokens of real data (E2.6): data.tokens counts real tokens, or
+// samples x epochs x the mean length; padded sequences (packing: false) compute seq_len tokens
+// for every mean_seq_len of data, packed ones only the data.
+void transformer_work(const Workload& w, TrainModel& m) {
+    const double seq = m.shape.seq_len;
+    const double mean = w.data.mean_seq_len.value_or(seq);
+    m.real_work =
+        w.data.tokens ? *w.data.tokens : w.data.samples.value_or(0.0) * mean * w.data.epochs;
+    const double padding = !w.data.packing && seq > 0.0 && mean > 0.0 ? seq / mean : 1.0;
+    m.work = m.real_work * padding;
+}
+
 TrainModel train_model(const Workload& w, Precision precision, std::vector<std::string>& notes) {
     TrainModel m;
     m.params = w.model.params;
@@ -200,8 +213,7 @@ TrainModel train_model(const Workload& w, Precision precision, std::vector<std::
             k_frozen_flops_per_param * m.active + k_train_flops_per_param * m.trainable + attention;
     }
     if (transformer) {
-        m.work = w.data.tokens ? *w.data.tokens
-                               : w.data.samples.value_or(0.0) * m.shape.seq_len * w.data.epochs;
+        transformer_work(w, m);
         m.work_per_micro =
             w.training.micro_batch * (m.shape.seq_len > 0.0 ? m.shape.seq_len : k_default_seq_len);
         m.global_batch = w.training.global_batch_tokens ? *w.training.global_batch_tokens
@@ -209,6 +221,7 @@ TrainModel train_model(const Workload& w, Precision precision, std::vector<std::
     } else {
         m.flops_per_unit = k_train_flops_per_forward * w.model.flops_per_sample.value_or(0.0);
         m.work = w.data.samples.value_or(0.0) * w.data.epochs;
+        m.real_work = m.work;
         m.work_per_micro = w.training.micro_batch;
         m.global_batch = 0.0; // b * G samples per step
     }
@@ -1111,9 +1124,9 @@ GpuEstimate estimate_training(const Workload& w, const Gpu& gpu, const NodeShape
     GpuEstimate out = evaluate(w, e, *chosen);
     stage_estimates(w, run, chosen->config, out);
     // The speed while running: failures and restarts are in the wall time, not the throughput.
-    double work = 0.0;
+    double work = 0.0; // real tokens or samples: the padding is no throughput
     for (const TrainModel& model : run.models) {
-        work += model.work;
+        work += model.real_work;
     }
     const double work_per_second = safe_div(work, chosen->config.timing.failure_free_seconds);
     out.throughput.samples_per_second = work_per_second;

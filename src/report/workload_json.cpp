@@ -38,7 +38,9 @@ ordered_json workload_json(const workload::Workload& w) {
                    {"epochs", w.data.epochs},
                    {"dataset_gb", optional_json(w.data.dataset_gb)},
                    {"decode_samples_per_second_per_vcpu",
-                    optional_json(w.data.decode_samples_per_second_per_vcpu)}};
+                    optional_json(w.data.decode_samples_per_second_per_vcpu)},
+                   {"mean_seq_len", optional_json(w.data.mean_seq_len)},
+                   {"packing", w.data.packing}};
     out["training"] = {
         {"precision", catalog::to_string(w.training.precision)},
         {"optimizer", workload::to_string(w.training.optimizer)},

@@ -166,8 +166,8 @@ void read_model(const YamlNode& node, Model& model) {
 }
 
 void read_data(const YamlNode& node, Data& data) {
-    if (!node.expect_map(
-            {"tokens", "samples", "epochs", "dataset_gb", "decode_samples_per_second_per_vcpu"})) {
+    if (!node.expect_map({"tokens", "samples", "epochs", "dataset_gb",
+                          "decode_samples_per_second_per_vcpu", "mean_seq_len", "packing"})) {
         return;
     }
     data.tokens = si_at(node, "tokens", k_positive_count);
@@ -176,6 +176,23 @@ void read_data(const YamlNode& node, Data& data) {
     data.dataset_gb = si_at(node, "dataset_gb", detail::k_non_negative);
     data.decode_samples_per_second_per_vcpu =
         si_at(node, "decode_samples_per_second_per_vcpu", k_positive_count);
+    data.mean_seq_len = si_at(node, "mean_seq_len", k_positive_count);
+    assign(data.packing, bool_at(node, "packing"));
+}
+
+// data.mean_seq_len is a transformer's and at most model.seq_len (E2.6).
+void check_mean_seq_len(const YamlNode& root, const Workload& workload) {
+    const std::optional<double>& mean = workload.data.mean_seq_len;
+    if (!mean) {
+        return;
+    }
+    const auto where = root.get("data")->get("mean_seq_len");
+    if (workload.model.family != Family::transformer) {
+        where->error("mean_seq_len applies to a transformer");
+    } else if (workload.model.seq_len && *mean > *workload.model.seq_len) {
+        where->error(fmt::format("mean_seq_len ({:g}) exceeds model.seq_len ({})", *mean,
+                                 *workload.model.seq_len));
+    }
 }
 
 void read_training(const YamlNode& node, Training& training) {
@@ -558,6 +575,7 @@ void read_workload_node(const detail::YamlNode& root, Workload& workload,
             }
             if (auto data = root.get("data")) {
                 read_data(*data, workload.data);
+                check_mean_seq_len(root, workload);
             }
             const bool serving = workload.task == Task::inference;
             if (auto training = root.get("training")) {

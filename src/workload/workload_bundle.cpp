@@ -25,7 +25,7 @@ template <class A> void members(A& a, Model& v) {
 }
 template <class A> void members(A& a, Data& v) {
     a(v.tokens), a(v.samples), a(v.epochs), a(v.dataset_gb),
-        a(v.decode_samples_per_second_per_vcpu);
+        a(v.decode_samples_per_second_per_vcpu), a(v.mean_seq_len), a(v.packing);
 }
 template <class A> void members(A& a, Training& v) {
     a(v.precision), a(v.optimizer), a(v.method), a(v.sharding), a(v.micro_batch), a(v.recompute),

@@ -835,3 +835,27 @@ TEST_CASE("a multi-stage run sums its stages, each in its own layout (E5.6)", "[
     CHECK(mixed.stages[0].tensor_parallel * mixed.stages[0].context_parallel == 1);
     CHECK(mixed.fits);
 }
+
+TEST_CASE("packed sequences compute their real tokens, padded ones the whole window (E2.6)",
+          "[estimate]") {
+    Workload w = shaped_finetune(1e9);
+    w.data.tokens.reset();
+    w.data.samples = 1e6;
+    w.data.mean_seq_len = 512.0;
+    const double per_token = 6.0 * 1e9 + 12.0 * 32 * 4096 * 2048;
+    const GpuEstimate packed = on_a100s(w, 8);
+    CHECK(packed.total_flops == Approx(per_token * 1e6 * 512.0));
+    w.data.packing = false;
+    const GpuEstimate padded = on_a100s(w, 8);
+    CHECK(padded.total_flops == Approx(per_token * 1e6 * 2048.0));
+    // Padding is computed but is no throughput: both runs deliver 512M real tokens.
+    for (const GpuEstimate* e : {&packed, &padded}) {
+        REQUIRE(e->goodput);
+        CHECK(e->throughput.tokens_per_second * e->goodput->failure_free_wall_hours * 3600.0 ==
+              Approx(1e6 * 512.0));
+    }
+    CHECK(padded.wall_hours > 3.5 * packed.wall_hours);
+    // Without a mean length the samples are full windows, packed or not.
+    w.data.mean_seq_len.reset();
+    CHECK(on_a100s(w, 8).total_flops == Approx(per_token * 1e6 * 2048.0));
+}

@@ -364,3 +364,14 @@ TEST_CASE("stages read in order and give data.tokens their sum", "[workload]") {
                    "a\n    tokens: 1T\n")
               .size() == 1);
 }
+
+TEST_CASE("mean_seq_len is a transformer's and not above seq_len", "[workload]") {
+    const std::string head = "schema_version: 1\nmodel:\n  params: 340M\n  seq_len: 512\n";
+    const Workload w = read(head + "data:\n  samples: 1M\n  mean_seq_len: 180\n  packing: false\n");
+    CHECK(w.data.mean_seq_len == 180.0);
+    CHECK_FALSE(w.data.packing);
+    CHECK(problems(head + "data:\n  samples: 1M\n  mean_seq_len: 600\n") ==
+          std::vector<std::string>{
+              "w.yaml:7:17: error: /data/mean_seq_len: mean_seq_len (600) exceeds model.seq_len "
+              "(512)"});
+}

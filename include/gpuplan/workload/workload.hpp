@@ -69,6 +69,10 @@ struct Data {
     std::optional<double> dataset_gb;
     // CPU decode and augmentation rate per vCPU (samples/s); nullopt = not modelled.
     std::optional<double> decode_samples_per_second_per_vcpu;
+    // Transformer: mean real tokens per sequence (nullopt = model.seq_len), and whether short
+    // sequences are packed into full windows (no padding computed) or padded (E2.6).
+    std::optional<double> mean_seq_len;
+    bool packing = true;
 
     bool operator==(const Data&) const = default;
 };
