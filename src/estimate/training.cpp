@@ -29,14 +29,19 @@ using workload::Sharding;
 using workload::Workload;
 
 // Per-direction bandwidth in GB/s between GPUs of one node (E5.3).
-double intra_node_gb_per_s(const Gpu& gpu, const NodeShape& node) {
-    if (node.nvlink && gpu.nvlink_gb_per_s > 0.0) {
-        return gpu.nvlink_gb_per_s / 2.0;
-    }
+// Per-direction PCIe bandwidth in GB/s of the GPU's generation (E5.3).
+double pcie_gb_per_s(const Gpu& gpu) {
     if (gpu.architecture <= Architecture::turing) {
         return k_pcie3_gb_per_s;
     }
     return gpu.architecture >= Architecture::hopper ? k_pcie5_gb_per_s : k_pcie4_gb_per_s;
+}
+
+double intra_node_gb_per_s(const Gpu& gpu, const NodeShape& node) {
+    if (node.nvlink && gpu.nvlink_gb_per_s > 0.0) {
+        return gpu.nvlink_gb_per_s / 2.0;
+    }
+    return pcie_gb_per_s(gpu);
 }
 
 double inter_node_gb_per_s(const NodeShape& node) {
@@ -419,45 +424,43 @@ double activation_bytes(const Workload& w, const TrainModel& m, Layout layout, i
            m.activation_scale / (layout.tensor * layout.context);
 }
 
-// Bytes per GPU of a per-parameter quantity: dense parameters over `dense_ranks`, the routed
-// experts' over `dense_ranks` / `expert` more (E4.9).
-double spread(double dense, double experts, double dense_ranks, Layout layout) {
-    return dense / dense_ranks + experts / (dense_ranks * layout.expert);
+// Parameters per GPU of `count` (the model's or its trainable ones) over the weight shard and
+// `ranks` partitions: the dense share over both, the routed experts over `expert` ranks more
+// (E4.9).
+double per_gpu(const TrainModel& m, double count, Layout layout, double ranks) {
+    const double share = m.expert_share();
+    const double dense_ranks = layout.shard() * ranks;
+    return count * (1.0 - share) / dense_ranks + count * share / (dense_ranks * layout.expert);
+}
+
+// Ranks the optimizer states are partitioned over: ZeRO's from stage 1 on (E4.2).
+double optimizer_ranks(Layout layout, int gpus) {
+    return layout.sharding == Sharding::none ? 1.0 : zero_ranks(layout, gpus);
 }
 
 // Host RAM ZeRO-Offload needs on one node, in bytes: the optimizer states of its GPUs (E4.8).
 double offload_host_bytes(const TrainModel& m, Layout layout, int gpus, int gpn) {
-    const double zr = layout.sharding == Sharding::none ? 1.0 : zero_ranks(layout, gpus);
-    const double trainable = m.trainable / layout.shard();
-    const double per_gpu =
-        spread(trainable * (1.0 - m.expert_share()), trainable * m.expert_share(), zr, layout) *
-        m.optimizer_bytes;
-    return per_gpu * std::min(gpus, gpn);
+    return per_gpu(m, m.trainable, layout, optimizer_ranks(layout, gpus)) * m.optimizer_bytes *
+           std::min(gpus, gpn);
 }
 
 MemoryBreakdown training_memory(const Workload& w, const TrainModel& m, Layout layout, int gpus) {
-    const double mp = layout.shard();
     const double zr = zero_ranks(layout, gpus);
     const Sharding s = layout.sharding;
-    const double share = m.expert_share();
-    // Per-parameter quantities over `ranks` GPUs of the weight shard.
-    const auto per_gpu = [&](double count, double bytes, double ranks) {
-        return spread(count * (1.0 - share), count * share, mp * ranks, layout) * bytes;
-    };
-    double weights = per_gpu(m.params, m.weight_bytes, 1.0);
+    double weights = per_gpu(m, m.params, layout, 1.0) * m.weight_bytes;
     const double grads =
-        per_gpu(m.trainable, m.grad_bytes, s == Sharding::zero2 || s == Sharding::zero3 ? zr : 1.0);
+        per_gpu(m, m.trainable, layout, s == Sharding::zero2 || s == Sharding::zero3 ? zr : 1.0) *
+        m.grad_bytes;
     const double optimizer =
         w.training.offload == Offload::optimizer
             ? 0.0
-            : per_gpu(m.trainable, m.optimizer_bytes, s == Sharding::none ? 1.0 : zr);
+            : per_gpu(m, m.trainable, layout, optimizer_ranks(layout, gpus)) * m.optimizer_bytes;
     if (s == Sharding::zero3) {
         const double gathered = w.model.family == Family::transformer
-                                    ? k_zero3_gathered_layers *
-                                          per_gpu(m.params, m.weight_bytes, 1.0) * mp /
+                                    ? k_zero3_gathered_layers * weights * layout.shard() /
                                           (assumed_layers(m) * layout.tensor)
                                     : k_zero3_gathered_share * m.params * m.weight_bytes;
-        weights = per_gpu(m.params, m.weight_bytes, zr) + gathered;
+        weights = per_gpu(m, m.params, layout, zr) * m.weight_bytes + gathered;
     }
     MemoryBreakdown mem;
     mem.weights_gib = weights / k_bytes_per_gib;
@@ -491,12 +494,10 @@ struct Links {
 };
 
 Links links_of(const Gpu& gpu, const NodeShape& node) {
-    const double pcie = gpu.architecture <= Architecture::turing   ? k_pcie3_gb_per_s
-                        : gpu.architecture >= Architecture::hopper ? k_pcie5_gb_per_s
-                                                                   : k_pcie4_gb_per_s;
     return {intra_node_gb_per_s(gpu, node) * k_bytes_per_gb * k_link_efficiency,
             inter_node_gb_per_s(node) * k_bytes_per_gb * k_link_efficiency,
-            pcie * k_bytes_per_gb * k_link_efficiency, static_cast<double>(node.gpus_per_node)};
+            pcie_gb_per_s(gpu) * k_bytes_per_gb * k_link_efficiency,
+            static_cast<double>(node.gpus_per_node)};
 }
 
 // Ring all-reduce of `bytes` per GPU across `dp` ranks, hierarchical over nodes of `l.gpn`
@@ -520,10 +521,7 @@ double group_link(const Links& l, double span) {
 // ZeRO-Offload's optimizer step (E4.8): the updated 16-bit weights back over PCIe and the CPU
 // update of every node's share, both on the critical path.
 double offload_seconds(const TrainModel& m, Layout layout, int gpus, const Links& l) {
-    const double zr = layout.sharding == Sharding::none ? 1.0 : zero_ranks(layout, gpus);
-    const double trainable = m.trainable / layout.shard();
-    const double params =
-        spread(trainable * (1.0 - m.expert_share()), trainable * m.expert_share(), zr, layout);
+    const double params = per_gpu(m, m.trainable, layout, optimizer_ranks(layout, gpus));
     const double upload = params * k_half_bytes / l.pcie;
     const double cpu = params * std::min<double>(gpus, l.gpn) * k_cpu_adam_bytes_per_param /
                        (k_host_memory_gb_per_s * k_bytes_per_gb);
@@ -536,14 +534,9 @@ double offload_seconds(const TrainModel& m, Layout layout, int gpus, const Links
 double data_parallel_seconds(const TrainModel& m, Layout layout, int gpus, int micro,
                              const Links& l) {
     const double zr = zero_ranks(layout, gpus);
-    const double mp = layout.shard();
-    const double share = m.expert_share();
-    const auto shard_bytes = [&](double count, double bytes) {
-        return spread(count * (1.0 - share), count * share, mp, layout) * bytes;
-    };
-    const double grads = shard_bytes(m.trainable, m.grad_bytes);
+    const double grads = per_gpu(m, m.trainable, layout, 1.0) * m.grad_bytes;
     if (layout.sharding == Sharding::zero3) {
-        const double weights = shard_bytes(m.params, m.weight_bytes);
+        const double weights = per_gpu(m, m.params, layout, 1.0) * m.weight_bytes;
         return micro * (all_reduce_seconds(weights, zr, layout.tensor, l) +
                         all_reduce_seconds(grads, zr, layout.tensor, l) / 2.0);
     }
