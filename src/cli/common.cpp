@@ -125,6 +125,14 @@ std::optional<Date> as_of_option(const CommonOptions& options) {
     return date;
 }
 
+feeds::FeedOptions feed_options(const CommonOptions& options) {
+    feeds::FeedOptions out;
+    out.as_of = as_of_option(options);
+    out.provider_name = k_provider_flag;
+    out.as_of_name = k_as_of_flag;
+    return out;
+}
+
 feeds::FeedRead read_feeds(const std::vector<feeds::FeedFile>& files,
                            const feeds::FeedOptions& options, const catalog::Catalog& base) {
     feeds::FeedRead read =
@@ -146,7 +154,7 @@ void log_feed_read(const feeds::FeedRead& read) {
     }
     for (const auto& [file, dated] : read.summary.dates) {
         spdlog::info("{}: prices as_of {} ({})", file, dated.first.to_string(),
-                     feeds::describe(dated.second));
+                     feeds::describe(dated.second, k_as_of_flag));
     }
 }
 
@@ -179,8 +187,7 @@ catalog::Catalog apply_catalog_paths(catalog::Catalog catalog, const CommonOptio
             yaml_run.clear();
         }
     };
-    feeds::FeedOptions feed_options;
-    feed_options.as_of = as_of_option(options);
+    const feeds::FeedOptions from_flags = feed_options(options);
     for (const std::string& path : options.catalogs) {
         if (!is_feed_path(path)) {
             yaml_run.push_back(path);
@@ -195,7 +202,7 @@ catalog::Catalog apply_catalog_paths(catalog::Catalog catalog, const CommonOptio
         feeds::FeedRead read;
         {
             const PhaseTimer timer("parse");
-            read = read_feeds(files, feed_options, catalog);
+            read = read_feeds(files, from_flags, catalog);
         }
         const PhaseTimer timer("merge");
         catalog = catalog::overlay_feed(std::move(catalog), std::move(read.overlay),

@@ -116,6 +116,13 @@ struct InputFd {
 // --as-of as a date; nullopt when not given. Throws UsageError when malformed.
 [[nodiscard]] std::optional<Date> as_of_option(const CommonOptions& options);
 
+// The flags a feed's messages name its settings by.
+inline constexpr std::string_view k_provider_flag = "--provider";
+inline constexpr std::string_view k_as_of_flag = "--as-of";
+
+// Feed options whose messages name the settings by their flags; `as_of` from --as-of.
+[[nodiscard]] feeds::FeedOptions feed_options(const CommonOptions& options);
+
 // Reads feeds against `base` (GPU names resolve in `base`, then in the embedded catalog) and logs
 // what was left out: unknown accelerator names as warnings, row counts and dates as info.
 [[nodiscard]] feeds::FeedRead read_feeds(const std::vector<feeds::FeedFile>& files,

@@ -87,7 +87,7 @@ std::string import_summary(const feeds::FeedRead& read,
     for (const auto& [file, dated] : read.summary.dates) {
         out += fmt::format(
             "{}: as_of {} from {}{}\n", file, dated.first.to_string(),
-            feeds::describe(dated.second),
+            feeds::describe(dated.second, k_as_of_flag),
             dated.second == feeds::AsOfOrigin::file_date ? " (pass --as-of to set it)" : "");
     }
     return out;
@@ -199,9 +199,8 @@ Exit run_catalog_import(const CommonOptions& common, const CatalogImportOptions&
     const catalog::Catalog base = common.no_default_catalog && common.catalogs.empty()
                                       ? catalog::Catalog{}
                                       : load_catalog(base_options);
-    feeds::FeedOptions feed_options;
+    feeds::FeedOptions feed_options = cli::feed_options(common);
     feed_options.provider = options.provider;
-    feed_options.as_of = as_of_option(common);
     feed_options.undated = options.undated;
     const std::vector<feeds::FeedFile> files = read_feed_files(options.files);
     const feeds::FeedRead read = read_feeds(files, feed_options, base);

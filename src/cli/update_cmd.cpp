@@ -1,5 +1,6 @@
 #include "cli/update_cmd.hpp"
 
+#include "cli/common.hpp"
 #include "cli/feeds_cmd.hpp"
 #include "cli/http.hpp"
 #include "cli/price_cache.hpp"
@@ -120,6 +121,8 @@ feeds::FeedRead import_feeds(const std::vector<feeds::FeedFile>& files, Date day
     feeds::FeedOptions options;
     options.as_of = day;
     options.as_of_origin = feeds::AsOfOrigin::download;
+    options.provider_name = k_provider_flag;
+    options.as_of_name = k_as_of_flag;
     feeds::FeedRead read = feeds::read_skypilot(files, options, {}, models.gpus);
     log_feed_read(read);
     if (read.overlay.providers.empty()) {

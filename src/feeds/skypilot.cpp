@@ -373,16 +373,16 @@ bool is_plain_decimal(std::string_view text) {
 
 } // namespace
 
-std::string_view describe(AsOfOrigin origin) {
+std::string_view describe(AsOfOrigin origin, std::string_view as_of_name) {
     switch (origin) {
     case AsOfOrigin::option:
-        return "--as-of";
+        return as_of_name;
     case AsOfOrigin::file_date:
         return "the file's modification date";
     case AsOfOrigin::download:
         return "the download time";
     }
-    return "--as-of";
+    return as_of_name;
 }
 
 bool is_provider_id(std::string_view name) {
@@ -568,15 +568,17 @@ private:
             if (!by_name.empty() && !by_layout.empty() && by_name != by_layout) {
                 m_sink.add(at(index, line, 1, "",
                               fmt::format("the file name says provider '{}' but the columns are "
-                                          "the {} layout; pass --provider",
-                                          by_name, by_layout)));
+                                          "the {} layout; pass {}",
+                                          by_name, by_layout, m_options.provider_name)));
                 return std::nullopt;
             }
             file_provider = by_name.empty() ? by_layout : by_name;
             if (file_provider.empty()) {
                 m_sink.add(at(index, 0, 0, "",
-                              "cannot tell which provider this feed is for (name the file "
-                              "<provider>_vms.csv or <provider>/vms.csv, or pass --provider)"));
+                              fmt::format("cannot tell which provider this feed is for (name the "
+                                          "file <provider>_vms.csv or <provider>/vms.csv, or pass "
+                                          "{})",
+                                          m_options.provider_name)));
                 return std::nullopt;
             }
         }
@@ -650,8 +652,9 @@ private:
         state.width = header.size();
         if (!m_options.as_of && !file.modified) {
             m_sink.add(at(index, 0, 0, "",
-                          "the feed has no date and the file's modification date is unknown; "
-                          "pass --as-of DATE"));
+                          fmt::format("the feed has no date and the file's modification date is "
+                                      "unknown; pass {} DATE",
+                                      m_options.as_of_name)));
             return false;
         }
         const Date as_of = m_options.as_of ? *m_options.as_of : *file.modified;
@@ -1363,7 +1366,8 @@ private:
 
     std::string date_note() const {
         return fmt::format(
-            "from {}", describe(m_options.as_of ? m_options.as_of_origin : AsOfOrigin::file_date));
+            "from {}", describe(m_options.as_of ? m_options.as_of_origin : AsOfOrigin::file_date,
+                                m_options.as_of_name));
     }
 
     std::span<const FeedFile> m_files;

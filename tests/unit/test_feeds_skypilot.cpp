@@ -21,14 +21,23 @@ FeedFile sample(const std::string& name) {
     return {name, text.str(), std::nullopt};
 }
 
-FeedRead read(std::vector<FeedFile> files, FeedOptions options = {}) {
+// The options as the command line gives them: its messages name the flags.
+FeedOptions flag_options() {
+    FeedOptions options;
+    options.provider_name = "--provider";
+    options.as_of_name = "--as-of";
+    return options;
+}
+
+FeedRead read(std::vector<FeedFile> files, FeedOptions options = flag_options()) {
     if (!options.as_of) {
         options.as_of = k_as_of;
     }
     return read_skypilot(files, options, embedded::catalog().gpus, {});
 }
 
-std::vector<std::string> problems(std::vector<FeedFile> files, FeedOptions options = {}) {
+std::vector<std::string> problems(std::vector<FeedFile> files,
+                                  FeedOptions options = flag_options()) {
     return test::input_problems([&] { return read(std::move(files), std::move(options)); });
 }
 
@@ -227,7 +236,7 @@ TEST_CASE("the provider comes from the flag, the file name or the column layout"
           std::vector<std::string>{
               "prices.csv: error: cannot tell which provider this feed is for (name the file "
               "<provider>_vms.csv or <provider>/vms.csv, or pass --provider)"});
-    FeedOptions options;
+    FeedOptions options = flag_options();
     options.provider = "lambda";
     CHECK(
         read({{"prices.csv", lambda_rows, std::nullopt}}, options).overlay.providers.front().name ==

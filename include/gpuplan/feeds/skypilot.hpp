@@ -49,9 +49,9 @@ struct FeedFile {
 // Where a feed's as_of came from; feeds carry no date of their own.
 enum class AsOfOrigin { option, file_date, download };
 
-// How the summary and source notes name an origin: `--as-of`, `the file's modification date`,
-// `the download time`.
-[[nodiscard]] std::string_view describe(AsOfOrigin origin);
+// How the summary and source notes name an origin: `as_of_name` (the setting that gave it, as
+// FeedOptions names it), `the file's modification date`, `the download time`.
+[[nodiscard]] std::string_view describe(AsOfOrigin origin, std::string_view as_of_name);
 
 struct FeedOptions {
     std::string provider;      // --provider; empty = infer from each file's name and columns
@@ -61,6 +61,10 @@ struct FeedOptions {
     bool undated = false;
     // What `as_of` is when given: --as-of, or the day a feed was downloaded (catalog update).
     AsOfOrigin as_of_origin = AsOfOrigin::option;
+    // How messages and notes name the settings `provider` and `as_of` (the command line passes
+    // its flags).
+    std::string provider_name = "provider";
+    std::string as_of_name = "as_of";
 };
 
 // What happened to one provider's CSV rows of one accelerator name.
