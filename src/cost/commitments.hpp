@@ -1,0 +1,46 @@
+#pragma once
+// The ways to commit in advance (reservations and prepaid subscriptions) and the payment plans a
+// region offers for each, as the cash-flow model's Commitment.
+
+#include "cost/regions.hpp"
+#include "gpuplan/catalog/catalog.hpp"
+#include "gpuplan/cost/cash_flows.hpp"
+#include "gpuplan/purchase.hpp"
+
+#include <array>
+#include <optional>
+#include <vector>
+
+namespace gpuplan::cost::detail {
+
+// One payment plan of a commitment kind, at its effective price per instance-hour.
+struct CommitmentChoice {
+    catalog::Payment payment = catalog::Payment::no_upfront;
+    Commitment commitment;
+    bool is_default = false;
+};
+
+// The date of the instance's first dated commitment price for a term in a region.
+[[nodiscard]] std::optional<Date> reserved_as_of(const catalog::Instance& instance,
+                                                 const Region& region, catalog::Term term);
+
+// The ways to commit in advance: reservations and prepaid subscriptions.
+constexpr std::array<PurchaseOption, 4> k_commitment_kinds{
+    PurchaseOption::reserved_1y, PurchaseOption::reserved_3y, PurchaseOption::subscription_monthly,
+    PurchaseOption::subscription_yearly};
+
+// The catalog term of a reservation kind (reserved_1y or reserved_3y).
+[[nodiscard]] inline catalog::Term reserved_term(PurchaseOption kind) {
+    return kind == PurchaseOption::reserved_3y ? catalog::Term::three_years
+                                               : catalog::Term::one_year;
+}
+
+// Commitment prices of `kind` in a region, into `choices` (a buffer reused across regions). A
+// subscription is prepaid for each whole period (a 730-hour month, or twelve of them). Terms
+// after the first end within `horizon_months` when the region has an on-demand price to pay the
+// spill with; else they are bought as needed.
+void commitments_for(const catalog::Provider& provider, const catalog::Instance& instance,
+                     const Region& region, PurchaseOption kind, double horizon_months,
+                     std::vector<CommitmentChoice>& choices);
+
+} // namespace gpuplan::cost::detail

@@ -1,0 +1,74 @@
+#include "cost/regions.hpp"
+
+#include <algorithm>
+#include <unordered_map>
+#include <utility>
+
+namespace gpuplan::cost::detail {
+
+std::vector<Region> regions_of(const catalog::Provider& provider,
+                               const catalog::Instance& instance) {
+    std::vector<Region> regions;
+    // Region name -> position; built once an instance has more regions than a scan is worth.
+    constexpr std::size_t k_scan_limit = 16;
+    std::unordered_map<std::string_view, std::size_t> index;
+    auto position = [&](std::string_view name) {
+        if (regions.size() <= k_scan_limit) {
+            for (std::size_t j = 0; j < regions.size(); ++j) {
+                if (regions[j].name == name) {
+                    return j;
+                }
+            }
+            return regions.size();
+        }
+        if (index.empty()) {
+            for (std::size_t j = 0; j < regions.size(); ++j) {
+                index.emplace(regions[j].name, j);
+            }
+        }
+        return index.try_emplace(name, regions.size()).first->second;
+    };
+    for (std::size_t i = 0; i < instance.prices.size(); ++i) {
+        const catalog::PriceRow& row = instance.prices[i];
+        // Rows of a region are often adjacent: try the last region first.
+        std::size_t at = regions.size() - 1;
+        if (regions.empty() || regions.back().name != row.region) {
+            at = position(row.region);
+            if (at == regions.size()) {
+                Region region;
+                region.name = row.region;
+                region.as_of = row.as_of.value_or(provider.as_of);
+                regions.push_back(region);
+            }
+        }
+        Region* const it = &regions[at];
+        if (row.zone.empty() && it->zoneless_row > i) {
+            it->zoneless_row = i;
+        }
+        if (row.on_demand && (!it->on_demand || *row.on_demand < *it->on_demand)) {
+            it->on_demand = row.on_demand;
+        }
+        for (auto [price, best] :
+             {std::pair{&row.monthly, &it->monthly}, std::pair{&row.yearly, &it->yearly}}) {
+            if (*price && (!*best || **price < **best)) {
+                *best = *price;
+            }
+        }
+        if (row.spot && (!it->spot || *row.spot < *it->spot)) {
+            it->spot = row.spot;
+            it->spot_zone = row.zone;
+            it->spot_row = i;
+        }
+    }
+    for (Region& region : regions) {
+        if (region.spot && region.spot_zone.empty()) {
+            region.spot_as_of = region.as_of;
+        } else if (region.spot) {
+            const std::size_t row = std::min(region.spot_row, region.zoneless_row);
+            region.spot_as_of = instance.prices[row].as_of.value_or(provider.as_of);
+        }
+    }
+    return regions;
+}
+
+} // namespace gpuplan::cost::detail
