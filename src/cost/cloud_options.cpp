@@ -4,13 +4,14 @@
 #include "gpuplan/units.hpp"
 
 #include <cmath>
-#include <limits>
+#include <map>
+#include <tuple>
 
 namespace gpuplan::cost::detail {
 
 namespace {
 
-// The spot risk of an instance: the rate from the flag, the instance, the provider or the
+// The spot risk of an instance: the rate set for the run, the instance's, the provider's or the
 // default, in that order, and the provider's restart time.
 std::pair<SpotRisk, std::string> spot_risk(const Settings& settings,
                                            const catalog::Provider& provider,
@@ -35,7 +36,68 @@ std::pair<SpotRisk, std::string> spot_risk(const Settings& settings,
     return {risk, source};
 }
 
+// The overhead interruptions add to the work of `spot_proto` (a spot prototype): its wall time
+// stretched and its P90 set, and `risk`'s checkpoint time for a job.
+SpotOverhead stretch_for_spot(const Workload& w, const Settings& settings,
+                              const estimate::GpuEstimate& e, SpotRisk& risk, Option& spot_proto) {
+    SpotOverhead overhead;
+    const int nodes = spot_proto.nodes;
+    if (w.task == Task::inference) {
+        // A service has no lost work to redo, only replacement time to pay for.
+        overhead.interruption_rate_per_hour = nodes * risk.interruption_rate_per_node_hour;
+        overhead.wall_factor = 1.0 + overhead.interruption_rate_per_hour * risk.restart_hours;
+        return overhead;
+    }
+    risk.checkpoint_hours =
+        e.checkpoint_gb / (nodes * settings.checkpoint_gb_per_s_per_node) / k_seconds_per_hour;
+    overhead = spot_overhead(nodes, risk);
+    spot_proto.wall_hours = e.wall_hours * overhead.wall_factor;
+    // Interruptions arrive as a Poisson process at lambda over the wall time; each costs the
+    // work since the last checkpoint (uniform over tau) plus the restart, so the overhead is
+    // compound Poisson with variance lambda W E[L^2], E[L^2] = (tau/2 + R)^2 + tau^2/12.
+    const double tau = overhead.checkpoint_interval_hours;
+    const double loss = tau / 2.0 + risk.restart_hours;
+    const double variance = overhead.interruption_rate_per_hour * spot_proto.wall_hours *
+                            (loss * loss + tau * tau / 12.0);
+    spot_proto.p90_wall_hours = spot_proto.wall_hours + k_z90 * std::sqrt(variance);
+    return overhead;
+}
+
 } // namespace
+
+// A commitment's flows at a price of 1 for the instance type's usage, as sparse cells.
+struct Planner::UnitCommitment {
+    Flows flows;
+    Flows spill;
+    double npv = 0.0;
+    CommitmentUse use;
+};
+
+// What every region of an instance type shares: its estimate, the prototypes of its options and
+// their flows at a price of 1 (cash flows are linear in the price, so each purchase option's
+// flows are computed once per instance type and scaled per region).
+struct Planner::CloudOffer {
+    const catalog::Provider& provider;
+    const catalog::Instance& instance;
+    const catalog::Gpu& gpu;
+    const catalog::GpuSlice* slice;
+    const estimate::GpuEstimate& e;
+    std::optional<double> rate;
+    Usage usage{};
+    bool endless = false; // the work outlasts k_max_plan_months at on-demand speed
+    CashFlows hidden{};
+    Option proto{}; // of the commitments
+    Option on_demand_proto{};
+    Option spot_proto{};
+    Flows unit_on_demand{};
+    Flows unit_spot{};
+    SpotOverhead overhead{};
+    std::optional<SpotSimulation> simulation{};
+    std::optional<Discount> discount{};
+    // unit_commitment(): by term, upfront share and horizon.
+    std::map<std::tuple<int, double, double>, UnitCommitment> unit_reserved{};
+    std::vector<CommitmentChoice> choices{}; // a buffer reused across regions and kinds
+};
 
 void Planner::add_cloud(const catalog::Provider& provider, const catalog::Instance& instance,
                         const catalog::Gpu& gpu, const catalog::GpuSlice* slice,
@@ -47,11 +109,14 @@ void Planner::add_cloud(const catalog::Provider& provider, const catalog::Instan
     const estimate::GpuEstimate& e = slice != nullptr ? m_cache.get_one(gpu, shape)
                                      : gpu_count      ? m_cache.at(gpu, shape, *gpu_count)
                                                       : m_cache.get(gpu, shape);
-    const auto rate = fx(provider.currency);
-    const std::vector<PurchaseOption>& purchase = m_plan.purchase_options;
-    const catalog::Billing& billing = provider.billing;
-
-    Option proto = base_option(gpu, e, per_node);
+    CloudOffer offer{.provider = provider,
+                     .instance = instance,
+                     .gpu = gpu,
+                     .slice = slice,
+                     .e = e,
+                     .rate = fx(provider.currency)};
+    Option& proto = offer.proto;
+    proto = base_option(gpu, e, per_node);
     proto.larger_count = gpu_count.has_value();
     if (slice != nullptr) {
         proto.gpu = instance.gpu;
@@ -62,201 +127,184 @@ void Planner::add_cloud(const catalog::Provider& provider, const catalog::Instan
     proto.price_currency = provider.currency;
     proto.nvlink = instance.nvlink;
     proto.network_gbps = instance.network_gbps;
-    proto.fx_rate = rate.value_or(1.0);
+    proto.fx_rate = offer.rate.value_or(1.0);
     proto.wall_hours = e.wall_hours;
-    const Usage usage = usage_of(m_workload, e, proto.nodes);
-    const double max_hours = k_max_plan_months * k_hours_per_month;
-    const bool endless = usage_end_hour(usage, 0.0) > max_hours;
-    const CashFlows hidden =
-        endless ? CashFlows{} : hidden_flows(e, usage, provider, proto.fx_rate);
-
-    // Every region runs the same work: cash flows are linear in the price, so each purchase
-    // option's flows at a price of 1 are computed once per instance type and scaled per region.
-    const Flows unit_on_demand =
-        flows_of(endless ? CashFlows{} : on_demand_cash_flows(usage, 1.0, billing), hidden);
-    struct UnitCommitment {
-        Flows flows;
-        Flows spill;
-        double npv = 0.0;
-        CommitmentUse use;
-    };
-    // By term, upfront share and horizon.
-    std::map<std::tuple<int, double, double>, UnitCommitment> unit_reserved;
-    auto reserved_unit = [&](const Commitment& c) -> const UnitCommitment& {
-        const auto key = std::tuple{c.term_months, c.upfront_fraction, c.horizon_months};
-        auto it = unit_reserved.find(key);
-        if (it == unit_reserved.end()) {
-            const CommittedUsage none;
-            const CommittedUsage& unit = endless ? none : committed(usage, c);
-            it = unit_reserved
-                     .emplace(key, UnitCommitment{flows_of(unit.flows, hidden),
-                                                  flows_of(unit.spill, {}), unit.npv, unit.use})
-                     .first;
-        }
-        return it->second;
-    };
-    const auto risk = spot_risk(m_settings, provider, instance);
-    SpotRisk spot = risk.first;
-    const std::string& risk_source = risk.second;
-    SpotOverhead overhead;
-    Option spot_proto = proto;
-    spot_proto.purchase = PurchaseOption::spot;
-    if (m_workload.task == Task::inference) {
-        // A service has no lost work to redo, only replacement time to pay for.
-        overhead.interruption_rate_per_hour = proto.nodes * spot.interruption_rate_per_node_hour;
-        overhead.wall_factor = 1.0 + overhead.interruption_rate_per_hour * spot.restart_hours;
-    } else {
-        spot.checkpoint_hours = e.checkpoint_gb /
-                                (proto.nodes * m_settings.checkpoint_gb_per_s_per_node) /
-                                k_seconds_per_hour;
-        overhead = spot_overhead(proto.nodes, spot);
-        spot_proto.wall_hours = e.wall_hours * overhead.wall_factor;
-        // Interruptions arrive as a Poisson process at lambda over the wall time; each costs the
-        // work since the last checkpoint (uniform over tau) plus the restart, so the overhead is
-        // compound Poisson with variance lambda W E[L^2], E[L^2] = (tau/2 + R)^2 + tau^2/12.
-        const double tau = overhead.checkpoint_interval_hours;
-        const double loss = tau / 2.0 + spot.restart_hours;
-        const double variance = overhead.interruption_rate_per_hour * spot_proto.wall_hours *
-                                (loss * loss + tau * tau / 12.0);
-        spot_proto.p90_wall_hours = spot_proto.wall_hours + k_z90 * std::sqrt(variance);
+    offer.usage = usage_of(m_workload, e, proto.nodes);
+    offer.endless = usage_end_hour(offer.usage, 0.0) > k_max_plan_months * k_hours_per_month;
+    if (!offer.endless) {
+        offer.hidden = hidden_flows(e, offer.usage, provider, proto.fx_rate);
     }
-    if (m_workload.task != Task::inference && proto.nodes > 1 &&
+    offer.unit_on_demand = flows_of(
+        offer.endless ? CashFlows{} : on_demand_cash_flows(offer.usage, 1.0, provider.billing),
+        offer.hidden);
+    plan_spot(offer);
+    proto.finishes = !offer.endless;
+    offer.on_demand_proto = proto;
+    offer.on_demand_proto.purchase = PurchaseOption::on_demand;
+    const catalog::Billing& billing = provider.billing;
+    if (billing.granularity_seconds > 1.0 || billing.minimum_seconds > 0.0) {
+        offer.on_demand_proto.notes.push_back(add_note(
+            make_note(NoteKind::billing, {billing.granularity_seconds, billing.minimum_seconds})));
+    }
+    if (const auto found = m_settings.provider_discounts.find(provider.name);
+        found != m_settings.provider_discounts.end()) {
+        offer.discount = Discount{
+            found->second, add_note(make_note(NoteKind::negotiated_discount, {found->second}))};
+    }
+    for (const Region& region : regions_of(provider, instance)) {
+        if (m_workload.constraints.regions.empty() ||
+            contains(m_workload.constraints.regions, region.name)) {
+            add_region(offer, region);
+        }
+    }
+}
+
+void Planner::plan_spot(CloudOffer& offer) {
+    const auto risk = spot_risk(m_settings, offer.provider, offer.instance);
+    SpotRisk spot = risk.first;
+    Option& spot_proto = offer.spot_proto;
+    spot_proto = offer.proto;
+    spot_proto.purchase = PurchaseOption::spot;
+    offer.overhead = stretch_for_spot(m_workload, m_settings, offer.e, spot, spot_proto);
+    const SpotOverhead& overhead = offer.overhead;
+    const int nodes = offer.proto.nodes;
+    if (m_workload.task != Task::inference && nodes > 1 &&
         spot_proto.wall_hours > k_spot_gang_caveat_hours) {
         spot_proto.notes.push_back(add_note(make_note(
-            NoteKind::spot_capacity, {static_cast<double>(proto.nodes), spot_proto.wall_hours})));
+            NoteKind::spot_capacity, {static_cast<double>(nodes), spot_proto.wall_hours})));
     }
     spot_proto.notes.push_back(add_note(
         make_note(NoteKind::spot_risk,
-                  {spot.interruption_rate_per_node_hour, static_cast<double>(proto.nodes),
-                   e.checkpoint_gb, spot.checkpoint_hours, overhead.checkpoint_interval_hours,
+                  {spot.interruption_rate_per_node_hour, static_cast<double>(nodes),
+                   offer.e.checkpoint_gb, spot.checkpoint_hours, overhead.checkpoint_interval_hours,
                    spot.restart_hours, overhead.wall_factor},
-                  risk_source)));
+                  risk.second)));
 
-    std::optional<SpotSimulation> simulation;
-    Usage stretched = usage;
+    Usage stretched = offer.usage;
     stretched.busy_hours_per_run *= overhead.wall_factor;
-    const bool spot_endless = endless || usage_end_hour(stretched, 0.0) > max_hours;
+    const bool spot_endless =
+        offer.endless || usage_end_hour(stretched, 0.0) > k_max_plan_months * k_hours_per_month;
     if (m_settings.simulate > 0 && m_workload.task != Task::inference &&
-        allowed(purchase, PurchaseOption::spot) && !spot_endless) {
-        simulation = simulate_spot(e.wall_hours, usage.runs, overhead, spot, m_settings.simulate,
-                                   m_settings.seed);
+        allowed(m_plan.purchase_options, PurchaseOption::spot) && !spot_endless) {
+        offer.simulation = simulate_spot(offer.e.wall_hours, offer.usage.runs, overhead, spot,
+                                         m_settings.simulate, m_settings.seed);
     }
-
-    const Flows unit_spot =
-        flows_of(spot_endless ? CashFlows{} : spot_cash_flows(usage, 1.0, overhead), hidden);
-    proto.finishes = !endless;
-    Option on_demand_proto = proto;
-    on_demand_proto.purchase = PurchaseOption::on_demand;
-    if (billing.granularity_seconds > 1.0 || billing.minimum_seconds > 0.0) {
-        on_demand_proto.notes.push_back(add_note(
-            make_note(NoteKind::billing, {billing.granularity_seconds, billing.minimum_seconds})));
-    }
+    offer.unit_spot = flows_of(
+        spot_endless ? CashFlows{} : spot_cash_flows(offer.usage, 1.0, overhead), offer.hidden);
     spot_proto.finishes = !spot_endless;
-    std::optional<Discount> discount;
-    if (const auto found = m_settings.provider_discounts.find(provider.name);
-        found != m_settings.provider_discounts.end()) {
-        discount = Discount{found->second,
-                            add_note(make_note(NoteKind::negotiated_discount, {found->second}))};
-    }
-    const Discount* const discount_used = discount ? &*discount : nullptr;
+}
 
-    // Options are built in place in the plan from a prototype, then priced and judged.
-    auto emit = [&](Option& option, const Flows& unit, double price, const Flows* spill = nullptr,
-                    double spill_price = 0.0) {
-        finish(option, unit, price, discount_used, spill, spill_price);
-        judge(option, e, gpu, rate.has_value());
-    };
-    std::vector<CommitmentChoice> choices;
-    for (const Region& region : regions_of(provider, instance)) {
-        if (!m_workload.constraints.regions.empty() &&
-            !contains(m_workload.constraints.regions, region.name)) {
-            continue;
-        }
-        if (region.on_demand && rate && slice == nullptr) {
-            const double per_gpu_hour = *region.on_demand * proto.fx_rate *
-                                        (1.0 - (discount ? discount->fraction : 0.0)) /
-                                        instance.gpu_count;
-            auto [it, inserted] = m_cheapest_on_demand_per_gpu_hour.emplace(gpu.name, per_gpu_hour);
-            if (!inserted) {
-                it->second = std::min(it->second, per_gpu_hour);
-            }
-        }
-        if (region.on_demand && allowed(purchase, PurchaseOption::on_demand)) {
-            Option& option = m_plan.options.emplace_back(on_demand_proto);
-            option.region = region.name;
-            option.prices_as_of = region.as_of;
-            emit(option, unit_on_demand, *region.on_demand);
-        }
-        for (const PurchaseOption kind : k_commitment_kinds) {
-            if (!allowed(purchase, kind)) {
-                continue;
-            }
-            commitments_for(provider, instance, region, kind, m_workload.horizon_months, choices);
-            if (choices.empty()) {
-                continue;
-            }
-            // Of the payment plans offered, the one with the lowest present value.
-            const CommitmentChoice* best = nullptr;
-            double best_npv = std::numeric_limits<double>::infinity();
-            for (const CommitmentChoice& choice : choices) {
-                const double value =
-                    choice.commitment.effective_per_hour * reserved_unit(choice.commitment).npv;
-                if (value < best_npv - 1e-9) {
-                    best_npv = value;
-                    best = &choice;
-                }
-            }
-            Option& option = m_plan.options.emplace_back(proto);
-            option.region = region.name;
-            option.purchase = kind;
-            option.payment = best->payment;
-            const bool reserved =
-                kind == PurchaseOption::reserved_1y || kind == PurchaseOption::reserved_3y;
-            option.prices_as_of =
-                reserved
-                    ? reserved_as_of(instance, region, reserved_term(kind)).value_or(*region.as_of)
-                    : region.as_of;
-            const UnitCommitment& unit = reserved_unit(best->commitment);
-            add_commitment_notes(option, unit.use, best->commitment,
-                                 reserved ? std::string(catalog::to_string(best->payment))
-                                          : std::string("prepaid"));
-            if (best->is_default) {
-                option.notes.push_back(add_note(make_note(NoteKind::default_commitment_price)));
-            }
-            // A spill exists only where the region has an on-demand price (commitments_for).
-            emit(option, unit.flows, best->commitment.effective_per_hour,
-                 unit.spill.cells.empty() ? nullptr : &unit.spill, region.on_demand.value_or(0.0));
-        }
-        // A spot price at or above the region's on-demand price is no discount to gamble on.
-        const bool usable_spot =
-            region.spot && (!region.on_demand || *region.spot < *region.on_demand);
-        if (region.spot && !usable_spot && allowed(purchase, PurchaseOption::spot)) {
-            ++m_unusable_spot;
-        }
-        if (usable_spot && allowed(purchase, PurchaseOption::spot)) {
-            Option& option = m_plan.options.emplace_back(spot_proto);
-            option.region = region.name;
-            option.zone = region.spot_zone;
-            option.prices_as_of = region.spot_as_of;
-            if (simulation) {
-                option.p90_wall_hours = simulation->p90_wall_hours;
-                const double per_hour = *region.spot * proto.nodes * proto.fx_rate;
-                option.simulation = SpotQuantiles{simulation->samples,
-                                                  m_settings.seed,
-                                                  simulation->p50_wall_hours,
-                                                  simulation->p90_wall_hours,
-                                                  simulation->p50_wall_hours * per_hour,
-                                                  simulation->p90_wall_hours * per_hour};
-                option.notes.push_back(
-                    add_note(make_note(NoteKind::spot_simulation,
-                                       {static_cast<double>(simulation->samples),
-                                        simulation->p50_wall_hours, simulation->p90_wall_hours,
-                                        option.simulation->p50_cost, option.simulation->p90_cost},
-                                       m_plan.currency, std::to_string(m_settings.seed))));
-            }
-            emit(option, unit_spot, *region.spot);
+void Planner::add_region(CloudOffer& offer, const Region& region) {
+    const std::vector<PurchaseOption>& purchase = m_plan.purchase_options;
+    if (region.on_demand && offer.rate && offer.slice == nullptr) {
+        const double per_gpu_hour = *region.on_demand * offer.proto.fx_rate *
+                                    (1.0 - (offer.discount ? offer.discount->fraction : 0.0)) /
+                                    offer.instance.gpu_count;
+        auto [it, inserted] =
+            m_cheapest_on_demand_per_gpu_hour.emplace(offer.gpu.name, per_gpu_hour);
+        if (!inserted) {
+            it->second = std::min(it->second, per_gpu_hour);
         }
     }
+    if (region.on_demand && allowed(purchase, PurchaseOption::on_demand)) {
+        Option& option = m_plan.options.emplace_back(offer.on_demand_proto);
+        option.region = region.name;
+        option.prices_as_of = region.as_of;
+        price_and_judge(offer, option, offer.unit_on_demand, *region.on_demand);
+    }
+    for (const PurchaseOption kind : k_commitment_kinds) {
+        if (allowed(purchase, kind)) {
+            add_commitment(offer, region, kind);
+        }
+    }
+    // A spot price at or above the region's on-demand price is no discount to gamble on.
+    if (!allowed(purchase, PurchaseOption::spot) || !region.spot) {
+        return;
+    }
+    if (usable_spot(region)) {
+        add_spot(offer, region);
+    } else {
+        ++m_unusable_spot;
+    }
+}
+
+const Planner::UnitCommitment& Planner::unit_commitment(CloudOffer& offer,
+                                                        const Commitment& commitment) {
+    const auto key =
+        std::tuple{commitment.term_months, commitment.upfront_fraction, commitment.horizon_months};
+    auto it = offer.unit_reserved.find(key);
+    if (it == offer.unit_reserved.end()) {
+        const CommittedUsage none;
+        const CommittedUsage& unit = offer.endless ? none : committed(offer.usage, commitment);
+        it = offer.unit_reserved
+                 .emplace(key, UnitCommitment{flows_of(unit.flows, offer.hidden),
+                                              flows_of(unit.spill, {}), unit.npv, unit.use})
+                 .first;
+    }
+    return it->second;
+}
+
+void Planner::add_commitment(CloudOffer& offer, const Region& region, PurchaseOption kind) {
+    commitments_for(offer.provider, offer.instance, region, kind, m_workload.horizon_months,
+                    offer.choices);
+    if (offer.choices.empty()) {
+        return;
+    }
+    // Of the payment plans offered, the one with the lowest present value.
+    const CommitmentChoice* best =
+        cheapest_choice(offer.choices, [&](const CommitmentChoice& choice) {
+            return choice.commitment.effective_per_hour *
+                   unit_commitment(offer, choice.commitment).npv;
+        });
+    Option& option = m_plan.options.emplace_back(offer.proto);
+    option.region = region.name;
+    option.purchase = kind;
+    option.payment = best->payment;
+    const bool reserved = is_reserved(kind);
+    option.prices_as_of =
+        reserved
+            ? reserved_as_of(offer.instance, region, reserved_term(kind)).value_or(*region.as_of)
+            : region.as_of;
+    const UnitCommitment& unit = unit_commitment(offer, best->commitment);
+    add_commitment_notes(option, unit.use, best->commitment,
+                         reserved ? std::string(catalog::to_string(best->payment))
+                                  : std::string("prepaid"));
+    if (best->is_default) {
+        option.notes.push_back(add_note(make_note(NoteKind::default_commitment_price)));
+    }
+    // A spill exists only where the region has an on-demand price (commitments_for).
+    price_and_judge(offer, option, unit.flows, best->commitment.effective_per_hour,
+                    unit.spill.cells.empty() ? nullptr : &unit.spill,
+                    region.on_demand.value_or(0.0));
+}
+
+void Planner::add_spot(CloudOffer& offer, const Region& region) {
+    Option& option = m_plan.options.emplace_back(offer.spot_proto);
+    option.region = region.name;
+    option.zone = region.spot_zone;
+    option.prices_as_of = region.spot_as_of;
+    if (const std::optional<SpotSimulation>& simulation = offer.simulation) {
+        option.p90_wall_hours = simulation->p90_wall_hours;
+        const double per_hour = *region.spot * offer.proto.nodes * offer.proto.fx_rate;
+        option.simulation = SpotQuantiles{simulation->samples,
+                                          m_settings.seed,
+                                          simulation->p50_wall_hours,
+                                          simulation->p90_wall_hours,
+                                          simulation->p50_wall_hours * per_hour,
+                                          simulation->p90_wall_hours * per_hour};
+        option.notes.push_back(add_note(make_note(
+            NoteKind::spot_simulation,
+            {static_cast<double>(simulation->samples), simulation->p50_wall_hours,
+             simulation->p90_wall_hours, option.simulation->p50_cost, option.simulation->p90_cost},
+            m_plan.currency, std::to_string(m_settings.seed))));
+    }
+    price_and_judge(offer, option, offer.unit_spot, *region.spot);
+}
+
+void Planner::price_and_judge(const CloudOffer& offer, Option& option, const Flows& unit,
+                              double price, const Flows* spill, double spill_price) {
+    finish(option, unit, price, offer.discount ? &*offer.discount : nullptr, spill, spill_price);
+    judge(option, offer.e, offer.gpu, offer.rate.has_value());
 }
 
 } // namespace gpuplan::cost::detail

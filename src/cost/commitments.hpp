@@ -8,6 +8,7 @@
 #include "gpuplan/purchase.hpp"
 
 #include <array>
+#include <limits>
 #include <optional>
 #include <vector>
 
@@ -33,6 +34,29 @@ constexpr std::array<PurchaseOption, 4> k_commitment_kinds{
 [[nodiscard]] inline catalog::Term reserved_term(PurchaseOption kind) {
     return kind == PurchaseOption::reserved_3y ? catalog::Term::three_years
                                                : catalog::Term::one_year;
+}
+
+// Whether `kind` is a reservation (priced per term from the catalog's reserved prices or the
+// provider's discounts) rather than a prepaid subscription.
+[[nodiscard]] inline bool is_reserved(PurchaseOption kind) {
+    return kind == PurchaseOption::reserved_1y || kind == PurchaseOption::reserved_3y;
+}
+
+// Of the payment plans in `choices`, the first of the lowest `value(choice)` (lower by more than
+// 1e-9); nullptr when there are none.
+template <class Value>
+[[nodiscard]] const CommitmentChoice* cheapest_choice(const std::vector<CommitmentChoice>& choices,
+                                                      Value value) {
+    const CommitmentChoice* best = nullptr;
+    double best_value = std::numeric_limits<double>::infinity();
+    for (const CommitmentChoice& choice : choices) {
+        const double at = value(choice);
+        if (at < best_value - 1e-9) {
+            best_value = at;
+            best = &choice;
+        }
+    }
+    return best;
 }
 
 // Commitment prices of `kind` in a region, into `choices` (a buffer reused across regions). A

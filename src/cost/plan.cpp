@@ -68,7 +68,7 @@ void Planner::add_slice(const catalog::Provider& provider, const catalog::Instan
     }
 }
 
-Plan Planner::run() {
+void Planner::start_plan() {
     const Workload& w = m_workload;
     m_plan.currency = !m_settings.currency.empty()  ? m_settings.currency
                       : !w.finance.currency.empty() ? w.finance.currency
@@ -91,62 +91,49 @@ Plan Planner::run() {
                                   ? std::vector<PurchaseOption>(k_all_purchase_options.begin(),
                                                                 k_all_purchase_options.end())
                                   : w.constraints.purchase;
+    const std::vector<std::string>& models = w.constraints.gpu_models;
     for (const catalog::Gpu& gpu : m_catalog.gpus) {
-        const bool wanted =
-            w.constraints.gpu_models.empty() ||
-            std::any_of(w.constraints.gpu_models.begin(), w.constraints.gpu_models.end(),
-                        [&](const std::string& name) {
-                            const catalog::Gpu* found = catalog::find_gpu(m_catalog, name);
-                            return found != nullptr && found->name == gpu.name;
-                        });
+        const bool wanted = models.empty() ||
+                            std::any_of(models.begin(), models.end(), [&](const std::string& name) {
+                                const catalog::Gpu* found = catalog::find_gpu(m_catalog, name);
+                                return found != nullptr && found->name == gpu.name;
+                            });
         if (wanted) {
             m_plan.candidate_gpus.push_back(gpu.name);
         }
     }
-    // Room for every option up front: growing a vector of thousands of options re-faults pages
-    // (and the buffer is a large one, see Options).
-    m_plan.options.reserve(catalog::offer_count(m_catalog) * m_plan.purchase_options.size() +
-                           (m_catalog.self_built ? 2 * m_catalog.self_built->builds.size() : 0));
-    for (const catalog::Provider& provider : m_catalog.providers) {
-        if (!w.constraints.providers.empty() && !contains(w.constraints.providers, provider.name)) {
-            continue;
-        }
-        for (const catalog::Instance& instance : provider.instances) {
-            const catalog::Gpu* gpu = catalog::find_gpu(m_catalog, instance.gpu);
-            if (gpu == nullptr || !contains(m_plan.candidate_gpus, gpu->name)) {
-                continue;
-            }
-            if (catalog::is_slice(instance) ||
-                std::floor(instance.gpu_count) != instance.gpu_count) {
-                add_slice(provider, instance, *gpu);
-                continue;
-            }
-            add_cloud(provider, instance, *gpu);
-            for (const int count : larger_counts(instance, *gpu)) {
-                add_cloud(provider, instance, *gpu, nullptr, count);
-            }
-        }
+}
+
+void Planner::add_instance(const catalog::Provider& provider, const catalog::Instance& instance) {
+    const catalog::Gpu* gpu = catalog::find_gpu(m_catalog, instance.gpu);
+    if (gpu == nullptr || !contains(m_plan.candidate_gpus, gpu->name)) {
+        return;
     }
+    if (catalog::is_slice(instance) || std::floor(instance.gpu_count) != instance.gpu_count) {
+        add_slice(provider, instance, *gpu);
+        return;
+    }
+    add_cloud(provider, instance, *gpu);
+    for (const int count : larger_counts(instance, *gpu)) {
+        add_cloud(provider, instance, *gpu, nullptr, count);
+    }
+}
+
+void Planner::add_self_built_options() {
     // Owning stays in the comparison under a provider filter: it is the alternative to renting
     // that the user weighs; only `purchase` leaves it out.
-    if (m_catalog.self_built && allowed(m_plan.purchase_options, PurchaseOption::self_built)) {
-        for (const catalog::Build& build : m_catalog.self_built->builds) {
-            const catalog::Gpu* gpu = catalog::find_gpu(m_catalog, build.gpu);
-            if (gpu != nullptr && contains(m_plan.candidate_gpus, gpu->name)) {
-                add_self_built(build, *gpu);
-            }
+    if (!m_catalog.self_built || !allowed(m_plan.purchase_options, PurchaseOption::self_built)) {
+        return;
+    }
+    for (const catalog::Build& build : m_catalog.self_built->builds) {
+        const catalog::Gpu* gpu = catalog::find_gpu(m_catalog, build.gpu);
+        if (gpu != nullptr && contains(m_plan.candidate_gpus, gpu->name)) {
+            add_self_built(build, *gpu);
         }
     }
-    // A larger count is an alternative only when it is feasible; its minimum-count option already
-    // says why the instance type is rejected.
-    if (m_settings.counts == GpuCounts::larger) {
-        std::erase_if(m_plan.options,
-                      [](const Option& option) { return option.larger_count && option.rejection; });
-    }
-    compare_self_built();
-    if (m_rules.decision != nullptr) {
-        apply_decision(m_plan, *m_rules.decision, m_rules.excluded);
-    }
+}
+
+void Planner::add_assumptions() {
     if (m_unusable_spot > 0) {
         m_plan.assumptions.push_back(fmt::format(
             "{} spot price{} at or above the region's on-demand price not offered as spot",
@@ -163,6 +150,35 @@ Plan Planner::run() {
         m_workload.model.family == workload::Family::transformer) {
         m_plan.assumptions.push_back(serving_not_modelled(m_workload.inference));
     }
+}
+
+Plan Planner::run() {
+    start_plan();
+    // Room for every option up front: growing a vector of thousands of options re-faults pages
+    // (and the buffer is a large one, see Options).
+    m_plan.options.reserve(catalog::offer_count(m_catalog) * m_plan.purchase_options.size() +
+                           (m_catalog.self_built ? 2 * m_catalog.self_built->builds.size() : 0));
+    const std::vector<std::string>& providers = m_workload.constraints.providers;
+    for (const catalog::Provider& provider : m_catalog.providers) {
+        if (!providers.empty() && !contains(providers, provider.name)) {
+            continue;
+        }
+        for (const catalog::Instance& instance : provider.instances) {
+            add_instance(provider, instance);
+        }
+    }
+    add_self_built_options();
+    // A larger count is an alternative only when it is feasible; its minimum-count option already
+    // says why the instance type is rejected.
+    if (m_settings.counts == GpuCounts::larger) {
+        std::erase_if(m_plan.options,
+                      [](const Option& option) { return option.larger_count && option.rejection; });
+    }
+    compare_self_built();
+    if (m_rules.decision != nullptr) {
+        apply_decision(m_plan, *m_rules.decision, m_rules.excluded);
+    }
+    add_assumptions();
     m_plan.estimates = m_cache.calls();
     return std::move(m_plan);
 }

@@ -4,6 +4,7 @@
 
 #include "cost/estimate_cache.hpp"
 #include "cost/flows.hpp"
+#include "cost/regions.hpp"
 #include "gpuplan/catalog/catalog.hpp"
 #include "gpuplan/cost/cash_flows.hpp"
 #include "gpuplan/cost/note.hpp"
@@ -48,6 +49,15 @@ public:
     Plan run();
 
 private:
+    // The plan's currency, rates, budget, purchase options and candidate GPU models; throws
+    // InputError for a budget in a currency that does not convert.
+    void start_plan();
+    // The options of one instance type of a provider, if its GPU model is a candidate.
+    void add_instance(const catalog::Provider& provider, const catalog::Instance& instance);
+    // The self-built options of the catalog's site, unless `purchase` leaves them out.
+    void add_self_built_options();
+    // What the plan leaves out, said among its assumptions.
+    void add_assumptions();
     // Output-currency units per unit of `currency`, recorded for the report.
     std::optional<double> fx(const std::string& currency);
     // Prices an instance type at the estimator's count, or at `gpu_count` GPUs when given;
@@ -55,6 +65,23 @@ private:
     void add_cloud(const catalog::Provider& provider, const catalog::Instance& instance,
                    const catalog::Gpu& gpu, const catalog::GpuSlice* slice = nullptr,
                    std::optional<int> gpu_count = std::nullopt);
+    // What every region of an instance type shares (add_cloud), and a commitment's flows in it.
+    struct CloudOffer;
+    struct UnitCommitment;
+    // The spot prototype of `offer`: its interruption overhead, notes, simulation and flows.
+    void plan_spot(CloudOffer& offer);
+    // The options of `offer` in one region, in purchase-option order.
+    void add_region(CloudOffer& offer, const Region& region);
+    // The cheapest payment plan of a commitment kind in a region, if the region offers one.
+    void add_commitment(CloudOffer& offer, const Region& region, PurchaseOption kind);
+    // The spot option of a region whose spot price is usable.
+    void add_spot(CloudOffer& offer, const Region& region);
+    // `commitment` at a price of 1 for the offer's usage, computed once per term, upfront share
+    // and horizon.
+    const UnitCommitment& unit_commitment(CloudOffer& offer, const Commitment& commitment);
+    // Prices an option of `offer` from `unit` at `price` (finish), then judges it.
+    void price_and_judge(const CloudOffer& offer, Option& option, const Flows& unit, double price,
+                         const Flows* spill = nullptr, double spill_price = 0.0);
     // The larger GPU counts an instance type is also priced at (Settings::counts).
     std::vector<int> larger_counts(const catalog::Instance& instance, const catalog::Gpu& gpu);
     // A slice instance, or counts it as not planned (a count above one that is not whole).

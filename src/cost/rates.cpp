@@ -6,17 +6,22 @@
 #include "gpuplan/units.hpp"
 
 #include <algorithm>
-#include <limits>
+#include <string>
+#include <utility>
+#include <vector>
 
 namespace gpuplan::cost {
 
+using detail::cheapest_choice;
 using detail::CommitmentChoice;
 using detail::commitments_for;
+using detail::is_reserved;
 using detail::k_commitment_kinds;
 using detail::Region;
 using detail::regions_of;
 using detail::reserved_as_of;
 using detail::reserved_term;
+using detail::usable_spot;
 
 SelfBuiltPlan self_built_plan(const catalog::SelfBuilt& self_built, const catalog::Build& build,
                               int nodes, double horizon_months) {
@@ -80,6 +85,34 @@ double term_npv(Commitment commitment, double monthly_rate) {
     return finance::npv(monthly_rate, reserved_cash_flows(usage, commitment).amounts());
 }
 
+// The commitment of `kind` a region offers with the lowest present value over a whole term, if
+// it offers one; `choices` is a buffer, `sources` the instance's price sources.
+std::optional<CommitmentRate>
+commitment_rate(const catalog::Provider& provider, const catalog::Instance& instance,
+                const Region& region, PurchaseOption kind, double monthly_rate,
+                std::vector<CommitmentChoice>& choices, const std::vector<std::string>& sources) {
+    commitments_for(provider, instance, region, kind, 0.0, choices);
+    const CommitmentChoice* best =
+        cheapest_choice(choices, [monthly_rate](const CommitmentChoice& choice) {
+            return choice.commitment.effective_per_hour * term_npv(choice.commitment, monthly_rate);
+        });
+    if (best == nullptr) {
+        return std::nullopt;
+    }
+    if (!is_reserved(kind)) {
+        return CommitmentRate{kind,         best->payment, best->commitment, best->is_default,
+                              region.as_of, sources};
+    }
+    return CommitmentRate{
+        kind,
+        best->payment,
+        best->commitment,
+        best->is_default,
+        reserved_as_of(instance, region, reserved_term(kind))
+            .value_or(region.as_of.value_or(Date{})),
+        reserved_sources(provider, instance, region.name, reserved_term(kind), best->payment)};
+}
+
 } // namespace
 
 std::optional<OfferRates> offer_rates(const catalog::Catalog& catalog, const Option& option,
@@ -94,48 +127,28 @@ std::optional<OfferRates> offer_rates(const catalog::Catalog& catalog, const Opt
     if (instance == provider->instances.end()) {
         return std::nullopt;
     }
-    for (const Region& region : regions_of(*provider, *instance)) {
-        if (region.name != option.region) {
-            continue;
-        }
-        OfferRates rates;
-        rates.fx_rate = option.fx_rate;
-        rates.gpus_per_node = option.gpus_per_node;
-        rates.on_demand = region.on_demand;
-        rates.spot = region.spot && (!region.on_demand || *region.spot < *region.on_demand)
-                         ? region.spot
-                         : std::nullopt;
-        rates.sources = price_sources(*provider, *instance, region.name);
-        rates.as_of = region.as_of;
-        std::vector<CommitmentChoice> choices;
-        for (const PurchaseOption kind : k_commitment_kinds) {
-            commitments_for(*provider, *instance, region, kind, 0.0, choices);
-            const CommitmentChoice* best = nullptr;
-            double best_value = std::numeric_limits<double>::infinity();
-            for (const CommitmentChoice& choice : choices) {
-                const double value = choice.commitment.effective_per_hour *
-                                     term_npv(choice.commitment, monthly_rate);
-                if (value < best_value - 1e-9) {
-                    best_value = value;
-                    best = &choice;
-                }
-            }
-            if (best != nullptr) {
-                const bool reserved =
-                    kind == PurchaseOption::reserved_1y || kind == PurchaseOption::reserved_3y;
-                rates.commitments.push_back(
-                    {kind, best->payment, best->commitment, best->is_default,
-                     reserved ? reserved_as_of(*instance, region, reserved_term(kind))
-                                    .value_or(region.as_of.value_or(Date{}))
-                              : region.as_of,
-                     reserved ? reserved_sources(*provider, *instance, region.name,
-                                                 reserved_term(kind), best->payment)
-                              : rates.sources});
-            }
-        }
-        return rates;
+    const std::vector<Region> regions = regions_of(*provider, *instance);
+    const auto region = std::find_if(regions.begin(), regions.end(), [&option](const Region& r) {
+        return r.name == option.region;
+    });
+    if (region == regions.end()) {
+        return std::nullopt;
     }
-    return std::nullopt;
+    OfferRates rates;
+    rates.fx_rate = option.fx_rate;
+    rates.gpus_per_node = option.gpus_per_node;
+    rates.on_demand = region->on_demand;
+    rates.spot = usable_spot(*region) ? region->spot : std::nullopt;
+    rates.sources = price_sources(*provider, *instance, region->name);
+    rates.as_of = region->as_of;
+    std::vector<CommitmentChoice> choices;
+    for (const PurchaseOption kind : k_commitment_kinds) {
+        if (auto rate = commitment_rate(*provider, *instance, *region, kind, monthly_rate, choices,
+                                        rates.sources)) {
+            rates.commitments.push_back(std::move(*rate));
+        }
+    }
+    return rates;
 }
 
 } // namespace gpuplan::cost

@@ -26,6 +26,11 @@ struct Region {
     std::size_t zoneless_row = static_cast<std::size_t>(-1); // first row without a zone
 };
 
+// Whether the region's spot price is one to offer: below its on-demand price, if it has one.
+[[nodiscard]] inline bool usable_spot(const Region& region) {
+    return region.spot && (!region.on_demand || *region.spot < *region.on_demand);
+}
+
 // Price rows grouped by region in catalog order: the cheapest zone's on-demand and spot price,
 // and the dates of the rows they came from (a row without a date has the provider's).
 [[nodiscard]] std::vector<Region> regions_of(const catalog::Provider& provider,
