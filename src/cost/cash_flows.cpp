@@ -289,47 +289,76 @@ CashFlows spot_cash_flows(const Usage& usage, double price_per_node_hour,
     return usage_cash_flows(usage_profile(stretched, 0.0), Item::compute, price_per_node_hour);
 }
 
+namespace {
+
+// Bounds the work of a pathological input (interruptions far more frequent than progress).
+constexpr long k_max_events = 10'000'000;
+
+// The random draws of a spot simulation: interruptions at `lambda` per hour (none when 0), work
+// checkpointed every `tau` hours, and the events drawn so far.
+struct SpotDraws {
+    std::mt19937_64 engine;
+    std::exponential_distribution<double> next_interruption;
+    double lambda = 0.0;
+    double tau = 0.0;
+    const SpotRisk& risk;
+    long events = 0;
+
+    // Adds to `wall` one run of `useful_hours`: segments of up to tau hours, each checkpointed
+    // unless it is the last, and for each interruption the time since the checkpoint and the
+    // restart.
+    void run(double useful_hours, double& wall) {
+        double done = 0.0;
+        while (done < useful_hours && events < k_max_events) {
+            ++events;
+            const double segment = std::min(tau, useful_hours - done);
+            const double need =
+                segment + (done + segment < useful_hours ? risk.checkpoint_hours : 0.0);
+            const double until = lambda > 0.0 ? next_interruption(engine) : need + 1.0;
+            if (until >= need) {
+                wall += need;
+                done += segment;
+            } else {
+                wall += until;
+                restart(wall);
+            }
+        }
+    }
+
+    // Adds a restart to `wall`: the restart itself can be interrupted and starts over.
+    void restart(double& wall) {
+        for (double again = next_interruption(engine);
+             again < risk.restart_hours && events < k_max_events;
+             again = next_interruption(engine)) {
+            wall += again;
+            ++events;
+        }
+        wall += risk.restart_hours;
+    }
+};
+
+} // namespace
+
 SpotSimulation simulate_spot(double useful_hours, int runs, const SpotOverhead& overhead,
                              const SpotRisk& risk, int samples, std::uint64_t seed) {
     SpotSimulation result;
     if (samples <= 0) {
         return result;
     }
-    std::mt19937_64 engine(seed);
     const double lambda = overhead.interruption_rate_per_hour;
-    const double tau = overhead.checkpoint_interval_hours > 0.0 ? overhead.checkpoint_interval_hours
-                                                                : std::max(useful_hours, 1e-9);
-    std::exponential_distribution<double> next_interruption(lambda > 0.0 ? lambda : 1.0);
-    // Bounds the work of a pathological input (interruptions far more frequent than progress).
-    constexpr long k_max_events = 10'000'000;
+    SpotDraws draws{
+        .engine = std::mt19937_64(seed),
+        .next_interruption = std::exponential_distribution<double>(lambda > 0.0 ? lambda : 1.0),
+        .lambda = lambda,
+        .tau = overhead.checkpoint_interval_hours > 0.0 ? overhead.checkpoint_interval_hours
+                                                        : std::max(useful_hours, 1e-9),
+        .risk = risk};
     std::vector<double> walls;
     walls.reserve(static_cast<std::size_t>(samples));
-    long events = 0;
-    for (int s = 0; s < samples && events < k_max_events; ++s) {
+    for (int s = 0; s < samples && draws.events < k_max_events; ++s) {
         double wall = 0.0;
         for (int r = 0; r < runs; ++r) {
-            double done = 0.0;
-            while (done < useful_hours && events < k_max_events) {
-                ++events;
-                const double segment = std::min(tau, useful_hours - done);
-                const double need =
-                    segment + (done + segment < useful_hours ? risk.checkpoint_hours : 0.0);
-                const double until = lambda > 0.0 ? next_interruption(engine) : need + 1.0;
-                if (until >= need) {
-                    wall += need;
-                    done += segment;
-                } else {
-                    wall += until;
-                    // The restart itself can be interrupted and starts over.
-                    for (double again = next_interruption(engine);
-                         again < risk.restart_hours && events < k_max_events;
-                         again = next_interruption(engine)) {
-                        wall += again;
-                        ++events;
-                    }
-                    wall += risk.restart_hours;
-                }
-            }
+            draws.run(useful_hours, wall);
         }
         walls.push_back(wall);
     }
