@@ -1,0 +1,120 @@
+#pragma once
+// Reading one catalog file into a partial catalog: the FileReader of the loader, whose sections
+// are read in read_*.cpp, and the checks that run once every file is merged. Private to the
+// loader (src/catalog/loader.cpp and its read_*.cpp, check_references.cpp).
+
+#include "detail/sources.hpp"
+#include "detail/yaml_reader.hpp"
+#include "gpuplan/catalog/catalog.hpp"
+#include "gpuplan/catalog/loader.hpp"
+#include "gpuplan/error.hpp"
+#include "gpuplan/limits.hpp"
+#include "gpuplan/text_file.hpp"
+
+#include <algorithm>
+#include <optional>
+#include <set>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace gpuplan::catalog::reading {
+
+using detail::k_fraction;
+using detail::k_non_negative;
+using detail::k_positive;
+using detail::NumberRange;
+using detail::YamlNode;
+
+inline constexpr NumberRange k_price{0.0, limits::k_max_price_per_hour, false,
+                                     "a non-negative price"};
+// Spot interruptions per node-hour: published rates are below 0.2; above one an hour the spot
+// model's restart arithmetic grows exponentially (docs/limits.md).
+inline constexpr NumberRange k_interruption_rate{0.0, k_max_interruption_rate_per_node_hour, false,
+                                                 "a non-negative number"};
+
+// A name that must resolve once every file is merged: a GPU or a currency.
+// A slice (kind `slice`) names its instance's GPU and is checked against it: its MIG profile
+// must be one of the GPU's, its stated memory at most the GPU's.
+struct PendingReference {
+    enum class Kind { gpu, currency, slice } kind = Kind::gpu;
+    std::string name;
+    Diagnostic where;
+    std::string mig_profile;
+    std::optional<double> slice_memory_gib;
+};
+
+// A commitment term (`1y`, `3y`); nullopt (reported) otherwise.
+[[nodiscard]] std::optional<Term> read_term(const YamlNode& node);
+// A payment option (`no_upfront`, `partial_upfront`, `all_upfront`); nullopt (reported) otherwise.
+[[nodiscard]] std::optional<Payment> read_payment(const YamlNode& node);
+// The share paid upfront: fixed by `payment` except for partial upfront (default one half).
+[[nodiscard]] double read_upfront_fraction(const YamlNode& node, Payment payment);
+
+// Reads one file into a partial catalog. Sources get catalog-wide ids as they are registered.
+class FileReader {
+public:
+    FileReader(const TextFile& file, Catalog& catalog, DiagnosticSink& sink,
+               std::vector<PendingReference>& pending);
+
+    // Parses the file and merges what it holds into the catalog.
+    void read();
+
+private:
+    template <class Fn> void read_list(const YamlNode& node, Fn&& fn) {
+        for (const YamlNode& item : node.items()) {
+            fn(item);
+        }
+    }
+
+    // Values every section reads (read_values.cpp).
+    void defer(PendingReference::Kind kind, const std::string& name, const YamlNode& node);
+    void read_sources(const YamlNode& node);
+    std::string register_source(Source source);
+    std::vector<std::string> read_source_refs(const YamlNode& node);
+    std::vector<std::string> required_sources(const YamlNode& node);
+    std::optional<Parameter> read_parameter(const YamlNode& node, const NumberRange& range);
+    std::optional<Parameter> parameter_at(const YamlNode& parent, std::string_view key,
+                                          bool required, const NumberRange& range);
+
+    // GPU models and benchmarks (read_gpus.cpp).
+    void read_gpu(const YamlNode& node);
+    void read_benchmark(const YamlNode& node);
+
+    // Providers (read_providers.cpp).
+    void read_provider(const YamlNode& node);
+
+    // Instances and their prices (read_instances.cpp).
+    void read_price_row(const YamlNode& node, Instance& instance,
+                        std::set<std::pair<std::string, std::string>>& seen);
+    void read_reserved_price(const YamlNode& node, Instance& instance);
+    void read_gpu_share(const YamlNode& node, Instance& instance);
+    std::optional<Instance> read_instance(const YamlNode& node, bool price_overlay,
+                                          bool& price_rows_only);
+
+    // Self-built servers and their site (read_self_built.cpp).
+    void read_site(const YamlNode& node, Site& site);
+    void read_self_built(const YamlNode& node);
+
+    // Exchange rates (read_fx.cpp).
+    void read_fx(const YamlNode& node);
+
+    const TextFile& m_file;
+    Catalog& m_catalog;
+    std::vector<PendingReference>& m_pending;
+    detail::YamlContext m_context;
+    detail::SourceIds m_local_sources;
+    std::vector<Gpu> m_file_gpus;
+    std::set<std::string, std::less<>> m_file_providers;
+};
+
+// Reports every pending reference that does not resolve in the merged catalog, then gives every
+// GPU reference its model's canonical name.
+void check_references(Catalog& catalog, const std::vector<PendingReference>& pending,
+                      DiagnosticSink& sink);
+
+// Reports the site parameters self-built builds need and the merged catalog lacks.
+void check_site(const Catalog& catalog, DiagnosticSink& sink);
+
+} // namespace gpuplan::catalog::reading

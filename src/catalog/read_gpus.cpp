@@ -1,0 +1,134 @@
+// GPU models and the benchmarks measured on them.
+
+#include "detail/strings.hpp"
+#include "file_reader.hpp"
+
+#include <fmt/format.h>
+
+namespace gpuplan::catalog::reading {
+
+void FileReader::read_gpu(const YamlNode& node) {
+    if (!node.expect_map({"name", "aliases", "architecture", "form_factor", "memory_gib",
+                          "memory_bandwidth_gb_per_s", "tflops", "tdp_watts", "nvlink_gb_per_s",
+                          "mig_instances", "released", "source", "as_of", "note"})) {
+        return;
+    }
+    Gpu gpu;
+    gpu.name = node.string_at("name", true).value_or("");
+    if (auto aliases = node.get("aliases")) {
+        gpu.aliases = aliases->as_string_list().value_or(std::vector<std::string>{});
+    }
+    if (auto arch = node.require("architecture")) {
+        if (auto index = arch->as_choice(
+                {"volta", "turing", "ampere", "ada", "hopper", "blackwell", "cdna3"})) {
+            gpu.architecture = static_cast<Architecture>(*index);
+        }
+    }
+    if (auto form = node.require("form_factor")) {
+        if (auto index = form->as_choice({"sxm", "pcie", "oam"})) {
+            gpu.form_factor = static_cast<FormFactor>(*index);
+        }
+    }
+    gpu.memory_gib = node.number_at("memory_gib", true, k_positive).value_or(0.0);
+    gpu.memory_bandwidth_gb_per_s =
+        node.number_at("memory_bandwidth_gb_per_s", true, k_positive).value_or(0.0);
+    if (auto tflops = node.require("tflops")) {
+        if (tflops->expect_map({"fp32", "tf32", "fp16", "bf16", "fp8", "int8", "int4"})) {
+            for (std::size_t i = 0; i < k_precision_count; ++i) {
+                auto key = to_string(static_cast<Precision>(i));
+                gpu.tflops.at(i) = tflops->number_at(key, key == "fp32", k_positive);
+            }
+        }
+    }
+    gpu.tdp_watts = node.number_at("tdp_watts", true, k_positive).value_or(0.0);
+    gpu.nvlink_gb_per_s = node.number_at("nvlink_gb_per_s", false, k_positive).value_or(0.0);
+    if (auto mig = node.get("mig_instances")) {
+        gpu.mig_instances = static_cast<int>(mig->as_integer(1, 64).value_or(0));
+    }
+    if (auto released = node.require("released")) {
+        gpu.released = static_cast<int>(released->as_integer(1990, 2100).value_or(0));
+    }
+    gpu.sources = required_sources(node);
+    if (auto as_of = node.require("as_of")) {
+        gpu.as_of = as_of->as_date().value_or(Date{});
+    }
+    gpu.note = node.string_at("note", false).value_or("");
+    if (gpu.name.empty()) {
+        return;
+    }
+    for (const Gpu& other : m_file_gpus) {
+        auto clash = [&](const std::string& a) {
+            if (detail::iequals(a, other.name)) {
+                return true;
+            }
+            return std::any_of(other.aliases.begin(), other.aliases.end(),
+                               [&](const std::string& b) { return detail::iequals(a, b); });
+        };
+        bool duplicate = clash(gpu.name);
+        for (const std::string& alias : gpu.aliases) {
+            duplicate = duplicate || clash(alias);
+        }
+        if (duplicate) {
+            node.get("name")->error(fmt::format(
+                "GPU '{}' clashes with GPU '{}' defined earlier in this file (name or alias)",
+                gpu.name, other.name));
+            return;
+        }
+    }
+    m_file_gpus.push_back(gpu);
+    auto it = std::find_if(m_catalog.gpus.begin(), m_catalog.gpus.end(),
+                           [&](const Gpu& g) { return detail::iequals(g.name, gpu.name); });
+    if (it != m_catalog.gpus.end()) {
+        *it = std::move(gpu);
+    } else {
+        m_catalog.gpus.push_back(std::move(gpu));
+    }
+}
+
+void FileReader::read_benchmark(const YamlNode& node) {
+    if (!node.expect_map({"model", "gpu", "precision", "metric", "value", "gpu_count", "source",
+                          "as_of", "note"})) {
+        return;
+    }
+    Benchmark benchmark;
+    benchmark.model = node.string_at("model", true).value_or("");
+    if (auto gpu = node.require("gpu")) {
+        if (auto name = gpu->as_string()) {
+            benchmark.gpu = *name;
+            defer(PendingReference::Kind::gpu, *name, *gpu);
+        }
+    }
+    if (auto precision = node.require("precision")) {
+        if (auto index =
+                precision->as_choice({"fp32", "tf32", "fp16", "bf16", "fp8", "int8", "int4"})) {
+            benchmark.precision = static_cast<Precision>(*index);
+        }
+    }
+    if (auto metric = node.require("metric")) {
+        if (auto index =
+                metric->as_choice({"samples_per_second_per_gpu", "tokens_per_second_per_gpu"})) {
+            benchmark.metric =
+                *index == 0 ? "samples_per_second_per_gpu" : "tokens_per_second_per_gpu";
+        }
+    }
+    benchmark.value = node.number_at("value", true, k_positive).value_or(0.0);
+    if (auto count = node.get("gpu_count")) {
+        benchmark.gpu_count = static_cast<int>(count->as_integer(1, 100'000).value_or(1));
+    }
+    benchmark.sources = required_sources(node);
+    if (auto as_of = node.require("as_of")) {
+        benchmark.as_of = as_of->as_date().value_or(Date{});
+    }
+    auto same = [&](const Benchmark& b) {
+        return b.model == benchmark.model && detail::iequals(b.gpu, benchmark.gpu) &&
+               b.precision == benchmark.precision && b.metric == benchmark.metric;
+    };
+    auto it = std::find_if(m_catalog.benchmarks.begin(), m_catalog.benchmarks.end(), same);
+    if (it != m_catalog.benchmarks.end()) {
+        *it = std::move(benchmark);
+    } else {
+        m_catalog.benchmarks.push_back(std::move(benchmark));
+    }
+}
+
+} // namespace gpuplan::catalog::reading
