@@ -36,45 +36,30 @@ std::string slice_error(const Catalog& catalog, const PendingReference& ref) {
     return {};
 }
 
-} // namespace
+// What is wrong with one pending reference; empty when it resolves. `gpu_names` are the
+// catalog's models (for the hint), `currencies` the base and every currency with a rate.
+std::string reference_error(const Catalog& catalog, const PendingReference& ref,
+                            std::span<const std::string_view> gpu_names,
+                            std::span<const std::string_view> currencies) {
+    if (ref.kind == PendingReference::Kind::slice) {
+        return slice_error(catalog, ref);
+    }
+    if (ref.kind == PendingReference::Kind::gpu) {
+        if (find_gpu(catalog, ref.name) != nullptr) {
+            return {};
+        }
+        std::string hint = detail::closest_match(ref.name, gpu_names);
+        return hint.empty() ? fmt::format("unknown GPU '{}': no such model in `gpus`", ref.name)
+                            : fmt::format("unknown GPU '{}'; did you mean '{}'?", ref.name, hint);
+    }
+    if (std::find(currencies.begin(), currencies.end(), ref.name) != currencies.end()) {
+        return {};
+    }
+    return fmt::format("currency {} has no exchange rate: add it to `fx.rates`", ref.name);
+}
 
-void check_references(Catalog& catalog, const std::vector<PendingReference>& pending,
-                      DiagnosticSink& sink) {
-    std::vector<std::string_view> gpu_names;
-    for (const Gpu& gpu : catalog.gpus) {
-        gpu_names.push_back(gpu.name);
-    }
-    std::vector<std::string_view> currencies{catalog.fx.base};
-    for (const FxRate& rate : catalog.fx.rates) {
-        currencies.push_back(rate.currency);
-    }
-    for (const PendingReference& ref : pending) {
-        Diagnostic diagnostic = ref.where;
-        if (ref.kind == PendingReference::Kind::slice) {
-            diagnostic.message = slice_error(catalog, ref);
-            if (!diagnostic.message.empty()) {
-                sink.add(std::move(diagnostic));
-            }
-            continue;
-        }
-        if (ref.kind == PendingReference::Kind::gpu) {
-            if (find_gpu(catalog, ref.name) != nullptr) {
-                continue;
-            }
-            std::string hint = detail::closest_match(ref.name, gpu_names);
-            diagnostic.message =
-                hint.empty() ? fmt::format("unknown GPU '{}': no such model in `gpus`", ref.name)
-                             : fmt::format("unknown GPU '{}'; did you mean '{}'?", ref.name, hint);
-        } else {
-            if (std::find(currencies.begin(), currencies.end(), ref.name) != currencies.end()) {
-                continue;
-            }
-            diagnostic.message =
-                fmt::format("currency {} has no exchange rate: add it to `fx.rates`", ref.name);
-        }
-        sink.add(std::move(diagnostic));
-    }
-    // Canonical GPU names everywhere, so later stages compare names exactly.
+// Canonical GPU names everywhere, so later stages compare names exactly.
+void use_canonical_gpu_names(Catalog& catalog) {
     auto canonical = [&](std::string& name) {
         if (const Gpu* gpu = find_gpu(catalog, name)) {
             name = gpu->name;
@@ -93,6 +78,29 @@ void check_references(Catalog& catalog, const std::vector<PendingReference>& pen
     for (Benchmark& benchmark : catalog.benchmarks) {
         canonical(benchmark.gpu);
     }
+}
+
+} // namespace
+
+void check_references(Catalog& catalog, const std::vector<PendingReference>& pending,
+                      DiagnosticSink& sink) {
+    std::vector<std::string_view> gpu_names;
+    for (const Gpu& gpu : catalog.gpus) {
+        gpu_names.push_back(gpu.name);
+    }
+    std::vector<std::string_view> currencies{catalog.fx.base};
+    for (const FxRate& rate : catalog.fx.rates) {
+        currencies.push_back(rate.currency);
+    }
+    for (const PendingReference& ref : pending) {
+        std::string message = reference_error(catalog, ref, gpu_names, currencies);
+        if (!message.empty()) {
+            Diagnostic diagnostic = ref.where;
+            diagnostic.message = std::move(message);
+            sink.add(std::move(diagnostic));
+        }
+    }
+    use_canonical_gpu_names(catalog);
 }
 
 } // namespace gpuplan::catalog::reading

@@ -16,6 +16,7 @@
 #include <set>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -44,6 +45,21 @@ struct PendingReference {
     std::string mig_profile;
     std::optional<double> slice_memory_gib;
 };
+
+// The (region, zone) of every price row an instance has so far.
+using PriceRowKeys = std::set<std::pair<std::string, std::string>>;
+
+// Replaces the first of `items` that `same` matches with `item`, or appends `item`: a later file
+// overrides an entity of an earlier one.
+template <class T, class Same>
+void replace_or_append(std::vector<T>& items, std::type_identity_t<T>&& item, Same same) {
+    auto it = std::find_if(items.begin(), items.end(), same);
+    if (it != items.end()) {
+        *it = std::move(item);
+    } else {
+        items.push_back(std::move(item));
+    }
+}
 
 // A commitment term (`1y`, `3y`); nullopt (reported) otherwise.
 [[nodiscard]] std::optional<Term> read_term(const YamlNode& node);
@@ -77,25 +93,45 @@ private:
     std::optional<Parameter> read_parameter(const YamlNode& node, const NumberRange& range);
     std::optional<Parameter> parameter_at(const YamlNode& parent, std::string_view key,
                                           bool required, const NumberRange& range);
+    // An ISO 4217 code, deferred until the exchange rates are known; nullopt (reported) when the
+    // node is not one.
+    std::optional<std::string> read_currency(const YamlNode& node);
+    // The GPU model named under the required key `gpu`, deferred until every file is read;
+    // empty (reported) when there is none.
+    std::string required_gpu(const YamlNode& node);
 
     // GPU models and benchmarks (read_gpus.cpp).
     void read_gpu(const YamlNode& node);
+    [[nodiscard]] const Gpu* clashing_gpu(const Gpu& gpu) const;
     void read_benchmark(const YamlNode& node);
 
     // Providers (read_providers.cpp).
     void read_provider(const YamlNode& node);
+    void read_provider_currency(const YamlNode& node, bool overlay, Provider& provider,
+                                ProviderKeys& keys);
+    void read_provider_defaults(const YamlNode& node, bool overlay, Provider& provider,
+                                ProviderKeys& keys);
+    bool read_billing(const YamlNode& node, Billing& billing);
+    std::optional<SpotTerms> read_spot(const YamlNode& node);
+    void read_reserved_discounts(const YamlNode& node, std::vector<ReservedDiscount>& discounts);
+    void read_instances(const YamlNode& node, const Provider* existing, Provider& provider,
+                        std::set<std::string>& price_overlays);
 
     // Instances and their prices (read_instances.cpp).
-    void read_price_row(const YamlNode& node, Instance& instance,
-                        std::set<std::pair<std::string, std::string>>& seen);
-    void read_reserved_price(const YamlNode& node, Instance& instance);
-    void read_gpu_share(const YamlNode& node, Instance& instance);
     std::optional<Instance> read_instance(const YamlNode& node, bool price_overlay,
                                           bool& price_rows_only);
+    void read_gpu_share(const YamlNode& node, Instance& instance);
+    void read_price_overlay(const YamlNode& node, Instance& instance);
+    void read_price_rows(const YamlNode& node, Instance& instance);
+    void read_price_row(const YamlNode& node, Instance& instance, PriceRowKeys& seen);
+    void read_reserved_price(const YamlNode& node, Instance& instance);
 
     // Self-built servers and their site (read_self_built.cpp).
-    void read_site(const YamlNode& node, Site& site);
     void read_self_built(const YamlNode& node);
+    void read_site(const YamlNode& node, Site& site);
+    void read_resale_curve(const YamlNode& node, Site& site);
+    void read_builds(const YamlNode& node, std::vector<Build>& builds);
+    bool read_build(const YamlNode& node, Build& build);
 
     // Exchange rates (read_fx.cpp).
     void read_fx(const YamlNode& node);

@@ -7,6 +7,80 @@
 
 namespace gpuplan::catalog {
 
+namespace {
+
+// Pins the provider's date and sources on its price rows (and its date on its reserved prices)
+// that state none, before the provider's own change.
+void pin_price_defaults(Provider& provider) {
+    for (Instance& instance : provider.instances) {
+        for (PriceRow& row : instance.prices) {
+            row.as_of = row.as_of.value_or(provider.as_of);
+            if (row.sources.empty()) {
+                row.sources = provider.sources;
+            }
+        }
+        for (ReservedPrice& price : instance.reserved) {
+            price.as_of = price.as_of.value_or(provider.as_of);
+        }
+    }
+}
+
+template <class T> void take_if_stated(bool stated, T& into, T& from) {
+    if (stated) {
+        into = std::move(from);
+    }
+}
+
+// The provider-level keys `source` states replace `target`'s.
+void take_stated_keys(Provider& target, Provider& source, const ProviderKeys& keys) {
+    take_if_stated(keys.display_name, target.display_name, source.display_name);
+    take_if_stated(keys.currency, target.currency, source.currency);
+    take_if_stated(keys.as_of, target.as_of, source.as_of);
+    take_if_stated(keys.sources, target.sources, source.sources);
+    take_if_stated(keys.billing, target.billing, source.billing);
+    take_if_stated(keys.spot, target.spot, source.spot);
+    take_if_stated(keys.reserved_discounts, target.reserved_discounts, source.reserved_discounts);
+    take_if_stated(keys.egress_per_gb, target.egress_per_gb, source.egress_per_gb);
+    take_if_stated(keys.note, target.note, source.note);
+}
+
+// A price overlay: its rows replace the rows of the same (region, zone), others stay.
+void overlay_price_rows(std::vector<PriceRow>& prices, std::vector<PriceRow>& overlay) {
+    for (PriceRow& row : overlay) {
+        auto same = std::find_if(prices.begin(), prices.end(), [&](const PriceRow& r) {
+            return r.region == row.region && r.zone == row.zone;
+        });
+        if (same != prices.end()) {
+            *same = std::move(row);
+        } else {
+            prices.push_back(std::move(row));
+        }
+    }
+}
+
+// Merges a later instance into the provider's instances of its type by the rules of
+// ProviderOverlay.
+void merge_instance(std::vector<Instance>& instances, Instance& instance,
+                    const ProviderOverlay& later) {
+    auto it = std::find_if(instances.begin(), instances.end(),
+                           [&](const Instance& i) { return i.type == instance.type; });
+    if (it == instances.end()) {
+        instances.push_back(std::move(instance));
+    } else if (later.price_rows_only.contains(instance.type)) {
+        overlay_price_rows(it->prices, instance.prices);
+    } else if (later.instances == InstanceMerge::replace) {
+        *it = std::move(instance);
+    } else {
+        it->gpu = std::move(instance.gpu);
+        it->gpu_count = instance.gpu_count;
+        it->vcpus = instance.vcpus;
+        it->memory_gib = instance.memory_gib;
+        it->prices = std::move(instance.prices);
+    }
+}
+
+} // namespace
+
 void merge_provider(Catalog& catalog, ProviderOverlay later) {
     auto existing = std::find_if(catalog.providers.begin(), catalog.providers.end(),
                                  [&](const Provider& p) { return p.name == later.provider.name; });
@@ -21,59 +95,11 @@ void merge_provider(Catalog& catalog, ProviderOverlay later) {
     // later file states new provider defaults.
     if ((keys.as_of && source.as_of != target.as_of) ||
         (keys.sources && source.sources != target.sources)) {
-        for (Instance& instance : target.instances) {
-            for (PriceRow& row : instance.prices) {
-                row.as_of = row.as_of.value_or(target.as_of);
-                if (row.sources.empty()) {
-                    row.sources = target.sources;
-                }
-            }
-            for (ReservedPrice& price : instance.reserved) {
-                price.as_of = price.as_of.value_or(target.as_of);
-            }
-        }
+        pin_price_defaults(target);
     }
-    auto take = [](bool stated, auto& into, auto& from) {
-        if (stated) {
-            into = std::move(from);
-        }
-    };
-    take(keys.display_name, target.display_name, source.display_name);
-    take(keys.currency, target.currency, source.currency);
-    take(keys.as_of, target.as_of, source.as_of);
-    take(keys.sources, target.sources, source.sources);
-    take(keys.billing, target.billing, source.billing);
-    take(keys.spot, target.spot, source.spot);
-    take(keys.reserved_discounts, target.reserved_discounts, source.reserved_discounts);
-    take(keys.egress_per_gb, target.egress_per_gb, source.egress_per_gb);
-    take(keys.note, target.note, source.note);
+    take_stated_keys(target, source, keys);
     for (Instance& instance : source.instances) {
-        auto it = std::find_if(target.instances.begin(), target.instances.end(),
-                               [&](const Instance& i) { return i.type == instance.type; });
-        if (it == target.instances.end()) {
-            target.instances.push_back(std::move(instance));
-        } else if (later.price_rows_only.contains(instance.type)) {
-            // A price overlay: its rows replace the rows of the same (region, zone), others stay.
-            for (PriceRow& row : instance.prices) {
-                auto same =
-                    std::find_if(it->prices.begin(), it->prices.end(), [&](const PriceRow& r) {
-                        return r.region == row.region && r.zone == row.zone;
-                    });
-                if (same != it->prices.end()) {
-                    *same = std::move(row);
-                } else {
-                    it->prices.push_back(std::move(row));
-                }
-            }
-        } else if (later.instances == InstanceMerge::replace) {
-            *it = std::move(instance);
-        } else {
-            it->gpu = std::move(instance.gpu);
-            it->gpu_count = instance.gpu_count;
-            it->vcpus = instance.vcpus;
-            it->memory_gib = instance.memory_gib;
-            it->prices = std::move(instance.prices);
-        }
+        merge_instance(target.instances, instance, later);
     }
 }
 

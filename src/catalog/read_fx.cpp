@@ -52,14 +52,10 @@ void FileReader::read_fx(const YamlNode& node) {
                                     rate.as_of.to_string()));
             continue;
         }
-        auto it = std::find_if(
-            m_catalog.fx.rates.begin(), m_catalog.fx.rates.end(),
-            [&](const FxRate& r) { return r.currency == rate.currency && r.as_of == rate.as_of; });
-        if (it != m_catalog.fx.rates.end()) {
-            *it = std::move(rate);
-        } else {
-            m_catalog.fx.rates.push_back(std::move(rate));
-        }
+        auto same = [&](const FxRate& r) {
+            return r.currency == rate.currency && r.as_of == rate.as_of;
+        };
+        replace_or_append(m_catalog.fx.rates, std::move(rate), same);
     }
 }
 

@@ -7,6 +7,30 @@
 
 namespace gpuplan::catalog::reading {
 
+namespace {
+
+// Whether `name` is `gpu`'s name or one of its aliases, in any case.
+bool names_gpu(const Gpu& gpu, const std::string& name) {
+    if (detail::iequals(name, gpu.name)) {
+        return true;
+    }
+    return std::any_of(gpu.aliases.begin(), gpu.aliases.end(),
+                       [&](const std::string& alias) { return detail::iequals(name, alias); });
+}
+
+// The peak TFLOPS per precision: fp32 is required, every other precision optional.
+void read_tflops(const YamlNode& node, Gpu& gpu) {
+    if (!node.expect_map({"fp32", "tf32", "fp16", "bf16", "fp8", "int8", "int4"})) {
+        return;
+    }
+    for (std::size_t i = 0; i < k_precision_count; ++i) {
+        auto key = to_string(static_cast<Precision>(i));
+        gpu.tflops.at(i) = node.number_at(key, key == "fp32", k_positive);
+    }
+}
+
+} // namespace
+
 void FileReader::read_gpu(const YamlNode& node) {
     if (!node.expect_map({"name", "aliases", "architecture", "form_factor", "memory_gib",
                           "memory_bandwidth_gb_per_s", "tflops", "tdp_watts", "nvlink_gb_per_s",
@@ -33,12 +57,7 @@ void FileReader::read_gpu(const YamlNode& node) {
     gpu.memory_bandwidth_gb_per_s =
         node.number_at("memory_bandwidth_gb_per_s", true, k_positive).value_or(0.0);
     if (auto tflops = node.require("tflops")) {
-        if (tflops->expect_map({"fp32", "tf32", "fp16", "bf16", "fp8", "int8", "int4"})) {
-            for (std::size_t i = 0; i < k_precision_count; ++i) {
-                auto key = to_string(static_cast<Precision>(i));
-                gpu.tflops.at(i) = tflops->number_at(key, key == "fp32", k_positive);
-            }
-        }
+        read_tflops(*tflops, gpu);
     }
     gpu.tdp_watts = node.number_at("tdp_watts", true, k_positive).value_or(0.0);
     gpu.nvlink_gb_per_s = node.number_at("nvlink_gb_per_s", false, k_positive).value_or(0.0);
@@ -56,33 +75,29 @@ void FileReader::read_gpu(const YamlNode& node) {
     if (gpu.name.empty()) {
         return;
     }
-    for (const Gpu& other : m_file_gpus) {
-        auto clash = [&](const std::string& a) {
-            if (detail::iequals(a, other.name)) {
-                return true;
-            }
-            return std::any_of(other.aliases.begin(), other.aliases.end(),
-                               [&](const std::string& b) { return detail::iequals(a, b); });
-        };
-        bool duplicate = clash(gpu.name);
-        for (const std::string& alias : gpu.aliases) {
-            duplicate = duplicate || clash(alias);
-        }
-        if (duplicate) {
-            node.get("name")->error(fmt::format(
-                "GPU '{}' clashes with GPU '{}' defined earlier in this file (name or alias)",
-                gpu.name, other.name));
-            return;
-        }
+    if (const Gpu* other = clashing_gpu(gpu)) {
+        node.get("name")->error(fmt::format(
+            "GPU '{}' clashes with GPU '{}' defined earlier in this file (name or alias)", gpu.name,
+            other->name));
+        return;
     }
     m_file_gpus.push_back(gpu);
-    auto it = std::find_if(m_catalog.gpus.begin(), m_catalog.gpus.end(),
-                           [&](const Gpu& g) { return detail::iequals(g.name, gpu.name); });
-    if (it != m_catalog.gpus.end()) {
-        *it = std::move(gpu);
-    } else {
-        m_catalog.gpus.push_back(std::move(gpu));
+    auto same = [&](const Gpu& g) { return detail::iequals(g.name, gpu.name); };
+    replace_or_append(m_catalog.gpus, std::move(gpu), same);
+}
+
+// The first GPU read earlier in this file that shares a name or an alias with `gpu`.
+const Gpu* FileReader::clashing_gpu(const Gpu& gpu) const {
+    for (const Gpu& other : m_file_gpus) {
+        const bool duplicate =
+            names_gpu(other, gpu.name) ||
+            std::any_of(gpu.aliases.begin(), gpu.aliases.end(),
+                        [&](const std::string& alias) { return names_gpu(other, alias); });
+        if (duplicate) {
+            return &other;
+        }
     }
+    return nullptr;
 }
 
 void FileReader::read_benchmark(const YamlNode& node) {
@@ -92,12 +107,7 @@ void FileReader::read_benchmark(const YamlNode& node) {
     }
     Benchmark benchmark;
     benchmark.model = node.string_at("model", true).value_or("");
-    if (auto gpu = node.require("gpu")) {
-        if (auto name = gpu->as_string()) {
-            benchmark.gpu = *name;
-            defer(PendingReference::Kind::gpu, *name, *gpu);
-        }
-    }
+    benchmark.gpu = required_gpu(node);
     if (auto precision = node.require("precision")) {
         if (auto index =
                 precision->as_choice({"fp32", "tf32", "fp16", "bf16", "fp8", "int8", "int4"})) {
@@ -123,12 +133,7 @@ void FileReader::read_benchmark(const YamlNode& node) {
         return b.model == benchmark.model && detail::iequals(b.gpu, benchmark.gpu) &&
                b.precision == benchmark.precision && b.metric == benchmark.metric;
     };
-    auto it = std::find_if(m_catalog.benchmarks.begin(), m_catalog.benchmarks.end(), same);
-    if (it != m_catalog.benchmarks.end()) {
-        *it = std::move(benchmark);
-    } else {
-        m_catalog.benchmarks.push_back(std::move(benchmark));
-    }
+    replace_or_append(m_catalog.benchmarks, std::move(benchmark), same);
 }
 
 } // namespace gpuplan::catalog::reading

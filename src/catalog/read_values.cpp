@@ -89,4 +89,31 @@ std::optional<Parameter> FileReader::parameter_at(const YamlNode& parent, std::s
     return read_parameter(*node, range);
 }
 
+std::optional<std::string> FileReader::read_currency(const YamlNode& node) {
+    auto code = node.as_string();
+    if (!code) {
+        return std::nullopt;
+    }
+    if (!is_currency_code(*code)) {
+        node.error(
+            fmt::format("expected an ISO 4217 currency code such as USD, got \"{}\"", *code));
+        return std::nullopt;
+    }
+    defer(PendingReference::Kind::currency, *code, node);
+    return code;
+}
+
+std::string FileReader::required_gpu(const YamlNode& node) {
+    auto gpu = node.require("gpu");
+    if (!gpu) {
+        return {};
+    }
+    auto name = gpu->as_string();
+    if (!name) {
+        return {};
+    }
+    defer(PendingReference::Kind::gpu, *name, *gpu);
+    return std::move(*name);
+}
+
 } // namespace gpuplan::catalog::reading
