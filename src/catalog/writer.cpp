@@ -83,6 +83,54 @@ void write_gpu(std::string& out, const Gpu& gpu, std::set<std::string>& cited) {
     }
 }
 
+// One price row, as a flow mapping on one line.
+void write_price_row(std::string& out, const PriceRow& row, std::set<std::string>& cited) {
+    out += fmt::format("          - {{region: {}", yaml_scalar(row.region));
+    if (!row.zone.empty()) {
+        out += fmt::format(", zone: {}", yaml_scalar(row.zone));
+    }
+    if (row.on_demand) {
+        out += fmt::format(", on_demand: {}", yaml_number(*row.on_demand));
+    }
+    if (row.spot) {
+        out += fmt::format(", spot: {}", yaml_number(*row.spot));
+    }
+    if (row.monthly) {
+        out += fmt::format(", monthly: {}", yaml_number(*row.monthly));
+    }
+    if (row.yearly) {
+        out += fmt::format(", yearly: {}", yaml_number(*row.yearly));
+    }
+    if (!row.sources.empty()) {
+        out += fmt::format(", source: {}", source_refs(row.sources));
+        cited.insert(row.sources.begin(), row.sources.end());
+    }
+    if (row.as_of) {
+        out += fmt::format(", as_of: {}", row.as_of->to_string());
+    }
+    out += "}\n";
+}
+
+// One reserved price, as a flow mapping on one line.
+void write_reserved_price(std::string& out, const ReservedPrice& price,
+                          std::set<std::string>& cited) {
+    out += fmt::format("          - {{term: {}, payment: {}, effective_per_hour: {}",
+                       term_text(price.term), to_string(price.payment),
+                       yaml_number(price.effective_per_hour));
+    if (price.payment == Payment::partial_upfront) {
+        out += fmt::format(", upfront_fraction: {}", yaml_number(price.upfront_fraction));
+    }
+    if (!price.region.empty()) {
+        out += fmt::format(", region: {}", yaml_scalar(price.region));
+    }
+    out += fmt::format(", source: {}", source_refs(price.sources));
+    cited.insert(price.sources.begin(), price.sources.end());
+    if (price.as_of) {
+        out += fmt::format(", as_of: {}", price.as_of->to_string());
+    }
+    out += "}\n";
+}
+
 void write_instance(std::string& out, const Instance& instance, std::set<std::string>& cited) {
     out += fmt::format("      - type: {}\n", yaml_scalar(instance.type));
     out += fmt::format("        gpu: {}\n", yaml_scalar(instance.gpu));
@@ -115,49 +163,12 @@ void write_instance(std::string& out, const Instance& instance, std::set<std::st
     }
     out += "        prices:\n";
     for (const PriceRow& row : instance.prices) {
-        out += fmt::format("          - {{region: {}", yaml_scalar(row.region));
-        if (!row.zone.empty()) {
-            out += fmt::format(", zone: {}", yaml_scalar(row.zone));
-        }
-        if (row.on_demand) {
-            out += fmt::format(", on_demand: {}", yaml_number(*row.on_demand));
-        }
-        if (row.spot) {
-            out += fmt::format(", spot: {}", yaml_number(*row.spot));
-        }
-        if (row.monthly) {
-            out += fmt::format(", monthly: {}", yaml_number(*row.monthly));
-        }
-        if (row.yearly) {
-            out += fmt::format(", yearly: {}", yaml_number(*row.yearly));
-        }
-        if (!row.sources.empty()) {
-            out += fmt::format(", source: {}", source_refs(row.sources));
-            cited.insert(row.sources.begin(), row.sources.end());
-        }
-        if (row.as_of) {
-            out += fmt::format(", as_of: {}", row.as_of->to_string());
-        }
-        out += "}\n";
+        write_price_row(out, row, cited);
     }
     if (!instance.reserved.empty()) {
         out += "        reserved:\n";
         for (const ReservedPrice& price : instance.reserved) {
-            out += fmt::format("          - {{term: {}, payment: {}, effective_per_hour: {}",
-                               term_text(price.term), to_string(price.payment),
-                               yaml_number(price.effective_per_hour));
-            if (price.payment == Payment::partial_upfront) {
-                out += fmt::format(", upfront_fraction: {}", yaml_number(price.upfront_fraction));
-            }
-            if (!price.region.empty()) {
-                out += fmt::format(", region: {}", yaml_scalar(price.region));
-            }
-            out += fmt::format(", source: {}", source_refs(price.sources));
-            cited.insert(price.sources.begin(), price.sources.end());
-            if (price.as_of) {
-                out += fmt::format(", as_of: {}", price.as_of->to_string());
-            }
-            out += "}\n";
+            write_reserved_price(out, price, cited);
         }
     }
     if (!instance.note.empty()) {
