@@ -5,6 +5,7 @@
 #include "gpuplan/report/recommend.hpp"
 #include "gpuplan/report/text_table.hpp"
 #include "report/catalog_json.hpp"
+#include "report/cost_outputs.hpp"
 #include "report/decision_json.hpp"
 #include "report/workload_json.hpp"
 
@@ -37,26 +38,6 @@ std::string format_unit(double value, const std::string& currency) {
     }
     return fmt::format("{:.{}g} {}", round_significant(value, k_unit_cost_digits),
                        k_unit_cost_digits, currency);
-}
-
-ordered_json breakdown_json(const std::array<double, cost::k_item_count>& totals) {
-    ordered_json out = ordered_json::object();
-    for (std::size_t i = 0; i < cost::k_item_count; ++i) {
-        if (totals[i] != 0.0) {
-            out[std::string(cost::to_string(static_cast<cost::Item>(i)))] = round_money(totals[i]);
-        }
-    }
-    return out;
-}
-
-ordered_json items_json(const std::array<double, cost::k_item_count>& items) {
-    ordered_json out = ordered_json::object();
-    for (std::size_t i = 0; i < cost::k_item_count; ++i) {
-        if (items[i] != 0.0) {
-            out[std::string(cost::to_string(static_cast<cost::Item>(i)))] = round_money(items[i]);
-        }
-    }
-    return out;
 }
 
 ordered_json option_json(const cost::Option& o, std::span<const cost::Note> notes,
@@ -92,7 +73,7 @@ ordered_json option_json(const cost::Option& o, std::span<const cost::Note> note
     cost["npv"] = round_money(o.npv);
     cost["per_gpu_hour"] = round_to(o.per_gpu_hour, 4);
     cost["max_monthly"] = round_money(recommend::max_monthly(o.amounts));
-    cost["breakdown"] = breakdown_json(o.item_totals);
+    cost["breakdown"] = items_json(o.item_totals);
     cost["per_unit"] =
         ordered_json{{"run", optional_unit(units.per_run)},
                      {"epoch", optional_unit(units.per_epoch)},
@@ -119,30 +100,6 @@ ordered_json option_json(const cost::Option& o, std::span<const cost::Note> note
         out["simulation"] = nullptr;
     }
     out["notes"] = note_texts(notes, o.notes);
-    return out;
-}
-
-ordered_json fx_json(const std::vector<cost::FxUse>& fx) {
-    ordered_json out = ordered_json::array();
-    for (const cost::FxUse& use : fx) {
-        out.push_back(
-            {{"from", use.from}, {"to", use.to}, {"rate", use.rate}, {"as_of", use.as_of}});
-    }
-    return out;
-}
-
-// The conventions every cost output shares.
-ordered_json conventions_json(const cost::Plan& plan) {
-    ordered_json out;
-    out["discount_rate"] = plan.discount_rate;
-    out["monthly_rate"] = plan.monthly_rate;
-    out["horizon_months"] = plan.horizon_months;
-    out["currency"] = plan.currency;
-    out["timing"] = "month 0 is now (undiscounted); month k is the end of month k (730 hours), "
-                    "discounted by (1 + monthly_rate)^k";
-    out["npv_convention"] = "numpy-financial npv: values[0] at t = 0; Excel NPV() discounts its "
-                            "first value one period";
-    out["fx"] = fx_json(plan.fx);
     return out;
 }
 
@@ -398,10 +355,6 @@ std::string recommend_json(const recommend::Recommendation& r) {
     return out.dump(2) + "\n";
 }
 
-std::string percent(double fraction) {
-    return format_fixed(fraction * 100.0, 2) + "%";
-}
-
 std::string headline(const recommend::Recommendation& r) {
     const workload::Workload& w = r.workload;
     return fmt::format("{} ({}): horizon {:g} months, discount {}/yr, {}",
@@ -445,9 +398,6 @@ std::string unit_costs_text(const cost::UnitCosts& units, const std::string& cur
     add("per 1,000 requests", units.per_thousand_requests);
     return text;
 }
-
-// The option id column keeps at least this many terminal columns when a table is fitted.
-constexpr std::size_t k_min_option_width = 24;
 
 // `9 regions`, `2 types, 1 region`: where a group's identical offers are.
 std::string where_text(const rank::Group& group) {
@@ -690,155 +640,6 @@ std::string render_recommend(const recommend::Recommendation& report, Format for
         return recommend_text(report, false, width);
     }
     return {};
-}
-
-namespace {
-
-std::string tco_json(const recommend::TcoComparison& r) {
-    ordered_json out;
-    out["schema_version"] = k_json_schema_version;
-    out["generator"] = {{"name", r.generator.name}, {"version", r.generator.version}};
-    out["catalog"] = catalog_json(r.catalog);
-    out["configuration"] = {
-        {"workload", r.workload.name},
-        {"task", workload::to_string(r.workload.task)},
-        {"gpu", r.gpu},
-        {"gpu_count", r.gpu_count},
-        {"provider", r.provider.empty() ? ordered_json(nullptr) : ordered_json(r.provider)}};
-    out["workload"] = workload_json(r.workload);
-    cost::Plan conventions;
-    conventions.discount_rate = r.discount_rate;
-    conventions.monthly_rate = r.monthly_rate;
-    conventions.horizon_months = r.horizon_months;
-    conventions.currency = r.currency;
-    conventions.fx = r.fx;
-    ordered_json assumptions = conventions_json(conventions);
-    assumptions["break_even"] = "first month from which the option's cumulative discounted cost "
-                                "stays at or below on_demand's";
-    out["assumptions"] = assumptions;
-    ordered_json options = ordered_json::array();
-    for (const recommend::TcoOption& t : r.options) {
-        const cost::Option& o = t.option;
-        ordered_json entry;
-        entry["purchase"] = gpuplan::to_string(o.purchase);
-        entry["id"] = o.id();
-        entry["gpu_count"] = o.gpu_count;
-        entry["payment"] =
-            o.payment ? ordered_json(catalog::to_string(*o.payment)) : ordered_json(nullptr);
-        entry["npv"] = round_money(o.npv);
-        entry["total"] = round_money(o.total);
-        entry["wall_hours"] = round_to(o.wall_hours, k_json_hour_digits);
-        entry["break_even_month"] =
-            t.break_even_month ? ordered_json(*t.break_even_month) : ordered_json(nullptr);
-        entry["break_even_utilisation"] = o.break_even_utilisation
-                                              ? ordered_json(round_to(*o.break_even_utilisation, 4))
-                                              : ordered_json(nullptr);
-        entry["rejected"] = o.rejection
-                                ? ordered_json({{"reason_code", cost::to_string(*o.rejection)},
-                                                {"reason", t.reason}})
-                                : ordered_json(nullptr);
-        ordered_json flows = ordered_json::array();
-        double cumulative = 0.0;
-        for (std::size_t k = 0; k < o.amounts.size(); ++k) {
-            const double amount = o.amounts[k];
-            cumulative += amount;
-            flows.push_back(
-                {{"month", k},
-                 {"amount", round_money(amount)},
-                 {"cumulative", round_money(cumulative)},
-                 {"items", k < o.cash_flows.months.size() ? items_json(o.cash_flows.months[k])
-                                                          : ordered_json::object()}});
-        }
-        entry["cash_flows"] = flows;
-        entry["notes"] = note_texts(r.notes, o.notes);
-        options.push_back(entry);
-    }
-    out["options"] = options;
-    return out.dump(2) + "\n";
-}
-
-// The option column wraps and the month table's headers break at `_` to fit `width`.
-std::string tco_text(const recommend::TcoComparison& r, bool markdown, std::size_t width) {
-    std::string out;
-    const std::string title =
-        fmt::format("{} x {}{}, horizon {:g} months, discount rate {}/yr, {}", r.gpu_count, r.gpu,
-                    r.provider.empty() ? std::string() : " on " + r.provider, r.horizon_months,
-                    percent(r.discount_rate), r.currency);
-    out += markdown ? fmt::format("# gpuplan tco: {}\n\n{}.\n\n", r.workload.name, title)
-                    : title + "\n\n";
-    if (r.options.empty()) {
-        return out + "No option prices this configuration.\n";
-    }
-    TextTable summary;
-    summary.add_column("purchase");
-    summary.add_column("option", Align::left, k_min_option_width, Cut::wrap);
-    summary.add_column("NPV", Align::right);
-    summary.add_column("total", Align::right);
-    summary.add_column("break-even", Align::right);
-    for (const recommend::TcoOption& t : r.options) {
-        const cost::Option& o = t.option;
-        summary.add_row(
-            {std::string(gpuplan::to_string(o.purchase)),
-             o.id() + (o.rejection ? " (" + std::string(cost::to_string(*o.rejection)) + ")"
-                                   : std::string()),
-             format_fixed(o.npv, 2), format_fixed(o.total, 2),
-             o.purchase == PurchaseOption::on_demand ? std::string("-")
-             : t.break_even_month                    ? fmt::format("month {}", *t.break_even_month)
-                                                     : std::string("never")});
-    }
-    out += markdown ? summary.render_markdown() : summary.render_text(width);
-    out += markdown ? "\n## Cumulative cost by month\n\n" : "\nCumulative cost by month:\n";
-    TextTable months;
-    months.add_column("month", Align::right);
-    std::size_t length = 0;
-    for (const recommend::TcoOption& t : r.options) {
-        months.add_column(std::string(gpuplan::to_string(t.option.purchase)), Align::right, 1,
-                          Cut::wrap);
-        length = std::max(length, t.option.amounts.size());
-    }
-    std::vector<double> cumulative(r.options.size(), 0.0);
-    for (std::size_t k = 0; k < length; ++k) {
-        std::vector<std::string> row{std::to_string(k)};
-        for (std::size_t i = 0; i < r.options.size(); ++i) {
-            const std::span<const double> amounts = r.options[i].option.amounts;
-            cumulative[i] += k < amounts.size() ? amounts[k] : 0.0;
-            row.push_back(format_fixed(cumulative[i], 0));
-        }
-        months.add_row(std::move(row));
-    }
-    out += markdown ? months.render_markdown() : months.render_text(width);
-    return markdown ? out : wrap_lines(out, width);
-}
-
-} // namespace
-
-std::string render_tco(const recommend::TcoComparison& report, Format format, std::size_t width) {
-    switch (format) {
-    case Format::json:
-        return tco_json(report);
-    case Format::markdown:
-        return tco_text(report, true, 0);
-    case Format::table:
-        return tco_text(report, false, width);
-    }
-    return {};
-}
-
-// The catalog block of docs/schema/common.schema.json.
-nlohmann::ordered_json catalog_json(const recommend::CatalogInfo& info) {
-    nlohmann::ordered_json out;
-    out["digest"] = info.digest;
-    out["as_of"] = info.newest.empty()
-                       ? nlohmann::ordered_json(nullptr)
-                       : nlohmann::ordered_json{{"oldest", info.oldest}, {"newest", info.newest}};
-    out["offers"] = info.offers;
-    if (info.cache) {
-        out["cache"] = {{"file", info.cache->file},
-                        {"downloaded_at", info.cache->downloaded_at},
-                        {"source", info.cache->source},
-                        {"providers", info.cache->providers}};
-    }
-    return out;
 }
 
 } // namespace gpuplan::report

@@ -1,0 +1,148 @@
+#include "gpuplan/report/notes.hpp"
+#include "gpuplan/report/recommend.hpp"
+#include "gpuplan/report/text_table.hpp"
+#include "report/catalog_json.hpp"
+#include "report/cost_outputs.hpp"
+#include "report/workload_json.hpp"
+
+#include <algorithm>
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+namespace gpuplan::report {
+
+using nlohmann::ordered_json;
+
+namespace {
+
+std::string tco_json(const recommend::TcoComparison& r) {
+    ordered_json out;
+    out["schema_version"] = k_json_schema_version;
+    out["generator"] = {{"name", r.generator.name}, {"version", r.generator.version}};
+    out["catalog"] = catalog_json(r.catalog);
+    out["configuration"] = {
+        {"workload", r.workload.name},
+        {"task", workload::to_string(r.workload.task)},
+        {"gpu", r.gpu},
+        {"gpu_count", r.gpu_count},
+        {"provider", r.provider.empty() ? ordered_json(nullptr) : ordered_json(r.provider)}};
+    out["workload"] = workload_json(r.workload);
+    cost::Plan conventions;
+    conventions.discount_rate = r.discount_rate;
+    conventions.monthly_rate = r.monthly_rate;
+    conventions.horizon_months = r.horizon_months;
+    conventions.currency = r.currency;
+    conventions.fx = r.fx;
+    ordered_json assumptions = conventions_json(conventions);
+    assumptions["break_even"] = "first month from which the option's cumulative discounted cost "
+                                "stays at or below on_demand's";
+    out["assumptions"] = assumptions;
+    ordered_json options = ordered_json::array();
+    for (const recommend::TcoOption& t : r.options) {
+        const cost::Option& o = t.option;
+        ordered_json entry;
+        entry["purchase"] = gpuplan::to_string(o.purchase);
+        entry["id"] = o.id();
+        entry["gpu_count"] = o.gpu_count;
+        entry["payment"] =
+            o.payment ? ordered_json(catalog::to_string(*o.payment)) : ordered_json(nullptr);
+        entry["npv"] = round_money(o.npv);
+        entry["total"] = round_money(o.total);
+        entry["wall_hours"] = round_to(o.wall_hours, k_json_hour_digits);
+        entry["break_even_month"] =
+            t.break_even_month ? ordered_json(*t.break_even_month) : ordered_json(nullptr);
+        entry["break_even_utilisation"] = o.break_even_utilisation
+                                              ? ordered_json(round_to(*o.break_even_utilisation, 4))
+                                              : ordered_json(nullptr);
+        entry["rejected"] = o.rejection
+                                ? ordered_json({{"reason_code", cost::to_string(*o.rejection)},
+                                                {"reason", t.reason}})
+                                : ordered_json(nullptr);
+        ordered_json flows = ordered_json::array();
+        double cumulative = 0.0;
+        for (std::size_t k = 0; k < o.amounts.size(); ++k) {
+            const double amount = o.amounts[k];
+            cumulative += amount;
+            flows.push_back(
+                {{"month", k},
+                 {"amount", round_money(amount)},
+                 {"cumulative", round_money(cumulative)},
+                 {"items", k < o.cash_flows.months.size() ? items_json(o.cash_flows.months[k])
+                                                          : ordered_json::object()}});
+        }
+        entry["cash_flows"] = flows;
+        entry["notes"] = note_texts(r.notes, o.notes);
+        options.push_back(entry);
+    }
+    out["options"] = options;
+    return out.dump(2) + "\n";
+}
+
+// The option column wraps and the month table's headers break at `_` to fit `width`.
+std::string tco_text(const recommend::TcoComparison& r, bool markdown, std::size_t width) {
+    std::string out;
+    const std::string title =
+        fmt::format("{} x {}{}, horizon {:g} months, discount rate {}/yr, {}", r.gpu_count, r.gpu,
+                    r.provider.empty() ? std::string() : " on " + r.provider, r.horizon_months,
+                    percent(r.discount_rate), r.currency);
+    out += markdown ? fmt::format("# gpuplan tco: {}\n\n{}.\n\n", r.workload.name, title)
+                    : title + "\n\n";
+    if (r.options.empty()) {
+        return out + "No option prices this configuration.\n";
+    }
+    TextTable summary;
+    summary.add_column("purchase");
+    summary.add_column("option", Align::left, k_min_option_width, Cut::wrap);
+    summary.add_column("NPV", Align::right);
+    summary.add_column("total", Align::right);
+    summary.add_column("break-even", Align::right);
+    for (const recommend::TcoOption& t : r.options) {
+        const cost::Option& o = t.option;
+        summary.add_row(
+            {std::string(gpuplan::to_string(o.purchase)),
+             o.id() + (o.rejection ? " (" + std::string(cost::to_string(*o.rejection)) + ")"
+                                   : std::string()),
+             format_fixed(o.npv, 2), format_fixed(o.total, 2),
+             o.purchase == PurchaseOption::on_demand ? std::string("-")
+             : t.break_even_month                    ? fmt::format("month {}", *t.break_even_month)
+                                                     : std::string("never")});
+    }
+    out += markdown ? summary.render_markdown() : summary.render_text(width);
+    out += markdown ? "\n## Cumulative cost by month\n\n" : "\nCumulative cost by month:\n";
+    TextTable months;
+    months.add_column("month", Align::right);
+    std::size_t length = 0;
+    for (const recommend::TcoOption& t : r.options) {
+        months.add_column(std::string(gpuplan::to_string(t.option.purchase)), Align::right, 1,
+                          Cut::wrap);
+        length = std::max(length, t.option.amounts.size());
+    }
+    std::vector<double> cumulative(r.options.size(), 0.0);
+    for (std::size_t k = 0; k < length; ++k) {
+        std::vector<std::string> row{std::to_string(k)};
+        for (std::size_t i = 0; i < r.options.size(); ++i) {
+            const std::span<const double> amounts = r.options[i].option.amounts;
+            cumulative[i] += k < amounts.size() ? amounts[k] : 0.0;
+            row.push_back(format_fixed(cumulative[i], 0));
+        }
+        months.add_row(std::move(row));
+    }
+    out += markdown ? months.render_markdown() : months.render_text(width);
+    return markdown ? out : wrap_lines(out, width);
+}
+
+} // namespace
+
+std::string render_tco(const recommend::TcoComparison& report, Format format, std::size_t width) {
+    switch (format) {
+    case Format::json:
+        return tco_json(report);
+    case Format::markdown:
+        return tco_text(report, true, 0);
+    case Format::table:
+        return tco_text(report, false, width);
+    }
+    return {};
+}
+
+} // namespace gpuplan::report
