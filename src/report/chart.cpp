@@ -345,40 +345,13 @@ std::string lead_time_svg(const ChartSeries& series, const std::string& colour, 
                        *series.lead_time_weeks);
 }
 
-} // namespace
-
-std::string render_svg_chart(const CumulativeCostChart& chart) {
-    const std::size_t months = std::max<std::size_t>(month_count(chart), 1);
-    const AmountAxis axis = amount_axis(chart);
-    const double plot_width = k_plot_right - k_plot_left;
-    const double plot_height = k_plot_bottom - k_plot_top;
-    const std::function<double(double)> x_at = [&](double month) {
-        return months == 1 ? k_plot_left
-                           : k_plot_left + plot_width * month / static_cast<double>(months - 1);
-    };
+// The grid, the amount and month labels, the axis titles and the two axes.
+std::string axes_svg(const CumulativeCostChart& chart, const AmountAxis& axis, std::size_t months,
+                     const std::function<double(double)>& x_at,
+                     const std::function<double(double)>& y_of) {
     const auto x_of = [&](std::size_t month) { return x_at(static_cast<double>(month)); };
-    const std::function<double(double)> y_of = [&](double value) {
-        return k_plot_bottom - plot_height * axis.fraction(value);
-    };
-    const std::vector<std::vector<std::string>> legend = legend_lines(chart, months);
-    std::size_t legend_rows = 0;
-    for (const auto& lines : legend) {
-        legend_rows += lines.size();
-    }
-    const double height = k_svg_height + k_legend_row_height * static_cast<double>(legend_rows);
-
-    std::string out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
-    out += fmt::format("<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{0}\" height=\"{1}\" "
-                       "viewBox=\"0 0 {0} {1}\" font-family=\"sans-serif\" font-size=\"12\">\n",
-                       px(k_svg_width), px(height));
-    out += fmt::format("  <title>{}</title>\n", escape_xml(chart.title));
-    out += fmt::format("  <rect width=\"{}\" height=\"{}\" fill=\"#ffffff\"/>\n", px(k_svg_width),
-                       px(height));
-    out +=
-        fmt::format("  <text x=\"{}\" y=\"28\" text-anchor=\"middle\" font-size=\"16\">{}</text>\n",
-                    px(k_svg_width / 2), escape_xml(chart.title));
     const std::vector<double> ticks = axis.ticks();
-    out += "  <g stroke=\"#dddddd\" stroke-width=\"1\">\n";
+    std::string out = "  <g stroke=\"#dddddd\" stroke-width=\"1\">\n";
     for (double value : ticks) {
         out += fmt::format("    <line x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\"/>\n", px(k_plot_left),
                            px(y_of(value)), px(k_plot_right), px(y_of(value)));
@@ -407,7 +380,12 @@ std::string render_svg_chart(const CumulativeCostChart& chart) {
         "x2=\"{0}\" y2=\"{2}\"/>\n    <line x1=\"{0}\" y1=\"{3}\" x2=\"{4}\" "
         "y2=\"{3}\"/>\n  </g>\n",
         px(k_plot_left), px(k_plot_top), px(k_plot_bottom), px(axis_y), px(k_plot_right));
-    // Rejected lines first, the chosen one last: it is drawn on top.
+    return out;
+}
+
+// The order the series are drawn in: rejected lines first, the chosen one last, so that it is
+// drawn on top.
+std::vector<std::size_t> draw_order(const CumulativeCostChart& chart) {
     std::vector<std::size_t> order(chart.series.size());
     for (std::size_t i = 0; i < order.size(); ++i) {
         order[i] = i;
@@ -418,35 +396,79 @@ std::string render_svg_chart(const CumulativeCostChart& chart) {
         };
         return rank(chart.series[a].role) < rank(chart.series[b].role);
     });
-    for (std::size_t i : order) {
-        const ChartSeries& series = chart.series[i];
-        std::string points;
-        for (std::size_t k = 0; k < months; ++k) {
-            points += fmt::format("{}{},{}", k == 0 ? "" : " ", px(x_of(k)),
-                                  px(y_of(value_at(series, k))));
-        }
-        const std::string colour = series_colour(series, i);
-        out += fmt::format("  <polyline fill=\"none\" {} points=\"{}\"><title>{}</title>"
-                           "</polyline>\n",
-                           series_style(series, colour), points, escape_xml(series.name));
-        for (const auto& [month, amount] : drops(series, months)) {
-            // Near the right edge the mark ends at its month, so it stays inside the canvas.
-            const bool at_edge = x_of(month) > k_plot_right - k_edge_room_px;
-            out +=
-                fmt::format("  <text x=\"{}\" y=\"{}\" text-anchor=\"{}\" font-size=\"11\" "
-                            "fill=\"{}\">resale {}</text>\n",
-                            px(x_of(month)),
-                            px(std::max(y_of(value_at(series, month)) - 8.0, k_plot_top + 10.0)),
-                            at_edge ? "end" : "middle", colour, escape_xml(short_amount(amount)));
-        }
-        out += lead_time_svg(series, colour, months, x_at, y_of);
-        if (series.role == SeriesRole::chosen) {
-            const double end = value_at(series, months - 1);
-            out += fmt::format("  <text x=\"{}\" y=\"{}\" text-anchor=\"end\" font-weight=\"bold\" "
-                               "fill=\"{}\">chosen: {}</text>\n",
-                               px(k_plot_right), px(std::max(y_of(end) - 8.0, k_plot_top + 10.0)),
-                               colour, escape_xml(format_money(end, chart.currency)));
-        }
+    return order;
+}
+
+// The `index`th series: its line, its resale marks, its lead time and, when chosen, its amount
+// at the horizon.
+std::string series_svg(const CumulativeCostChart& chart, std::size_t index, std::size_t months,
+                       const std::function<double(double)>& x_at,
+                       const std::function<double(double)>& y_of) {
+    const auto x_of = [&](std::size_t month) { return x_at(static_cast<double>(month)); };
+    const ChartSeries& series = chart.series[index];
+    std::string points;
+    for (std::size_t k = 0; k < months; ++k) {
+        points +=
+            fmt::format("{}{},{}", k == 0 ? "" : " ", px(x_of(k)), px(y_of(value_at(series, k))));
+    }
+    const std::string colour = series_colour(series, index);
+    std::string out = fmt::format("  <polyline fill=\"none\" {} points=\"{}\"><title>{}</title>"
+                                  "</polyline>\n",
+                                  series_style(series, colour), points, escape_xml(series.name));
+    for (const auto& [month, amount] : drops(series, months)) {
+        // Near the right edge the mark ends at its month, so it stays inside the canvas.
+        const bool at_edge = x_of(month) > k_plot_right - k_edge_room_px;
+        out += fmt::format("  <text x=\"{}\" y=\"{}\" text-anchor=\"{}\" font-size=\"11\" "
+                           "fill=\"{}\">resale {}</text>\n",
+                           px(x_of(month)),
+                           px(std::max(y_of(value_at(series, month)) - 8.0, k_plot_top + 10.0)),
+                           at_edge ? "end" : "middle", colour, escape_xml(short_amount(amount)));
+    }
+    out += lead_time_svg(series, colour, months, x_at, y_of);
+    if (series.role == SeriesRole::chosen) {
+        const double end = value_at(series, months - 1);
+        out += fmt::format("  <text x=\"{}\" y=\"{}\" text-anchor=\"end\" font-weight=\"bold\" "
+                           "fill=\"{}\">chosen: {}</text>\n",
+                           px(k_plot_right), px(std::max(y_of(end) - 8.0, k_plot_top + 10.0)),
+                           colour, escape_xml(format_money(end, chart.currency)));
+    }
+    return out;
+}
+
+} // namespace
+
+std::string render_svg_chart(const CumulativeCostChart& chart) {
+    const std::size_t months = std::max<std::size_t>(month_count(chart), 1);
+    const AmountAxis axis = amount_axis(chart);
+    const double plot_width = k_plot_right - k_plot_left;
+    const double plot_height = k_plot_bottom - k_plot_top;
+    const std::function<double(double)> x_at = [&](double month) {
+        return months == 1 ? k_plot_left
+                           : k_plot_left + plot_width * month / static_cast<double>(months - 1);
+    };
+    const std::function<double(double)> y_of = [&](double value) {
+        return k_plot_bottom - plot_height * axis.fraction(value);
+    };
+    const std::vector<std::vector<std::string>> legend = legend_lines(chart, months);
+    std::size_t legend_rows = 0;
+    for (const auto& lines : legend) {
+        legend_rows += lines.size();
+    }
+    const double height = k_svg_height + k_legend_row_height * static_cast<double>(legend_rows);
+
+    std::string out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
+    out += fmt::format("<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{0}\" height=\"{1}\" "
+                       "viewBox=\"0 0 {0} {1}\" font-family=\"sans-serif\" font-size=\"12\">\n",
+                       px(k_svg_width), px(height));
+    out += fmt::format("  <title>{}</title>\n", escape_xml(chart.title));
+    out += fmt::format("  <rect width=\"{}\" height=\"{}\" fill=\"#ffffff\"/>\n", px(k_svg_width),
+                       px(height));
+    out +=
+        fmt::format("  <text x=\"{}\" y=\"28\" text-anchor=\"middle\" font-size=\"16\">{}</text>\n",
+                    px(k_svg_width / 2), escape_xml(chart.title));
+    out += axes_svg(chart, axis, months, x_at, y_of);
+    for (std::size_t i : draw_order(chart)) {
+        out += series_svg(chart, i, months, x_at, y_of);
     }
     out += legend_svg(chart, legend);
     out += "</svg>\n";

@@ -524,86 +524,109 @@ std::string view_sections(const recommend::Recommendation& r, bool markdown, std
     return out;
 }
 
-// `width` 0 (--wide) shows every column and fits nothing.
-std::string recommend_text(const recommend::Recommendation& r, bool markdown, std::size_t width) {
+// `\n## title\n\n` in markdown, `\ntitle\n` on a terminal: the line that opens a part of the
+// answer.
+std::string part_heading(const std::string& title, bool markdown) {
+    return markdown ? "\n## " + title + "\n\n" : "\n" + title + "\n";
+}
+
+// The headline and what was ranked, rejected and shown.
+std::string summary_text(const recommend::Recommendation& r, bool markdown) {
+    std::string out =
+        markdown ? fmt::format("# gpuplan recommend: {}\n\n{}.\n\n", r.workload.name, headline(r))
+                 : headline(r) + "\n";
+    out += fmt::format("{} ranked by {}{}, {} rejected, {} shown; {}\n\n", r.ranked.size(),
+                       rank::to_string(r.objective),
+                       r.groups.size() == r.ranked.size()
+                           ? std::string()
+                           : fmt::format(" ({} distinct offers)", r.groups.size()),
+                       r.rejected.size(), recommend::shown_count(r),
+                       is_service(r) ? "a service: h/month = service hours a month"
+                                     : "wall = until the first run ends");
+    return out;
+}
+
+// The best option's lines under the table: service, unit costs, notes and warnings.
+std::string best_notes_text(const recommend::Recommendation& r, const std::string& bullet) {
     const cost::Plan& plan = r.plan;
     std::string out;
-    const std::string bullet = markdown ? "- " : "  ";
-    if (markdown) {
-        out += fmt::format("# gpuplan recommend: {}\n\n", r.workload.name);
-        out += headline(r) + ".\n\n";
-    } else {
-        out += headline(r) + "\n";
+    if (r.service) {
+        out += bullet + service_text(*r.service, plan.currency) + "\n";
+        out += bullet + targets_text(*r.service) + "\n";
     }
-    out += fmt::format(
-        "{} ranked by {}{}, {} rejected, {} shown; {}\n\n", r.ranked.size(),
-        rank::to_string(r.objective),
-        r.groups.size() == r.ranked.size() ? std::string()
-                                           : fmt::format(" ({} distinct offers)", r.groups.size()),
-        r.rejected.size(), recommend::shown_count(r),
-        r.workload.task == workload::Task::inference ? "a service: h/month = service hours a month"
-                                                     : "wall = until the first run ends");
-    if (r.ranked.empty()) {
-        out += "No feasible option.\n";
-    } else {
-        const TextTable table = options_table(r, markdown || width == 0);
-        out += markdown ? table.render_markdown() : table.render_text(width);
-        const cost::Option& best = r.shown(0);
-        out += fmt::format("{}Best: {} ({}), NPV {}, total {}\n", markdown ? "\n## " : "\n",
-                           best.id(), cost::gpus_text(best), format_money(best.npv, plan.currency),
-                           format_money(best.total, plan.currency));
-        if (markdown) {
-            out += "\n";
-        }
-        const std::string units = r.unit_costs.empty()
-                                      ? std::string()
-                                      : unit_costs_text(r.unit_costs.front(), plan.currency);
-        if (r.service) {
-            out += bullet + service_text(*r.service, plan.currency) + "\n";
-            out += bullet + targets_text(*r.service) + "\n";
-        }
+    if (!r.unit_costs.empty()) {
+        const std::string units = unit_costs_text(r.unit_costs.front(), plan.currency);
         if (!units.empty()) {
             out += bullet + units + "\n";
         }
-        for (const cost::NoteIndex note : best.notes) {
-            out += bullet + note_text(plan.notes[note]) + "\n";
-        }
-        if (r.default_decides) {
-            out += bullet + default_decides_text(r) + "\n";
-        }
-        if (r.stale_prices) {
-            out += bullet + stale_prices_text(*r.stale_prices) + "\n";
-        }
-        out += view_sections(r, markdown, width);
     }
-    if (!r.rejected.empty()) {
-        out += fmt::format("{}Rejected: {} ({})\n", markdown ? "\n## " : "\n", r.rejected.size(),
-                           counts_text(rejection_counts(r)));
-        if (markdown) {
-            out += "\n";
-        }
-        const std::size_t listed =
-            r.explain ? r.rejected.size() : std::min(k_rejected_shown, r.rejected.size());
-        for (std::size_t i = 0; i < listed; ++i) {
-            const cost::Option& o = plan.options[r.rejected[i]];
-            out += fmt::format("{}{}: {}\n", bullet, o.id(), cost::reason(plan, o));
-        }
+    for (const cost::NoteIndex note : r.shown(0).notes) {
+        out += bullet + note_text(plan.notes[note]) + "\n";
     }
-    if (!r.left_out.empty()) {
-        out +=
-            fmt::format("{}Left out by the rules: {} that would rank in the top {} without them "
-                        "(--explain lists every exclusion)\n",
-                        markdown ? "\n## " : "\n", r.left_out.size(), recommend::k_left_out_rank);
-        if (markdown) {
-            out += "\n";
-        }
-        for (const recommend::LeftOut& item : r.left_out) {
-            out += fmt::format("{}{} (would rank {}, NPV {}): {}\n", bullet, item.option.id(),
-                               item.would_rank, format_money(item.option.npv, plan.currency),
-                               cost::reason(plan, item.option));
-        }
+    if (r.default_decides) {
+        out += bullet + default_decides_text(r) + "\n";
     }
-    out += markdown ? "\n## Assumptions\n\n" : "\nAssumptions:\n";
+    if (r.stale_prices) {
+        out += bullet + stale_prices_text(*r.stale_prices) + "\n";
+    }
+    return out;
+}
+
+// The ranked options, the best of them with its notes, and the decision views.
+std::string ranked_text(const recommend::Recommendation& r, bool markdown, std::size_t width,
+                        const std::string& bullet) {
+    if (r.ranked.empty()) {
+        return "No feasible option.\n";
+    }
+    const cost::Plan& plan = r.plan;
+    const TextTable table = options_table(r, markdown || width == 0);
+    std::string out = markdown ? table.render_markdown() : table.render_text(width);
+    const cost::Option& best = r.shown(0);
+    out += part_heading(fmt::format("Best: {} ({}), NPV {}, total {}", best.id(),
+                                    cost::gpus_text(best), format_money(best.npv, plan.currency),
+                                    format_money(best.total, plan.currency)),
+                        markdown);
+    out += best_notes_text(r, bullet);
+    out += view_sections(r, markdown, width);
+    return out;
+}
+
+// The rejected options by reason, the first few (every one with --explain) with theirs.
+std::string rejected_text(const recommend::Recommendation& r, bool markdown,
+                          const std::string& bullet) {
+    std::string out = part_heading(
+        fmt::format("Rejected: {} ({})", r.rejected.size(), counts_text(rejection_counts(r))),
+        markdown);
+    const std::size_t listed =
+        r.explain ? r.rejected.size() : std::min(k_rejected_shown, r.rejected.size());
+    for (std::size_t i = 0; i < listed; ++i) {
+        const cost::Option& o = r.plan.options[r.rejected[i]];
+        out += fmt::format("{}{}: {}\n", bullet, o.id(), cost::reason(r.plan, o));
+    }
+    return out;
+}
+
+// The options the rules left out that would otherwise rank near the top.
+std::string left_out_text(const recommend::Recommendation& r, bool markdown,
+                          const std::string& bullet) {
+    std::string out = part_heading(
+        fmt::format("Left out by the rules: {} that would rank in the top {} without them "
+                    "(--explain lists every exclusion)",
+                    r.left_out.size(), recommend::k_left_out_rank),
+        markdown);
+    for (const recommend::LeftOut& item : r.left_out) {
+        out += fmt::format("{}{} (would rank {}, NPV {}): {}\n", bullet, item.option.id(),
+                           item.would_rank, format_money(item.option.npv, r.plan.currency),
+                           cost::reason(r.plan, item.option));
+    }
+    return out;
+}
+
+// The discounting, the exchange rates and the answer's notes.
+std::string assumptions_text(const recommend::Recommendation& r, bool markdown,
+                             const std::string& bullet) {
+    const cost::Plan& plan = r.plan;
+    std::string out = markdown ? "\n## Assumptions\n\n" : "\nAssumptions:\n";
     out += fmt::format("{}monthly rate (1 + {})^(1/12) - 1 = {}; month 0 undiscounted\n", bullet,
                        plan.discount_rate, format_fixed(plan.monthly_rate * 100.0, 4) + "%");
     for (const cost::FxUse& fx : plan.fx) {
@@ -613,6 +636,21 @@ std::string recommend_text(const recommend::Recommendation& r, bool markdown, st
     for (const std::string& note : answer_notes(r)) {
         out += bullet + note + "\n";
     }
+    return out;
+}
+
+// `width` 0 (--wide) shows every column and fits nothing.
+std::string recommend_text(const recommend::Recommendation& r, bool markdown, std::size_t width) {
+    const std::string bullet = markdown ? "- " : "  ";
+    std::string out = summary_text(r, markdown);
+    out += ranked_text(r, markdown, width, bullet);
+    if (!r.rejected.empty()) {
+        out += rejected_text(r, markdown, bullet);
+    }
+    if (!r.left_out.empty()) {
+        out += left_out_text(r, markdown, bullet);
+    }
+    out += assumptions_text(r, markdown, bullet);
     if (r.decision) {
         out += "\n" + render_why(*r.decision, markdown ? Format::markdown : Format::table,
                                  r.explain ? WhyDetail::full : WhyDetail::fired, width);
