@@ -1,0 +1,165 @@
+#include "gpuplan/report/catalog_view.hpp"
+#include "report/catalog_entries.hpp"
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+namespace gpuplan::report {
+
+using catalog::Catalog;
+using catalog::Gpu;
+using catalog::Instance;
+using catalog::PriceRow;
+using catalog::Provider;
+using nlohmann::ordered_json;
+
+namespace {
+
+// Narrowest a wrapped VALUE column of `catalog show` becomes.
+constexpr std::size_t k_min_value_width = 20;
+
+// `a100, a100-80gb`, or `-` for a GPU model without aliases.
+std::string aliases_text(const Gpu& gpu) {
+    std::string aliases;
+    for (const std::string& alias : gpu.aliases) {
+        aliases += (aliases.empty() ? "" : ", ") + alias;
+    }
+    return aliases.empty() ? "-" : aliases;
+}
+
+// One row per precision: its dense throughput (TOPS for the integer ones) or `not supported`.
+void add_precision_rows(TextTable& table, const Gpu& gpu) {
+    for (std::size_t i = 0; i < catalog::k_precision_count; ++i) {
+        auto precision = static_cast<catalog::Precision>(i);
+        const bool integer =
+            precision == catalog::Precision::int8 || precision == catalog::Precision::int4;
+        table.add_row({fmt::format("dense {}", catalog::to_string(precision)),
+                       gpu.tflops.at(i)
+                           ? format_price(*gpu.tflops.at(i)) + (integer ? " TOPS" : " TFLOPS")
+                           : "not supported"});
+    }
+}
+
+std::string show_gpu(const Catalog& catalog, const Gpu& gpu, Format format,
+                     const GeneratorInfo& generator, std::size_t width) {
+    if (format == Format::json) {
+        ordered_json out;
+        out["schema_version"] = k_json_schema_version;
+        out["generator"] = {{"name", generator.name}, {"version", generator.version}};
+        out["gpu"] = gpu_json(gpu);
+        out["sources"] = sources_table(catalog, {gpu.sources.begin(), gpu.sources.end()});
+        return out.dump(2) + "\n";
+    }
+    TextTable table;
+    table.add_column("FIELD");
+    table.add_column("VALUE", Align::left, k_min_value_width, Cut::wrap);
+    table.add_row({"name", gpu.name});
+    table.add_row({"aliases", aliases_text(gpu)});
+    table.add_row({"architecture", std::string(catalog::to_string(gpu.architecture))});
+    table.add_row({"form factor", std::string(catalog::to_string(gpu.form_factor))});
+    table.add_row({"memory", format_price(gpu.memory_gib) + " GiB"});
+    table.add_row({"memory bandwidth", format_price(gpu.memory_bandwidth_gb_per_s) + " GB/s"});
+    add_precision_rows(table, gpu);
+    table.add_row({"TDP", format_price(gpu.tdp_watts) + " W"});
+    table.add_row({"NVLink", gpu.nvlink_gb_per_s > 0 ? format_price(gpu.nvlink_gb_per_s) +
+                                                           " GB/s (total, both directions)"
+                                                     : "none"});
+    table.add_row(
+        {"MIG", gpu.mig_instances > 0 ? std::to_string(gpu.mig_instances) + " instances" : "no"});
+    table.add_row({"released", std::to_string(gpu.released)});
+    table.add_row({"as of", gpu.as_of.to_string()});
+    for (const std::string& id : gpu.sources) {
+        auto it = catalog.sources.find(id);
+        table.add_row({"source " + id, it == catalog.sources.end()
+                                           ? "?"
+                                           : it->second.title + " " + it->second.url});
+    }
+    if (!gpu.note.empty()) {
+        table.add_row({"note", gpu.note});
+    }
+    return format == Format::markdown ? table.render_markdown() : table.render_text(width);
+}
+
+// An instance type with every price row the catalog holds, in the provider's currency.
+std::string instance_json(const Provider& provider, const Instance& instance,
+                          const GeneratorInfo& generator) {
+    ordered_json out;
+    out["schema_version"] = k_json_schema_version;
+    out["generator"] = {{"name", generator.name}, {"version", generator.version}};
+    out["provider"] = provider.name;
+    out["instance"] = instance.type;
+    out["gpu"] = instance.gpu;
+    out["gpu_count"] = instance.gpu_count;
+    out["vcpus"] = instance.vcpus;
+    out["memory_gib"] = instance.memory_gib;
+    out["network_gbps"] =
+        instance.network_gbps ? ordered_json(*instance.network_gbps) : ordered_json(nullptr);
+    out["nvlink"] = instance.nvlink;
+    out["currency"] = provider.currency;
+    ordered_json prices = ordered_json::array();
+    for (const PriceRow& row : instance.prices) {
+        prices.push_back(
+            {{"region", row.region},
+             {"zone", row.zone.empty() ? ordered_json(nullptr) : ordered_json(row.zone)},
+             {"on_demand_per_hour",
+              row.on_demand ? ordered_json(*row.on_demand) : ordered_json(nullptr)},
+             {"spot_per_hour", row.spot ? ordered_json(*row.spot) : ordered_json(nullptr)},
+             {"as_of", row.as_of.value_or(provider.as_of).to_string()}});
+    }
+    out["prices"] = prices;
+    return out.dump(2) + "\n";
+}
+
+// An instance type's figures in one line, then a table of its price rows.
+std::string instance_text(const Provider& provider, const Instance& instance, Format format,
+                          std::size_t width) {
+    TextTable table;
+    table.add_column("REGION");
+    table.add_column("ZONE");
+    table.add_column("ON-DEMAND/H", Align::right);
+    table.add_column("SPOT/H", Align::right);
+    table.add_column("AS OF");
+    for (const PriceRow& row : instance.prices) {
+        table.add_row({row.region, row.zone.empty() ? "-" : row.zone,
+                       row.on_demand ? format_price(*row.on_demand) : "-",
+                       row.spot ? format_price(*row.spot) : "-",
+                       row.as_of.value_or(provider.as_of).to_string()});
+    }
+    std::string header = fmt::format(
+        "{} {}: {} x {}, {} vCPU, {} GiB RAM, network {}, prices in {}\n", provider.name,
+        instance.type, count_text(instance.gpu_count), instance.gpu, instance.vcpus,
+        format_price(instance.memory_gib),
+        instance.network_gbps ? format_price(*instance.network_gbps) + " Gbps" : "not stated",
+        provider.currency);
+    return format == Format::markdown ? header + "\n" + table.render_markdown()
+                                      : wrap_lines(header, width) + table.render_text(width);
+}
+
+} // namespace
+
+std::optional<std::string> render_catalog_show(const Catalog& catalog, std::string_view name,
+                                               Format format, const GeneratorInfo& generator,
+                                               std::size_t width) {
+    if (const Gpu* gpu = catalog::find_gpu(catalog, name)) {
+        return show_gpu(catalog, *gpu, format, generator, width);
+    }
+    if (const Provider* provider = catalog::find_provider(catalog, name)) {
+        CatalogFilter filter;
+        filter.providers.push_back(provider->name);
+        return render_catalog_list(catalog, filter, format, generator,
+                                   ListView{ListSort::gpu, "", width});
+    }
+    // The first instance type of that name, in the catalog's provider order.
+    for (const Provider& provider : catalog.providers) {
+        for (const Instance& instance : provider.instances) {
+            if (instance.type != name) {
+                continue;
+            }
+            return format == Format::json ? instance_json(provider, instance, generator)
+                                          : instance_text(provider, instance, format, width);
+        }
+    }
+    return std::nullopt;
+}
+
+} // namespace gpuplan::report
