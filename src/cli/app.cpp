@@ -912,18 +912,9 @@ std::string parse_error_message(const CLI::App& app, const std::vector<std::stri
     return e.what();
 }
 
-} // namespace
-
-int run(const std::vector<std::string>& args, Io& io) {
-    Parsed parsed;
-    CLI::App app{"gpuplan: plan where to run a deep-learning job and what it will cost", "gpuplan"};
-    app.set_version_flag("--version", std::string("gpuplan ") + GPUPLAN_VERSION);
-    app.fallthrough();
-    app.require_subcommand(1);
-    add_common_options(app, parsed);
-    add_commands(app, parsed, args.empty() ? std::string_view() : std::string_view(args.front()));
-    add_footers(app);
-
+// Parses `args` into what `app` binds; the exit code when the run ends there (help, version or
+// a parse error, reported in gpuplan's words), nullopt when a command is to run.
+std::optional<int> parse_command_line(CLI::App& app, const std::vector<std::string>& args, Io& io) {
     std::vector<std::string> reversed(args.rbegin(), args.rend());
     try {
         app.parse(reversed);
@@ -938,7 +929,12 @@ int run(const std::vector<std::string>& args, Io& io) {
                             "gpuplan: error: " + parse_error_message(app, args, e) +
                                 "\nRun 'gpuplan --help' for usage.");
     }
+    return std::nullopt;
+}
 
+// The common options that follow from the flags and the run's terminal: verbosity, cache
+// directory, output width and the timestamp.
+void resolve_common(Parsed& parsed, const Io& io) {
     parsed.common.verbosity = parsed.quiet ? -1 : parsed.verbose_count;
     parsed.common.cache_dir = io.cache_dir;
     parsed.common.width = parsed.common.wide
@@ -948,29 +944,70 @@ int run(const std::vector<std::string>& args, Io& io) {
     if (parsed.timestamp) {
         parsed.common.generated_at = utc_timestamp();
     }
+}
+
+// --format (html only for the commands that write it, as markdown turned into a page) and
+// --currency checked and set. Throws UsageError.
+void resolve_output(Parsed& parsed, const CLI::App& app) {
+    if (parsed.format_text == "html") {
+        const std::string command =
+            app.get_subcommands().empty() ? "" : app.get_subcommands().front()->get_name();
+        if (command != "report" && command != "fleet") {
+            throw UsageError("--format html: only 'gpuplan report' and 'gpuplan fleet' "
+                             "write HTML");
+        }
+        parsed.common.html = true;
+        parsed.format_text = "markdown";
+    }
+    auto format = report::parse_format(parsed.format_text);
+    if (!format) {
+        throw UsageError("--format: expected table, json or markdown, got '" + parsed.format_text +
+                         "'");
+    }
+    parsed.common.format = *format;
+    if (!parsed.common.currency.empty() && !is_currency_code(parsed.common.currency)) {
+        throw UsageError("--currency: expected an ISO 4217 code such as USD or CNY, got '" +
+                         parsed.common.currency + "'");
+    }
+}
+
+// Every diagnostic of `e` up to the limit, then how many more there were.
+int report_diagnostics(Io& io, const InputError& e) {
+    // A DiagnosticSink's list ends with its own count of the rest; a longer list is cut here.
+    const std::size_t count = e.diagnostics().size();
+    const std::size_t shown =
+        count > limits::k_max_diagnostics + 1 ? limits::k_max_diagnostics : count;
+    for (std::size_t i = 0; i < shown; ++i) {
+        io.err << report::escape_control(format_diagnostic(e.diagnostics()[i])) << '\n';
+    }
+    if (const std::size_t more = count - shown; more > 0) {
+        io.err << fmt::format("gpuplan: error: {} more problem{} not shown\n", more,
+                              more == 1 ? "" : "s");
+    }
+    io.err.flush();
+    return static_cast<int>(Exit::invalid_input);
+}
+
+} // namespace
+
+int run(const std::vector<std::string>& args, Io& io) {
+    Parsed parsed;
+    CLI::App app{"gpuplan: plan where to run a deep-learning job and what it will cost", "gpuplan"};
+    app.set_version_flag("--version", std::string("gpuplan ") + GPUPLAN_VERSION);
+    app.fallthrough();
+    app.require_subcommand(1);
+    add_common_options(app, parsed);
+    add_commands(app, parsed, args.empty() ? std::string_view() : std::string_view(args.front()));
+    add_footers(app);
+    if (const std::optional<int> code = parse_command_line(app, args, io)) {
+        return *code;
+    }
+
+    resolve_common(parsed, io);
     set_up_logging(io, parsed.common.verbosity);
     try {
         apply_settings(parsed, io);
-        if (parsed.format_text == "html") {
-            const std::string command =
-                app.get_subcommands().empty() ? "" : app.get_subcommands().front()->get_name();
-            if (command != "report" && command != "fleet") {
-                throw UsageError("--format html: only 'gpuplan report' and 'gpuplan fleet' "
-                                 "write HTML");
-            }
-            parsed.common.html = true;
-            parsed.format_text = "markdown";
-        }
-        auto format = report::parse_format(parsed.format_text);
-        if (!format) {
-            throw UsageError("--format: expected table, json or markdown, got '" +
-                             parsed.format_text + "'");
-        }
-        parsed.common.format = *format;
-        if (!parsed.common.currency.empty() && !is_currency_code(parsed.common.currency)) {
-            throw UsageError("--currency: expected an ISO 4217 code such as USD or CNY, got '" +
-                             parsed.common.currency + "'");
-        }
+        resolve_output(parsed, app);
         if (!parsed.action) {
             throw UsageError("no command given; run 'gpuplan --help'");
         }
@@ -978,19 +1015,7 @@ int run(const std::vector<std::string>& args, Io& io) {
         flush_stream(io.out); // lines written straight to io.out ("ok: ...", summaries)
         return static_cast<int>(code);
     } catch (const InputError& e) {
-        // A DiagnosticSink's list ends with its own count of the rest; a longer list is cut here.
-        const std::size_t count = e.diagnostics().size();
-        const std::size_t shown =
-            count > limits::k_max_diagnostics + 1 ? limits::k_max_diagnostics : count;
-        for (std::size_t i = 0; i < shown; ++i) {
-            io.err << report::escape_control(format_diagnostic(e.diagnostics()[i])) << '\n';
-        }
-        if (const std::size_t more = count - shown; more > 0) {
-            io.err << fmt::format("gpuplan: error: {} more problem{} not shown\n", more,
-                                  more == 1 ? "" : "s");
-        }
-        io.err.flush();
-        return static_cast<int>(Exit::invalid_input);
+        return report_diagnostics(io, e);
     } catch (const UsageError& e) {
         return report_error(io, Exit::usage, std::string("gpuplan: error: ") + e.what());
     } catch (const RuntimeError& e) {
