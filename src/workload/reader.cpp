@@ -3,6 +3,7 @@
 #include "detail/strings.hpp"
 #include "detail/yaml_reader.hpp"
 #include "gpuplan/limits.hpp"
+#include "workload/fields.hpp"
 #include "workload/node_reader.hpp"
 
 #include <algorithm>
@@ -16,18 +17,10 @@ namespace {
 using detail::NumberRange;
 using detail::YamlNode;
 
-constexpr NumberRange k_positive_count{0.0, limits::k_max_magnitude, true, "a positive number"};
-constexpr NumberRange k_mfu_range{k_min_mfu, 1.0, false, "a fraction from 0.001 to 1"};
-constexpr NumberRange k_hours_per_day_range{0.0, k_hours_per_day, true,
-                                            "a number of hours above 0 and at most 24"};
-constexpr double k_max_horizon_months = 1200.0;
-constexpr NumberRange k_rate_range{0.0, 1.0, false, "an annual rate from 0 to 1"};
-constexpr NumberRange k_confidence_range{0.5, 0.999, false, "a confidence from 0.5 to 0.999"};
-constexpr std::int64_t k_max_shape = 10'000'000;
-constexpr std::int64_t k_max_gpu_count = limits::k_max_job_gpus;
+using fields::k_max_shape;
+using fields::k_positive_count;
 
-const std::vector<std::string_view> k_training_precisions{"fp32", "tf32", "fp16", "bf16", "fp8"};
-const std::vector<std::string_view> k_inference_precisions{"fp16", "bf16", "fp8", "int8", "int4"};
+constexpr NumberRange k_confidence_range{0.5, 0.999, false, "a confidence from 0.5 to 0.999"};
 
 template <typename T> void assign(T& target, const std::optional<T>& value) {
     if (value) {
@@ -80,17 +73,39 @@ std::optional<bool> bool_at(const YamlNode& map, std::string_view key) {
     return child ? child->as_bool() : std::nullopt;
 }
 
-std::optional<Precision> precision_at(const YamlNode& map,
-                                      const std::vector<std::string_view>& choices) {
+std::optional<Precision> precision_at(const YamlNode& map, const fields::ChoiceField& field) {
     auto child = map.get("precision");
     if (!child) {
         return std::nullopt;
     }
-    auto index = child->as_choice(choices);
+    auto index = child->as_choice(field.choices);
     if (!index) {
         return std::nullopt;
     }
-    return catalog::parse_precision(choices.at(*index));
+    return catalog::parse_precision(field.choices.at(*index));
+}
+
+// The value of the choice `field` at `key` of `map`, as the enum whose values are the names'
+// indices.
+template <typename Enum>
+std::optional<Enum> choice_at(const YamlNode& map, std::string_view key,
+                              const fields::ChoiceField& field) {
+    auto child = map.get(key);
+    if (!child) {
+        return std::nullopt;
+    }
+    auto index = child->as_choice(field.choices);
+    return index ? std::optional<Enum>(static_cast<Enum>(*index)) : std::nullopt;
+}
+
+// A file's sharding names: the pinned stages, then `auto` (the search).
+const std::vector<std::string_view>& sharding_names() {
+    static const std::vector<std::string_view> names = [] {
+        std::vector<std::string_view> out = fields::k_sharding.choices;
+        out.push_back(fields::k_sharding_auto);
+        return out;
+    }();
+    return names;
 }
 
 // The MoE keys (E4.9): both or neither, top-k below the expert count, and an active share
@@ -132,11 +147,7 @@ void read_model(const YamlNode& node, Model& model) {
                           "experts_per_token"})) {
         return;
     }
-    if (auto family = node.get("family")) {
-        if (auto index = family->as_choice({"transformer", "cnn", "custom"})) {
-            model.family = static_cast<Family>(*index);
-        }
-    }
+    assign(model.family, choice_at<Family>(node, "family", fields::k_family));
     if (auto params = node.require("params")) {
         assign(model.params, params->as_si_number(k_positive_count));
     }
@@ -195,6 +206,18 @@ void check_mean_seq_len(const YamlNode& root, const Workload& workload) {
     }
 }
 
+// `auto` leaves the stage to the search; fsdp is zero3.
+void read_sharding(const YamlNode& node, Training& training) {
+    auto sharding = node.get("sharding");
+    if (!sharding) {
+        return;
+    }
+    const std::size_t pinned = fields::k_sharding.choices.size();
+    if (auto index = sharding->as_choice(sharding_names()); index && *index < pinned) {
+        training.sharding = parse_sharding(fields::k_sharding.choices.at(*index));
+    }
+}
+
 void read_training(const YamlNode& node, Training& training) {
     if (!node.expect_map({"precision", "optimizer", "method", "sharding", "micro_batch",
                           "activation_checkpointing", "mfu", "global_batch_tokens",
@@ -202,25 +225,11 @@ void read_training(const YamlNode& node, Training& training) {
                           "expert_parallel", "flash_attention", "fp32_gradients", "offload"})) {
         return;
     }
-    assign(training.precision, precision_at(node, k_training_precisions));
-    if (auto optimizer = node.get("optimizer")) {
-        if (auto index = optimizer->as_choice({"adamw", "sgd", "adafactor", "adamw_8bit"})) {
-            training.optimizer = static_cast<Optimizer>(*index);
-        }
-    }
-    if (auto method = node.get("method")) {
-        if (auto index = method->as_choice({"full", "lora", "qlora"})) {
-            training.method = static_cast<Method>(*index);
-        }
-    }
-    if (auto sharding = node.get("sharding")) {
-        if (auto index = sharding->as_choice({"none", "zero1", "zero2", "zero3", "fsdp", "auto"})) {
-            if (*index < 5) {
-                training.sharding = *index == 4 ? Sharding::zero3 : static_cast<Sharding>(*index);
-            }
-        }
-    }
-    assign(training.micro_batch, int_at(node, "micro_batch", 1, k_max_shape));
+    assign(training.precision, precision_at(node, fields::k_training_precision));
+    assign(training.optimizer, choice_at<Optimizer>(node, "optimizer", fields::k_optimizer));
+    assign(training.method, choice_at<Method>(node, "method", fields::k_method));
+    read_sharding(node, training);
+    assign(training.micro_batch, int_at(node, "micro_batch", 1, fields::k_micro_batch.max));
     if (auto recompute = node.get("activation_checkpointing")) {
         // true and false as before; or the mode by name.
         constexpr std::array<Recompute, 9> k_modes{
@@ -241,7 +250,7 @@ void read_training(const YamlNode& node, Training& training) {
     training.context_parallel = int_at(node, "context_parallel", 1, k_max_shape);
     training.expert_parallel = int_at(node, "expert_parallel", 1, k_max_shape);
     if (auto mfu = node.get("mfu")) {
-        training.mfu = fraction_of(*mfu, k_mfu_range);
+        training.mfu = fraction_of(*mfu, fields::k_mfu.range);
     }
     training.global_batch_tokens = si_at(node, "global_batch_tokens", k_positive_count);
     training.tensor_parallel = int_at(node, "tensor_parallel", 1, k_max_shape);
@@ -291,7 +300,7 @@ void read_inference(const YamlNode& node, Inference& inference) {
         return;
     }
     read_serving(node, inference);
-    assign(inference.precision, precision_at(node, k_inference_precisions));
+    assign(inference.precision, precision_at(node, fields::k_inference_precision));
     assign(inference.requests_per_second, si_at(node, "requests_per_second", k_positive_count));
     assign(inference.input_tokens, si_at(node, "input_tokens", detail::k_non_negative));
     assign(inference.output_tokens, si_at(node, "output_tokens", k_positive_count));
@@ -300,7 +309,7 @@ void read_inference(const YamlNode& node, Inference& inference) {
         inference.latency_ms = latency->as_number(k_positive_count);
     }
     if (auto hours = node.get("hours_per_day")) {
-        assign(inference.hours_per_day, hours->as_number(k_hours_per_day_range));
+        assign(inference.hours_per_day, hours->as_number(fields::k_hours_per_day.range));
     }
     inference.input_tokens_p90 = length_p90(node, "input_tokens", inference.input_tokens);
     inference.output_tokens_p90 = length_p90(node, "output_tokens", inference.output_tokens);
@@ -316,19 +325,6 @@ void read_schedule(const YamlNode& node, Schedule& schedule) {
     }
 }
 
-// The published purchase option names, in k_all_purchase_options order.
-const std::vector<std::string_view>& purchase_names() {
-    static const std::vector<std::string_view> names = [] {
-        std::vector<std::string_view> out;
-        out.reserve(k_all_purchase_options.size());
-        for (PurchaseOption option : k_all_purchase_options) {
-            out.push_back(to_string(option));
-        }
-        return out;
-    }();
-    return names;
-}
-
 std::optional<std::vector<PurchaseOption>> purchase_list(const YamlNode& node) {
     std::vector<YamlNode> items;
     if (node.is_scalar()) {
@@ -340,7 +336,7 @@ std::optional<std::vector<PurchaseOption>> purchase_list(const YamlNode& node) {
     }
     std::vector<PurchaseOption> out;
     for (const YamlNode& item : items) {
-        if (auto index = item.as_choice(purchase_names())) {
+        if (auto index = item.as_choice(fields::k_purchase.choices)) {
             const PurchaseOption option = k_all_purchase_options.at(*index);
             if (std::find(out.begin(), out.end(), option) == out.end()) {
                 out.push_back(option);
@@ -411,8 +407,8 @@ void read_constraints(const YamlNode& node, Constraints& constraints, const std:
             }
         }
     }
-    constraints.gpu_count = int_at(node, "gpu_count", 1, k_max_gpu_count);
-    constraints.max_gpus = int_at(node, "max_gpus", 1, k_max_gpu_count);
+    constraints.gpu_count = int_at(node, "gpu_count", 1, fields::k_gpu_count.max);
+    constraints.max_gpus = int_at(node, "max_gpus", 1, fields::k_max_gpus.max);
     if (constraints.gpu_count && constraints.max_gpus &&
         *constraints.gpu_count > *constraints.max_gpus) {
         node.get("gpu_count")
@@ -430,13 +426,13 @@ void read_finance(const YamlNode& node, Finance& finance, std::span<const std::s
         return;
     }
     if (auto rate = node.get("discount_rate")) {
-        assign(finance.discount_rate, fraction_of(*rate, k_rate_range));
+        assign(finance.discount_rate, fraction_of(*rate, fields::k_discount_rate.range));
     }
     if (auto currency = node.get("currency")) {
         if (auto code = currency->as_string()) {
             if (!is_currency_code(*code)) {
-                currency->error(fmt::format(
-                    "expected an ISO 4217 currency code such as USD or CNY, got \"{}\"", *code));
+                currency->error(
+                    fmt::format("expected {}, got \"{}\"", fields::k_currency.description, *code));
             } else if (known_currency(*currency, *code, known)) {
                 finance.currency = *code;
             }
@@ -510,10 +506,10 @@ void read_horizon(const YamlNode& node, double& months) {
             }
         }
     }
-    if (!value || *value <= 0.0 || *value > k_max_horizon_months) {
+    if (!value || *value <= 0.0 || *value > fields::k_max_horizon_months) {
         node.error(fmt::format("expected months above 0 and at most {:g} (36) or a duration (3y), "
                                "got \"{}\"",
-                               k_max_horizon_months,
+                               fields::k_max_horizon_months,
                                node.is_scalar() ? node.raw().Scalar() : "a non-scalar"));
         return;
     }
@@ -527,6 +523,49 @@ void read_lists(const YamlNode& root, Workload& workload) {
     }
     if (auto stages = root.get("stages")) {
         read_stages(*stages, workload);
+    }
+}
+
+// Whether the file's schema_version is one this gpuplan reads; reports it at its place when not.
+bool supported_version(const YamlNode& root) {
+    auto version = root.require("schema_version");
+    if (!version) {
+        return true;
+    }
+    auto value = version->as_integer(0, 1'000'000);
+    if (value && (*value < k_min_schema_version || *value > k_max_schema_version)) {
+        version->error(fmt::format("unsupported schema_version {}; this gpuplan reads workload "
+                                   "schema_version {} to {}",
+                                   *value, k_min_schema_version, k_max_schema_version));
+        return false;
+    }
+    return value.has_value();
+}
+
+// The section of the task, training or inference (the other one is an error), and the method the
+// task allows.
+void read_task_sections(const YamlNode& root, Workload& workload) {
+    const bool serving = workload.task == Task::inference;
+    if (auto training = root.get("training")) {
+        if (serving) {
+            training->error("'training' does not apply to task inference; use 'inference'");
+        } else {
+            read_training(*training, workload.training);
+        }
+    }
+    if (auto inference = root.get("inference")) {
+        if (!serving) {
+            inference->error(fmt::format("'inference' does not apply to task {}; use 'training'",
+                                         to_string(workload.task)));
+        } else {
+            read_inference(*inference, workload.inference);
+        }
+    }
+    if (workload.task == Task::train && workload.training.method != Method::full) {
+        root.get("training")
+            ->get("method")
+            ->error(fmt::format("method {} needs task finetune (the base model is frozen)",
+                                to_string(workload.training.method)));
     }
 }
 
@@ -545,75 +584,37 @@ Workload read_workload(const TextFile& file) {
 
 void read_workload_node(const detail::YamlNode& root, Workload& workload,
                         std::span<const std::string> currencies, const KnownPlaces& places) {
-    if (root.expect_map({"schema_version", "name", "description", "task", "model", "data",
-                         "training", "inference", "schedule", "horizon_months", "constraints",
-                         "finance", "sources", "stages"})) {
-        bool version_ok = true;
-        if (auto version = root.require("schema_version")) {
-            auto value = version->as_integer(0, 1'000'000);
-            version_ok = value.has_value();
-            if (value && (*value < k_min_schema_version || *value > k_max_schema_version)) {
-                version->error(fmt::format("unsupported schema_version {}; this gpuplan reads "
-                                           "workload schema_version {} to {}",
-                                           *value, k_min_schema_version, k_max_schema_version));
-                version_ok = false;
-            }
-        }
-        if (version_ok) {
-            assign(workload.name, root.string_at("name", false));
-            assign(workload.description, root.string_at("description", false));
-            if (auto task = root.get("task")) {
-                if (auto index = task->as_choice({"train", "finetune", "inference"})) {
-                    workload.task = static_cast<Task>(*index);
-                }
-            }
-            if (auto finance = root.get("finance")) {
-                read_finance(*finance, workload.finance, currencies);
-            }
-            if (auto model = root.require("model")) {
-                read_model(*model, workload.model);
-            }
-            if (auto data = root.get("data")) {
-                read_data(*data, workload.data);
-                check_mean_seq_len(root, workload);
-            }
-            const bool serving = workload.task == Task::inference;
-            if (auto training = root.get("training")) {
-                if (serving) {
-                    training->error("'training' does not apply to task inference; use "
-                                    "'inference'");
-                } else {
-                    read_training(*training, workload.training);
-                }
-            }
-            if (auto inference = root.get("inference")) {
-                if (!serving) {
-                    inference->error(fmt::format("'inference' does not apply to task {}; use "
-                                                 "'training'",
-                                                 to_string(workload.task)));
-                } else {
-                    read_inference(*inference, workload.inference);
-                }
-            }
-            if (workload.task == Task::train && workload.training.method != Method::full) {
-                root.get("training")
-                    ->get("method")
-                    ->error(fmt::format("method {} needs task finetune (the base model is frozen)",
-                                        to_string(workload.training.method)));
-            }
-            if (auto schedule = root.get("schedule")) {
-                read_schedule(*schedule, workload.schedule);
-            }
-            if (auto horizon = root.get("horizon_months")) {
-                read_horizon(*horizon, workload.horizon_months);
-            }
-            if (auto constraints = root.get("constraints")) {
-                read_constraints(*constraints, workload.constraints, workload.finance.currency,
-                                 currencies, places);
-            }
-            read_lists(root, workload);
-        }
+    if (!root.expect_map({"schema_version", "name", "description", "task", "model", "data",
+                          "training", "inference", "schedule", "horizon_months", "constraints",
+                          "finance", "sources", "stages"}) ||
+        !supported_version(root)) {
+        return;
     }
+    assign(workload.name, root.string_at("name", false));
+    assign(workload.description, root.string_at("description", false));
+    assign(workload.task, choice_at<Task>(root, "task", fields::k_task));
+    if (auto finance = root.get("finance")) {
+        read_finance(*finance, workload.finance, currencies);
+    }
+    if (auto model = root.require("model")) {
+        read_model(*model, workload.model);
+    }
+    if (auto data = root.get("data")) {
+        read_data(*data, workload.data);
+        check_mean_seq_len(root, workload);
+    }
+    read_task_sections(root, workload);
+    if (auto schedule = root.get("schedule")) {
+        read_schedule(*schedule, workload.schedule);
+    }
+    if (auto horizon = root.get("horizon_months")) {
+        read_horizon(*horizon, workload.horizon_months);
+    }
+    if (auto constraints = root.get("constraints")) {
+        read_constraints(*constraints, workload.constraints, workload.finance.currency, currencies,
+                         places);
+    }
+    read_lists(root, workload);
 }
 
 void report_missing(const detail::YamlNode& root, const Workload& workload) {
