@@ -12,6 +12,7 @@
 #include "cli/report_cmd.hpp"
 #include "cli/rules_cmd.hpp"
 #include "cli/update_cmd.hpp"
+#include "cli/workload_flags.hpp"
 #include "detail/strings.hpp"
 #include "gpuplan/error.hpp"
 #include "gpuplan/limits.hpp"
@@ -206,52 +207,7 @@ void add_workload_options(CLI::App* command, WorkloadInput& input) {
     command->add_option("WORKLOAD", input.path, "Workload file (YAML)")->type_name("FILE");
     command->add_option("--preset", input.preset, "Bundled workload preset (see 'gpuplan presets')")
         ->type_name("NAME");
-    workload::WorkloadOverrides& o = input.overrides;
-    auto text = [command](const std::string& name, std::optional<std::string>& target,
-                          const std::string& help, const std::string& type) {
-        command
-            ->add_option_function<std::string>(
-                name, [&target](const std::string& value) { target = value; }, help)
-            ->type_name(type);
-    };
-    text("--params", o.params, "Model parameters (7B, 340M)", "N");
-    text("--active-params", o.active_params, "MoE: parameters used per token", "N");
-    text("--tokens", o.tokens, "Training tokens, all epochs (2T)", "N");
-    text("--samples", o.samples, "Samples per epoch", "N");
-    text("--epochs", o.epochs, "Epochs", "N");
-    text("--task", o.task, "train, finetune or inference", "TASK");
-    text("--family", o.family, "transformer, cnn or custom", "FAMILY");
-    text("--precision", o.precision, "Training or inference precision (bf16, fp8, int4...)",
-         "PRECISION");
-    text("--optimizer", o.optimizer, "adamw, sgd, adafactor or adamw_8bit", "NAME");
-    text("--method", o.method, "full, lora or qlora", "METHOD");
-    text("--sharding", o.sharding, "auto (searched), none, zero1, zero2, zero3 or fsdp", "MODE");
-    text("--micro-batch", o.micro_batch, "Micro-batch per GPU", "N");
-    text("--mfu", o.mfu, "Model FLOPs utilisation override (0.4)", "FRACTION");
-    command->add_option("--gpu", o.gpus, "Only this GPU model (repeatable)")
-        ->type_name("GPU")
-        ->allow_extra_args(false);
-    text("--gpu-count", o.gpu_count, "Run on exactly this many GPUs", "N");
-    text("--max-gpus", o.max_gpus, "At most this many GPUs", "N");
-    text("--deadline", o.deadline, "Deadline (12h, 30d, 6w, 3mo, 1y)", "DURATION");
-    text("--budget", o.budget, "Budget (250000 USD)", "MONEY");
-    text("--horizon", o.horizon, "Planning horizon in months (36) or a duration (3y)", "MONTHS");
-    text("--discount-rate", o.discount_rate, "Annual discount rate (0.10 or 10%)", "RATE");
-    command->add_flag_callback(
-        "--interruptible", [&o] { o.interruptible = true; },
-        "The job checkpoints and may run on spot");
-    command->add_option("--purchase", o.purchase, "Allowed purchase option (repeatable)")
-        ->type_name("OPTION")
-        ->allow_extra_args(false);
-    command->add_option("--provider", o.providers, "Only this provider (repeatable)")
-        ->type_name("NAME")
-        ->allow_extra_args(false);
-    command->add_option("--region", o.regions, "Only this region (repeatable)")
-        ->type_name("REGION")
-        ->allow_extra_args(false);
-    text("--rps", o.rps, "Inference: requests per second", "N");
-    text("--latency-ms", o.latency_ms, "Inference: target time per request", "MS");
-    text("--hours-per-day", o.hours_per_day, "Inference: service hours per day", "HOURS");
+    add_workload_flags(command, input.overrides);
 }
 
 void add_estimate_commands(CLI::App& app, Parsed& parsed) {

@@ -1,5 +1,6 @@
 #include "cli/workload_input.hpp"
 
+#include "cli/workload_flags.hpp"
 #include "detail/strings.hpp"
 #include "gpuplan/embedded.hpp"
 #include "gpuplan/error.hpp"
@@ -114,15 +115,10 @@ void check_place_flags(const workload::WorkloadOverrides& overrides,
     check_flag_names("--region", "region", overrides.regions, regions);
 }
 
-} // namespace
-
-workload::Workload resolve_workload(const WorkloadInput& input, const CommonOptions& common,
-                                    const catalog::Catalog& catalog) {
-    if (!input.path.empty() && !input.preset.empty()) {
-        throw UsageError("give either a WORKLOAD.yaml file or --preset NAME, not both");
-    }
-    const std::vector<std::string> known = catalog::currencies(catalog);
-    check_place_flags(input.overrides, catalog);
+// The flags on top of what the command line gives elsewhere: the common --currency and the
+// configured discount rate.
+workload::WorkloadOverrides all_overrides(const WorkloadInput& input, const CommonOptions& common,
+                                          const std::vector<std::string>& known) {
     workload::WorkloadOverrides overrides = input.overrides;
     if (!overrides.discount_rate && !common.discount_rate.empty()) {
         overrides.discount_rate = common.discount_rate;
@@ -138,27 +134,58 @@ workload::Workload resolve_workload(const WorkloadInput& input, const CommonOpti
             check_flag_currency("--budget", money->currency, known);
         }
     }
+    return overrides;
+}
+
+// The workload of the file, the preset or the flags alone, with `overrides` applied.
+workload::Workload read_input(const WorkloadInput& input,
+                              const workload::WorkloadOverrides& overrides,
+                              const catalog::Catalog& catalog,
+                              const std::vector<std::string>& known) {
     if (!input.path.empty()) {
         const auto [providers, regions] = catalog_places(catalog, {});
         return workload::read_workload(read_text_file(input.path), overrides, known,
-                                       {.providers = providers, .regions = regions});
+                                       {.providers = providers, .regions = regions},
+                                       workload_flag_of);
     }
     if (!input.preset.empty()) {
         workload::Workload workload = read_preset(input.preset);
-        workload::apply_overrides(workload, overrides);
+        workload::apply_overrides(workload, overrides, workload_flag_of);
         return workload;
     }
     if (input.overrides.empty()) {
         throw UsageError("no workload: give a WORKLOAD.yaml file, --preset NAME, or flags "
                          "such as --params 7B --tokens 2T");
     }
-    workload::Workload workload = workload::workload_from_flags(overrides);
-    const std::vector<std::string> missing = workload::missing_fields(workload);
+    workload::Workload workload = workload::workload_from_flags(overrides, workload_flag_of);
+    const std::vector<std::string> missing = workload::missing_fields(workload, workload_flag_of);
     if (!missing.empty()) {
         throw UsageError(
             fmt::format("incomplete workload: missing {}", detail::join(missing, "; ")));
     }
     return workload;
+}
+
+} // namespace
+
+workload::Workload resolve_workload(const WorkloadInput& input, const CommonOptions& common,
+                                    const catalog::Catalog& catalog) {
+    if (!input.path.empty() && !input.preset.empty()) {
+        throw UsageError("give either a WORKLOAD.yaml file or --preset NAME, not both");
+    }
+    const std::vector<std::string> known = catalog::currencies(catalog);
+    check_place_flags(input.overrides, catalog);
+    const workload::WorkloadOverrides overrides = all_overrides(input, common, known);
+    try {
+        return read_input(input, overrides, catalog, known);
+    } catch (const workload::FieldError& error) {
+        // The workload names the field of a bad value; the user typed its flag.
+        const std::string_view flag = workload_flag_of(error.path());
+        if (flag.empty()) {
+            throw;
+        }
+        throw UsageError(fmt::format("{}: {}", flag, error.message()));
+    }
 }
 
 } // namespace gpuplan::cli

@@ -36,6 +36,10 @@ const ChoiceField k_method{"/training/method", k_method_names};
 const ChoiceField k_sharding{"/training/sharding", k_sharding_names};
 const ChoiceField k_purchase{"/constraints/purchase", k_purchase_names};
 
+std::string_view hint_of(std::string_view path, FieldHint hint) {
+    return hint != nullptr ? hint(path) : std::string_view();
+}
+
 std::string dotted(std::string_view path) {
     std::string out(path.substr(1));
     std::replace(out.begin(), out.end(), '/', '.');

@@ -87,6 +87,9 @@ inline constexpr NumberField k_hours_per_day{
 inline constexpr TextField k_currency{"/finance/currency",
                                       "an ISO 4217 currency code such as USD or CNY"};
 
+// What `hint` calls the field at `path`; empty without a hint or a name.
+[[nodiscard]] std::string_view hint_of(std::string_view path, FieldHint hint);
+
 // `path` as the messages about a missing field print it: /model/params is model.params.
 [[nodiscard]] std::string dotted(std::string_view path);
 

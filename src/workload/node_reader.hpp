@@ -18,7 +18,8 @@ void read_workload_node(const detail::YamlNode& root, Workload& workload,
                         std::span<const std::string> currencies, const KnownPlaces& places = {});
 
 // Records "incomplete workload: missing ..." at `root`'s data or model section for each field
-// `workload` still lacks.
-void report_missing(const detail::YamlNode& root, const Workload& workload);
+// `workload` still lacks, each field with `hint`'s name for it.
+void report_missing(const detail::YamlNode& root, const Workload& workload,
+                    FieldHint hint = nullptr);
 
 } // namespace gpuplan::workload

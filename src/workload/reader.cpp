@@ -617,10 +617,10 @@ void read_workload_node(const detail::YamlNode& root, Workload& workload,
     read_lists(root, workload);
 }
 
-void report_missing(const detail::YamlNode& root, const Workload& workload) {
+void report_missing(const detail::YamlNode& root, const Workload& workload, FieldHint hint) {
     // What the file and the flags together still lack, placed at the section that should hold
     // it (data for tokens and samples, model otherwise).
-    for (const std::string& item : missing_fields(workload)) {
+    for (const std::string& item : missing_fields(workload, hint)) {
         const bool data_item = item.rfind("data.", 0) == 0;
         auto section = root.get(data_item ? "data" : "model");
         const detail::YamlNode& where = section ? *section : root;
@@ -629,7 +629,8 @@ void report_missing(const detail::YamlNode& root, const Workload& workload) {
 }
 
 Workload read_workload(const TextFile& file, const WorkloadOverrides& overrides,
-                       std::span<const std::string> currencies, const KnownPlaces& places) {
+                       std::span<const std::string> currencies, const KnownPlaces& places,
+                       FieldHint hint) {
     DiagnosticSink sink;
     detail::YamlContext context{file.name, &sink};
     context.max_bytes = limits::k_max_workload_bytes;
@@ -640,9 +641,9 @@ Workload read_workload(const TextFile& file, const WorkloadOverrides& overrides,
         read_workload_node(*root, workload, currencies, places);
     }
     sink.throw_if_any();
-    apply_overrides(workload, overrides);
+    apply_overrides(workload, overrides, hint);
     if (root) {
-        report_missing(*root, workload);
+        report_missing(*root, workload, hint);
         sink.throw_if_any();
     }
     return workload;

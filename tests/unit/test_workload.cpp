@@ -153,7 +153,7 @@ TEST_CASE("a sources entry needs a title and a url", "[workload]") {
           std::vector<std::string>{"w.yaml:7:5: error: /sources/0: missing required key 'url'"});
 }
 
-TEST_CASE("flags override the file and bad values name the flag", "[workload]") {
+TEST_CASE("flags override the file and bad values name the field", "[workload]") {
     Workload w = read(k_minimal);
     WorkloadOverrides o;
     o.params = "13B";
@@ -184,30 +184,51 @@ TEST_CASE("flags override the file and bad values name the flag", "[workload]") 
     };
     WorkloadOverrides bad;
     bad.params = "seven";
-    CHECK(error_of(bad) == "--params: expected a positive number such as 7B, 340M or 2T, got "
-                           "'seven'");
+    CHECK(error_of(bad) == "/model/params: expected a positive number such as 7B, 340M or 2T, "
+                           "got 'seven'");
     bad = {};
     bad.precision = "int4";
-    CHECK(error_of(bad) == "--precision: expected fp32, tf32, fp16, bf16 or fp8 (training), got "
-                           "'int4'");
+    CHECK(error_of(bad) == "/training/precision: expected fp32, tf32, fp16, bf16 or fp8 "
+                           "(training), got 'int4'");
     bad = {};
     bad.gpu_count = "0";
-    CHECK(error_of(bad) == "--gpu-count: expected a whole number from 1 to 1000000, got '0'");
+    CHECK(error_of(bad) ==
+          "/constraints/gpu_count: expected a whole number from 1 to 1000000, got '0'");
     bad = {};
     bad.method = "lora";
-    CHECK(error_of(bad) == "--method: lora needs task finetune (the base model is frozen)");
+    CHECK(error_of(bad) == "/training/method: lora needs task finetune (the base model is frozen)");
+    bad = {};
+    bad.gpu_count = "2000";
+    CHECK(error_of(bad) == "/constraints/gpu_count: 2000 exceeds max_gpus (1024, the default; "
+                           "raise it with /constraints/max_gpus)");
+    bad = {};
+    bad.mfu = "2";
+    try {
+        Workload copy;
+        apply_overrides(copy, bad);
+        FAIL("no error");
+    } catch (const FieldError& e) {
+        CHECK(e.path() == "/training/mfu");
+        CHECK(e.message() == "expected a fraction from 0.001 to 1, got '2'");
+    }
 }
 
 TEST_CASE("a workload from flags says precisely what is missing", "[workload]") {
     WorkloadOverrides o;
     o.params = "7B";
     const Workload w = workload_from_flags(o);
-    CHECK(missing_fields(w) == std::vector<std::string>{"data.tokens (--tokens), or data.samples "
-                                                        "(--samples) with model.seq_len"});
+    CHECK(missing_fields(w) ==
+          std::vector<std::string>{"data.tokens, or data.samples with model.seq_len"});
+    // A hint names what sets each field.
+    const FieldHint hint = [](std::string_view path) {
+        return path == "/data/tokens" ? std::string_view("-t") : std::string_view();
+    };
+    CHECK(missing_fields(w, hint) ==
+          std::vector<std::string>{"data.tokens (-t), or data.samples with model.seq_len"});
     WorkloadOverrides cnn;
     cnn.family = "cnn";
     CHECK(missing_fields(workload_from_flags(cnn)) ==
-          std::vector<std::string>{"model.params (--params)", "data.samples (--samples)",
+          std::vector<std::string>{"model.params", "data.samples",
                                    "model.flops_per_sample or model.reference (a cnn model's "
                                    "forward FLOPs per sample)"});
     CHECK_THROWS_AS(workload_from_flags({}), UsageError);

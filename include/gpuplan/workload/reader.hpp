@@ -2,12 +2,14 @@
 // Reading a workload: a YAML file (docs/workload-format.md), a preset, and command-line flags
 // that override either.
 
+#include "gpuplan/error.hpp"
 #include "gpuplan/text_file.hpp"
 #include "gpuplan/workload/workload.hpp"
 
 #include <optional>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace gpuplan::workload {
@@ -17,6 +19,23 @@ inline constexpr int k_min_schema_version = 1;
 inline constexpr int k_max_schema_version = 1;
 // Smallest accepted training.mfu; below it run times leave the range of finite numbers.
 inline constexpr double k_min_mfu = 0.001;
+
+// Names what sets the workload field at `path` (`/model/params`) for the messages about a missing
+// field; empty when nothing does. Without one, those messages give just the field.
+using FieldHint = std::string_view (*)(std::string_view path);
+
+// A bad override: the field it was meant for (`/training/mfu`) and what was wrong with the value
+// (`expected a fraction from 0.001 to 1, got '2'`). what() is `PATH: MESSAGE`.
+class FieldError : public UsageError {
+public:
+    FieldError(std::string_view path, const std::string& message);
+    [[nodiscard]] const std::string& path() const { return m_path; }
+    [[nodiscard]] const std::string& message() const { return m_message; }
+
+private:
+    std::string m_path;
+    std::string m_message;
+};
 
 // Parses a workload file. Throws InputError with every problem found (unknown keys with a
 // "did you mean" hint, wrong types, out-of-range values, an unsupported schema_version, and
@@ -60,9 +79,9 @@ struct WorkloadOverrides {
 
 // Reads a workload file and applies the flags on top (flags win). Throws InputError for problems
 // in the file and for what the file and the flags together still lack (placed at the `data` or
-// `model` section), UsageError for a bad flag value. When `currencies` is not empty, a budget or
-// finance.currency in any other currency is an error at its place in the file (the catalog's
-// exchange rates decide which currencies gpuplan can convert).
+// `model` section, with `hint`'s name for each missing field), FieldError for a bad flag value.
+// When `currencies` is not empty, a budget or finance.currency in any other currency is an error at
+// its place in the file (the catalog's exchange rates decide which currencies gpuplan can convert).
 // The catalog's provider and region names a workload file's constraints.providers and
 // constraints.regions are checked against (empty: not checked).
 struct KnownPlaces {
@@ -73,16 +92,22 @@ struct KnownPlaces {
 // with the closest name.
 [[nodiscard]] Workload read_workload(const TextFile& file, const WorkloadOverrides& overrides,
                                      std::span<const std::string> currencies = {},
-                                     const KnownPlaces& places = {});
+                                     const KnownPlaces& places = {}, FieldHint hint = nullptr);
 
-// Applies the flags on top of `workload`. Throws UsageError naming the flag for a bad value.
-void apply_overrides(Workload& workload, const WorkloadOverrides& overrides);
+// Applies the flags on top of `workload`. Throws FieldError naming the field of a bad value;
+// `hint` names another field a message points to (a path without it).
+void apply_overrides(Workload& workload, const WorkloadOverrides& overrides,
+                     FieldHint hint = nullptr);
 
-// What a workload still lacks before it can be estimated ("--params", "--tokens or
-// --samples", ...); empty when it is complete.
-[[nodiscard]] std::vector<std::string> missing_fields(const Workload& workload);
+// What a workload still lacks before it can be estimated ("model.params", "data.tokens, or
+// data.samples with model.seq_len", ..., each field followed by `hint`'s name for it in
+// parentheses when it has one); empty when it is complete.
+[[nodiscard]] std::vector<std::string> missing_fields(const Workload& workload,
+                                                      FieldHint hint = nullptr);
 
-// The workload from flags alone. Throws UsageError saying precisely what is missing.
-[[nodiscard]] Workload workload_from_flags(const WorkloadOverrides& overrides);
+// The workload from flags alone. Throws UsageError when no flag is set, FieldError for a bad
+// value; `hint` as apply_overrides takes it.
+[[nodiscard]] Workload workload_from_flags(const WorkloadOverrides& overrides,
+                                           FieldHint hint = nullptr);
 
 } // namespace gpuplan::workload
