@@ -202,12 +202,42 @@ void add_check_commands(CLI::App& app, Parsed& parsed) {
     });
 }
 
+// Registers one workload flag on `command`, writing its value as typed into `overrides`.
+void add_workload_flag(CLI::App* command, const WorkloadFlag& flag,
+                       workload::WorkloadOverrides& overrides) {
+    const std::string name(flag.name);
+    const std::string help(flag.help);
+    switch (flag.kind) {
+    case FlagKind::text: {
+        std::optional<std::string>& target = overrides.*flag.text;
+        command
+            ->add_option_function<std::string>(
+                name, [&target](const std::string& value) { target = value; }, help)
+            ->type_name(std::string(flag.type));
+        return;
+    }
+    case FlagKind::list:
+        command->add_option(name, overrides.*flag.list, help)
+            ->type_name(std::string(flag.type))
+            ->allow_extra_args(false);
+        return;
+    case FlagKind::toggle:
+        command->add_flag_callback(
+            name, [&overrides] { overrides.interruptible = true; }, help);
+        return;
+    case FlagKind::shared:
+        return;
+    }
+}
+
 // Workload flags shared by every command that takes a workload (design.md section 4).
 void add_workload_options(CLI::App* command, WorkloadInput& input) {
     command->add_option("WORKLOAD", input.path, "Workload file (YAML)")->type_name("FILE");
     command->add_option("--preset", input.preset, "Bundled workload preset (see 'gpuplan presets')")
         ->type_name("NAME");
-    add_workload_flags(command, input.overrides);
+    for (const WorkloadFlag& flag : workload_flags()) {
+        add_workload_flag(command, flag, input.overrides);
+    }
 }
 
 void add_estimate_commands(CLI::App& app, Parsed& parsed) {

@@ -4,16 +4,34 @@
 
 #include "gpuplan/workload/reader.hpp"
 
+#include <optional>
+#include <span>
+#include <string>
 #include <string_view>
-
-namespace CLI {
-class App;
-} // namespace CLI
+#include <vector>
 
 namespace gpuplan::cli {
 
-// Registers the workload flags on `command`, each writing its value as typed into `overrides`.
-void add_workload_flags(CLI::App* command, workload::WorkloadOverrides& overrides);
+// How a workload flag takes its value.
+enum class FlagKind {
+    text,   // one value, kept as typed
+    list,   // repeatable, one value each time
+    toggle, // no value
+    shared, // registered elsewhere: a common option, or a flag another row registers
+};
+
+struct WorkloadFlag {
+    std::string_view name;
+    std::string_view path; // the field it sets, as workload diagnostics print it
+    FlagKind kind = FlagKind::text;
+    std::optional<std::string> workload::WorkloadOverrides::*text = nullptr;
+    std::vector<std::string> workload::WorkloadOverrides::*list = nullptr;
+    std::string_view help;
+    std::string_view type; // CLI11's type name in the help
+};
+
+// The workload flags in the order of `--help`; app.cpp registers them.
+[[nodiscard]] std::span<const WorkloadFlag> workload_flags();
 
 // The flag that sets the workload field at `path` (`/training/mfu` is `--mfu`); empty for a field
 // no flag sets. A workload::FieldHint.
