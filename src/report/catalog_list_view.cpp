@@ -177,8 +177,8 @@ std::optional<double> converted(const Catalog& catalog, const Provider& provider
     }
     const auto rate = catalog::fx_rate(catalog, provider.currency, currency, as_of);
     if (!rate) {
-        throw UsageError(fmt::format("--currency: the catalog has no exchange rate from {} to {}",
-                                     provider.currency, currency));
+        throw UsageError(fmt::format("currency {}: the catalog has no exchange rate from {} to {}",
+                                     currency, provider.currency, currency));
     }
     return *value * *rate;
 }
