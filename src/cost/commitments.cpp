@@ -59,7 +59,7 @@ void commitments_for(const catalog::Provider& provider, const catalog::Instance&
         choices.push_back({catalog::Payment::all_upfront,
                            {12, *region.yearly / (12.0 * k_hours_per_month), 1.0},
                            false});
-    } else if (kind == PurchaseOption::reserved_1y || kind == PurchaseOption::reserved_3y) {
+    } else if (is_reserved(kind)) {
         reserved_for(provider, instance, region, reserved_term(kind), choices);
     }
     for (CommitmentChoice& choice : choices) {
