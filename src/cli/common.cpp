@@ -125,11 +125,16 @@ std::optional<Date> as_of_option(const CommonOptions& options) {
     return date;
 }
 
-feeds::FeedOptions feed_options(const CommonOptions& options) {
+feeds::FeedOptions flag_named_feed_options() {
     feeds::FeedOptions out;
-    out.as_of = as_of_option(options);
     out.provider_name = k_provider_flag;
     out.as_of_name = k_as_of_flag;
+    return out;
+}
+
+feeds::FeedOptions feed_options(const CommonOptions& options) {
+    feeds::FeedOptions out = flag_named_feed_options();
+    out.as_of = as_of_option(options);
     return out;
 }
 

@@ -120,7 +120,10 @@ struct InputFd {
 inline constexpr std::string_view k_provider_flag = "--provider";
 inline constexpr std::string_view k_as_of_flag = "--as-of";
 
-// Feed options whose messages name the settings by their flags; `as_of` from --as-of.
+// Feed options whose messages name the settings by their flags (--provider, --as-of).
+[[nodiscard]] feeds::FeedOptions flag_named_feed_options();
+
+// flag_named_feed_options() with `as_of` from --as-of.
 [[nodiscard]] feeds::FeedOptions feed_options(const CommonOptions& options);
 
 // Reads feeds against `base` (GPU names resolve in `base`, then in the embedded catalog) and logs

@@ -118,11 +118,9 @@ std::vector<feeds::FeedFile> download_all(const std::string& root,
 // its own whatever catalog a later run has underneath).
 feeds::FeedRead import_feeds(const std::vector<feeds::FeedFile>& files, Date day,
                              const catalog::Catalog& models) {
-    feeds::FeedOptions options;
+    feeds::FeedOptions options = flag_named_feed_options();
     options.as_of = day;
     options.as_of_origin = feeds::AsOfOrigin::download;
-    options.provider_name = k_provider_flag;
-    options.as_of_name = k_as_of_flag;
     feeds::FeedRead read = feeds::read_skypilot(files, options, {}, models.gpus);
     log_feed_read(read);
     if (read.overlay.providers.empty()) {
