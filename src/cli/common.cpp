@@ -2,9 +2,9 @@
 
 #include "cli/price_cache.hpp"
 #include "cli/progress.hpp"
+#include "detail/large_buffer.hpp"
 #include "gpuplan/embedded.hpp"
 #include "gpuplan/error.hpp"
-#include "gpuplan/large_buffer.hpp"
 #include "gpuplan/report/escape.hpp"
 
 #include <algorithm>

@@ -1,7 +1,7 @@
 #include "cli/app.hpp"
 #include "cli/price_cache.hpp"
 #include "cli/progress.hpp"
-#include "gpuplan/large_buffer.hpp"
+#include "detail/large_buffer.hpp"
 
 #include <algorithm>
 #include <cerrno>

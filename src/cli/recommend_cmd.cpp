@@ -130,7 +130,7 @@ recommend::Recommendation make_recommendation(const CommonOptions& common,
                                     generator_info());
     });
     recommendation.catalog.cache = cache;
-    spdlog::info("{} options priced from {} estimates", recommendation.plan.options.size(),
+    spdlog::info("{} options priced from {} estimates", recommendation.plan.options().size(),
                  recommendation.plan.estimates);
     if (recommendation.decision) {
         spdlog::info("decision tree {}: {} steps, {} GPU models excluded",

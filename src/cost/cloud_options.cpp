@@ -207,7 +207,7 @@ void Planner::add_region(CloudOffer& offer, const Region& region) {
         }
     }
     if (region.on_demand && allowed(purchase, PurchaseOption::on_demand)) {
-        Option& option = m_plan.options.emplace_back(offer.on_demand_proto);
+        Option& option = options().emplace_back(offer.on_demand_proto);
         option.region = region.name;
         option.prices_as_of = region.as_of;
         price_and_judge(offer, option, offer.unit_on_demand, *region.on_demand);
@@ -256,7 +256,7 @@ void Planner::add_commitment(CloudOffer& offer, const Region& region, PurchaseOp
             return choice.commitment.effective_per_hour *
                    unit_commitment(offer, choice.commitment).npv;
         });
-    Option& option = m_plan.options.emplace_back(offer.proto);
+    Option& option = options().emplace_back(offer.proto);
     option.region = region.name;
     option.purchase = kind;
     option.payment = best->payment;
@@ -279,7 +279,7 @@ void Planner::add_commitment(CloudOffer& offer, const Region& region, PurchaseOp
 }
 
 void Planner::add_spot(CloudOffer& offer, const Region& region) {
-    Option& option = m_plan.options.emplace_back(offer.spot_proto);
+    Option& option = options().emplace_back(offer.spot_proto);
     option.region = region.name;
     option.zone = region.spot_zone;
     option.prices_as_of = region.spot_as_of;

@@ -155,9 +155,9 @@ void Planner::add_assumptions() {
 Plan Planner::run() {
     start_plan();
     // Room for every option up front: growing a vector of thousands of options re-faults pages
-    // (and the buffer is a large one, see Options).
-    m_plan.options.reserve(catalog::offer_count(m_catalog) * m_plan.purchase_options.size() +
-                           (m_catalog.self_built ? 2 * m_catalog.self_built->builds.size() : 0));
+    // (and the buffer is a large one, see option_buffer.hpp).
+    options().reserve(catalog::offer_count(m_catalog) * m_plan.purchase_options.size() +
+                      (m_catalog.self_built ? 2 * m_catalog.self_built->builds.size() : 0));
     const std::vector<std::string>& providers = m_workload.constraints.providers;
     for (const catalog::Provider& provider : m_catalog.providers) {
         if (!providers.empty() && !contains(providers, provider.name)) {
@@ -171,7 +171,7 @@ Plan Planner::run() {
     // A larger count is an alternative only when it is feasible; its minimum-count option already
     // says why the instance type is rejected.
     if (m_settings.counts == GpuCounts::larger) {
-        std::erase_if(m_plan.options,
+        std::erase_if(options(),
                       [](const Option& option) { return option.larger_count && option.rejection; });
     }
     compare_self_built();

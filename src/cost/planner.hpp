@@ -4,6 +4,7 @@
 
 #include "cost/estimate_cache.hpp"
 #include "cost/flows.hpp"
+#include "cost/option_buffer.hpp"
 #include "cost/regions.hpp"
 #include "gpuplan/catalog/catalog.hpp"
 #include "gpuplan/cost/cash_flows.hpp"
@@ -119,6 +120,10 @@ private:
     // The take-or-pay and spill notes of a commitment used as `use` says; `payment` names how.
     void add_commitment_notes(Option& option, const CommitmentUse& use,
                               const Commitment& commitment, std::string payment);
+    // The plan's options as the cost stage fills them.
+    [[nodiscard]] std::vector<Option, LargeBufferAllocator<Option>>& options() {
+        return m_plan.option_list.buffer().options;
+    }
     // Keeps `note` in the plan's table; its index for Option::notes.
     NoteIndex add_note(Note note) {
         m_plan.notes.push_back(std::move(note));

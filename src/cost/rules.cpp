@@ -136,13 +136,12 @@ void Verdicts::apply(Option& option) {
 
 void apply_decision(Plan& plan, const decide::Decision& decision, ExcludedOptions excluded) {
     Verdicts verdicts(plan, decision);
-    for (Option& option : plan.options) {
+    for (Option& option : plan.options()) {
         verdicts.apply(option);
     }
     if (excluded == ExcludedOptions::drop) {
-        std::erase_if(plan.options, [](const Option& option) {
-            return option.rejection == Rejection::excluded_by_rule;
-        });
+        plan.option_list.erase_if(
+            [](const Option& option) { return option.rejection == Rejection::excluded_by_rule; });
     }
 }
 

@@ -62,7 +62,7 @@ void Planner::add_self_built(const catalog::Build& build, const catalog::Gpu& gp
                flows_of(option.finishes ? self_built_cash_flows(usage, p) : CashFlows{}, {}), 1.0,
                nullptr);
         judge(option, e, gpu, rate.has_value());
-        m_plan.options.push_back(std::move(option));
+        options().push_back(std::move(option));
     };
     emit(false);
     if (m_settings.bridge && build.lead_time_weeks > 0.0 &&
@@ -76,7 +76,7 @@ void Planner::add_self_built(const catalog::Build& build, const catalog::Gpu& gp
 void Planner::compare_self_built() {
     // The best feasible cloud option per (GPU model, purchase kind), found in one pass.
     std::map<std::pair<std::string, PurchaseOption>, const Option*> best;
-    for (const Option& cloud : m_plan.options) {
+    for (const Option& cloud : options()) {
         // A slice is no alternative to owning whole GPUs of the model.
         if (cloud.purchase == PurchaseOption::self_built || cloud.rejection ||
             !cloud.gpu_slice.empty()) {
@@ -88,7 +88,7 @@ void Planner::compare_self_built() {
             slot = &cloud;
         }
     }
-    for (Option& own : m_plan.options) {
+    for (Option& own : options()) {
         if (own.purchase != PurchaseOption::self_built || own.rejection) {
             continue;
         }

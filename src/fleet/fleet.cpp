@@ -29,7 +29,7 @@ struct Candidate {
 
 std::vector<Candidate> candidates_of(const cost::Plan& plan, bool interruptible) {
     std::map<std::pair<std::string, std::string>, Candidate> best;
-    for (const Option& o : plan.options) {
+    for (const Option& o : plan.options()) {
         if (o.rejection || o.purchase != PurchaseOption::on_demand) {
             continue;
         }
@@ -41,7 +41,7 @@ std::vector<Candidate> candidates_of(const cost::Plan& plan, bool interruptible)
     std::vector<Candidate> out;
     for (auto& [key, c] : best) {
         c.score = c.on_demand->npv;
-        for (const Option& o : plan.options) {
+        for (const Option& o : plan.options()) {
             if (interruptible && !o.rejection && o.purchase == PurchaseOption::spot &&
                 o.provider == c.on_demand->provider && o.region == c.on_demand->region &&
                 o.instance == c.on_demand->instance) {

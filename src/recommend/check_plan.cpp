@@ -31,7 +31,7 @@ gate::Plan check_plan(const Recommendation& r, std::string source) {
     }
     out.options.reserve(r.ranked.size());
     for (std::size_t i = 0; i < r.ranked.size(); ++i) {
-        const cost::Option& o = r.plan.options[r.ranked[i]];
+        const cost::Option& o = r.plan.options()[r.ranked[i]];
         out.options.push_back({.rank = static_cast<int>(i + 1),
                                .id = o.id(),
                                .purchase = std::string(gpuplan::to_string(o.purchase)),
@@ -46,7 +46,7 @@ gate::Plan check_plan(const Recommendation& r, std::string source) {
     }
     out.rejected.reserve(r.rejected.size());
     for (std::size_t index : r.rejected) {
-        const cost::Option& o = r.plan.options[index];
+        const cost::Option& o = r.plan.options()[index];
         out.rejected.push_back({o.id(), cost::reason(r.plan, o)});
     }
     return out;

@@ -69,14 +69,14 @@ namespace {
 // among the first k_left_out_rank in `r.left_out`.
 void leave_out_excluded(Recommendation& r, rank::Objective objective) {
     const std::vector<std::size_t> without_rules =
-        rank::rank(r.plan.options, objective, rank::Candidates::feasible_or_rule_excluded);
+        rank::rank(r.plan.options(), objective, rank::Candidates::feasible_or_rule_excluded);
     for (std::size_t place = 0; place < std::min(without_rules.size(), k_left_out_rank); ++place) {
-        const cost::Option& option = r.plan.options[without_rules[place]];
+        const cost::Option& option = r.plan.options()[without_rules[place]];
         if (option.rejection == cost::Rejection::excluded_by_rule) {
             r.left_out.push_back({option, place + 1});
         }
     }
-    std::erase_if(r.plan.options, [](const cost::Option& option) {
+    r.plan.option_list.erase_if([](const cost::Option& option) {
         return option.rejection == cost::Rejection::excluded_by_rule;
     });
 }
@@ -86,13 +86,13 @@ std::optional<DefaultDecides> default_decides(const Recommendation& r) {
     if (r.ranked.empty()) {
         return std::nullopt;
     }
-    const auto kind = default_price(r.plan, r.plan.options[r.ranked.front()]);
+    const auto kind = default_price(r.plan, r.plan.options()[r.ranked.front()]);
     if (!kind) {
         return std::nullopt;
     }
     DefaultDecides out{*kind, std::nullopt};
     for (const std::size_t index : r.ranked) {
-        if (!default_price(r.plan, r.plan.options[index])) {
+        if (!default_price(r.plan, r.plan.options()[index])) {
             out.best_without_defaults = index;
             break;
         }
@@ -105,7 +105,7 @@ std::optional<StalePrices> stale_prices(const Recommendation& r, const Settings&
     if (r.ranked.empty() || !settings.today) {
         return std::nullopt;
     }
-    const std::optional<Date>& as_of = r.plan.options[r.ranked.front()].prices_as_of;
+    const std::optional<Date>& as_of = r.plan.options()[r.ranked.front()].prices_as_of;
     if (!as_of) {
         return StalePrices{std::nullopt, 0.0, settings.max_price_age_days};
     }
@@ -186,12 +186,12 @@ Recommendation recommend(const workload::Workload& workload, const catalog::Cata
     if (settings.rules == RuleUse::apply) {
         leave_out_excluded(r, settings.objective);
     }
-    r.catalog = catalog_info(catalog, r.plan.options);
+    r.catalog = catalog_info(catalog, r.plan.options());
     r.workload = workload;
     r.settings = priced;
     r.objective = settings.objective;
-    r.ranked = rank::rank(r.plan.options, settings.objective);
-    r.rejected = rank::rejected(r.plan.options);
+    r.ranked = rank::rank(r.plan.options(), settings.objective);
+    r.rejected = rank::rejected(r.plan.options());
     r.default_decides = default_decides(r);
     r.stale_prices = stale_prices(r, settings);
     r.top = settings.top;
@@ -206,11 +206,11 @@ Recommendation recommend(const workload::Workload& workload, const catalog::Cata
     }
     r.generated_at = settings.generated_at;
     r.expand_regions = settings.expand_regions;
-    r.groups = rank::group_identical(r.plan.options, r.ranked, settings.expand_regions);
-    r.best_per_purchase = rank::best_per_purchase(r.plan.options, r.groups);
-    r.best_per_gpu = rank::best_per_gpu(r.plan.options, r.groups);
+    r.groups = rank::group_identical(r.plan.options(), r.ranked, settings.expand_regions);
+    r.best_per_purchase = rank::best_per_purchase(r.plan.options(), r.groups);
+    r.best_per_gpu = rank::best_per_gpu(r.plan.options(), r.groups);
     if (workload.task != workload::Task::inference) {
-        r.frontier = rank::frontier(r.plan.options, r.groups);
+        r.frontier = rank::frontier(r.plan.options(), r.groups);
     }
     if (!r.groups.empty()) {
         r.service = service_of(workload, catalog, r.shown(0), r.plan.horizon_months);

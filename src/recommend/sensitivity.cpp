@@ -17,11 +17,11 @@ BestOption best_of(const workload::Workload& workload, const catalog::Catalog& c
                    const decide::Tree* tree, RuleUse rules, const cost::Settings& settings,
                    rank::Objective objective) {
     const cost::Plan plan = recommend::plan(workload, catalog, tree, rules, settings);
-    const std::vector<std::size_t> ranked = rank::rank(plan.options, objective);
+    const std::vector<std::size_t> ranked = rank::rank(plan.options(), objective);
     if (ranked.empty()) {
         return {};
     }
-    const cost::Option& best = plan.options[ranked.front()];
+    const cost::Option& best = plan.options()[ranked.front()];
     return {best.id(), best.npv, best.total};
 }
 

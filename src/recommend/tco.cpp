@@ -18,11 +18,11 @@ std::optional<Configuration> tco_configuration(const workload::Workload& workloa
     }
     // No single GPU model: the configuration of recommend's best option.
     const cost::Plan all = plan(workload, catalog, tree, rules, settings);
-    const std::vector<std::size_t> ranked = rank::rank(all.options, rank::Objective::cost);
+    const std::vector<std::size_t> ranked = rank::rank(all.options(), rank::Objective::cost);
     if (ranked.empty()) {
         return std::nullopt;
     }
-    const cost::Option& best = all.options[ranked.front()];
+    const cost::Option& best = all.options()[ranked.front()];
     return Configuration{best.gpu, best.gpu_count};
 }
 
@@ -45,7 +45,7 @@ TcoComparison tco(workload::Workload workload, const catalog::Catalog& catalog,
     const RuleUse shown = rules == RuleUse::none ? RuleUse::none : RuleUse::explain;
     const cost::Plan plan = recommend::plan(workload, catalog, tree, shown, settings);
     out.generator = std::move(generator);
-    out.catalog = catalog_info(catalog, plan.options);
+    out.catalog = catalog_info(catalog, plan.options());
     out.workload = std::move(workload);
     out.currency = plan.currency;
     out.discount_rate = plan.discount_rate;
@@ -59,7 +59,7 @@ TcoComparison tco(workload::Workload workload, const catalog::Catalog& catalog,
     }
     for (PurchaseOption kind : k_all_purchase_options) {
         const cost::Option* best = nullptr;
-        for (const cost::Option& o : plan.options) {
+        for (const cost::Option& o : plan.options()) {
             if (o.purchase != kind || o.gpu != out.gpu || o.bridged) {
                 continue;
             }

@@ -29,7 +29,7 @@ std::string esc(const std::string& text) {
 }
 
 const cost::Option& option_at(const recommend::Recommendation& r, std::size_t index) {
-    return r.plan.options.at(index);
+    return r.plan.options()[index];
 }
 
 std::string summary(const recommend::Recommendation& r) {
@@ -422,7 +422,7 @@ std::vector<std::size_t> best_per_purchase(const recommend::Recommendation& repo
     for (PurchaseOption purchase : k_all_purchase_options) {
         auto first_ranked =
             std::find_if(report.ranked.begin(), report.ranked.end(), [&](std::size_t index) {
-                return report.plan.options[index].purchase == purchase;
+                return report.plan.options()[index].purchase == purchase;
             });
         if (first_ranked != report.ranked.end()) {
             out.push_back(*first_ranked);
@@ -432,9 +432,9 @@ std::vector<std::size_t> best_per_purchase(const recommend::Recommendation& repo
         // it would cost (ties to the lower index, so the choice is stable).
         std::optional<std::size_t> cheapest;
         for (std::size_t index : report.rejected) {
-            const cost::Option& o = report.plan.options[index];
+            const cost::Option& o = report.plan.options()[index];
             if (o.purchase == purchase && !o.amounts.empty() &&
-                (!cheapest || o.npv < report.plan.options[*cheapest].npv)) {
+                (!cheapest || o.npv < report.plan.options()[*cheapest].npv)) {
                 cheapest = index;
             }
         }
@@ -470,7 +470,7 @@ CumulativeCostChart purchase_option_chart(const recommend::Recommendation& repor
     // drawn; the NPV and total in the report include them.
     const auto months = static_cast<std::size_t>(std::ceil(report.plan.horizon_months)) + 1;
     for (std::size_t index : best_per_purchase(report)) {
-        const cost::Option& o = report.plan.options[index];
+        const cost::Option& o = report.plan.options()[index];
         std::vector<double> values =
             cumulative(std::vector<double>(o.amounts.begin(), o.amounts.end()));
         const double last = values.empty() ? 0.0 : values.back();
@@ -492,15 +492,15 @@ CumulativeCostChart purchase_option_chart(const recommend::Recommendation& repor
 std::vector<BreakEven> break_even_points(const recommend::Recommendation& report) {
     const std::vector<std::size_t> best = best_per_purchase(report);
     const auto on_demand = std::find_if(best.begin(), best.end(), [&](std::size_t i) {
-        return report.plan.options[i].purchase == PurchaseOption::on_demand;
+        return report.plan.options()[i].purchase == PurchaseOption::on_demand;
     });
     if (on_demand == best.end()) {
         return {};
     }
-    const std::span<const double> reference = report.plan.options[*on_demand].amounts;
+    const std::span<const double> reference = report.plan.options()[*on_demand].amounts;
     std::vector<BreakEven> out;
     for (std::size_t index : best) {
-        const cost::Option& o = report.plan.options[index];
+        const cost::Option& o = report.plan.options()[index];
         if (o.purchase == PurchaseOption::on_demand) {
             continue;
         }

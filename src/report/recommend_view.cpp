@@ -162,8 +162,8 @@ std::string default_decides_text(const recommend::Recommendation& r) {
                            "rests on a default",
                            what);
     }
-    const cost::Option& best = r.plan.options[r.ranked.front()];
-    const cost::Option& sure = r.plan.options[*d.best_without_defaults];
+    const cost::Option& best = r.plan.options()[r.ranked.front()];
+    const cost::Option& sure = r.plan.options()[*d.best_without_defaults];
     return fmt::format("warning: this answer's price rests on {}; the best option priced from "
                        "published figures only is {} at NPV {} ({:+.1f}%)",
                        what, sure.id(), format_money(sure.npv, r.plan.currency),
@@ -231,7 +231,7 @@ void group_json(const recommend::Recommendation& r, const rank::Group& group, or
     ordered_json regions = ordered_json::array();
     ordered_json identical = ordered_json::array();
     for (const std::size_t index : group.members) {
-        const cost::Option& o = r.plan.options[index];
+        const cost::Option& o = r.plan.options()[index];
         if (std::find(regions.begin(), regions.end(), o.region) == regions.end()) {
             regions.push_back(o.region);
         }
@@ -313,7 +313,7 @@ std::string recommend_json(const recommend::Recommendation& r) {
     out["service"] = service_json(r);
     ordered_json rejected = ordered_json::array();
     for (std::size_t index : r.rejected) {
-        const cost::Option& o = plan.options[index];
+        const cost::Option& o = plan.options()[index];
         rejected.push_back({{"id", o.id()},
                             {"reason_code", cost::to_string(*o.rejection)},
                             {"reason", cost::reason(plan, o)}});
@@ -335,9 +335,9 @@ std::string recommend_json(const recommend::Recommendation& r) {
             {"default", d.kind == cost::NoteKind::spot_risk ? "spot_interruption_rate"
                                                             : "commitment_discount"},
             {"best_without_defaults",
-             sure ? ordered_json(plan.options[*sure].id()) : ordered_json(nullptr)},
+             sure ? ordered_json(plan.options()[*sure].id()) : ordered_json(nullptr)},
             {"npv_without_defaults",
-             sure ? ordered_json(round_money(plan.options[*sure].npv)) : ordered_json(nullptr)},
+             sure ? ordered_json(round_money(plan.options()[*sure].npv)) : ordered_json(nullptr)},
             {"message", default_decides_text(r)}};
     } else {
         out["default_decides"] = nullptr;
@@ -366,7 +366,7 @@ std::string headline(const recommend::Recommendation& r) {
 std::map<std::string, std::size_t> rejection_counts(const recommend::Recommendation& r) {
     std::map<std::string, std::size_t> counts;
     for (std::size_t index : r.rejected) {
-        ++counts[std::string(cost::to_string(*r.plan.options[index].rejection))];
+        ++counts[std::string(cost::to_string(*r.plan.options()[index].rejection))];
     }
     return counts;
 }
@@ -600,7 +600,7 @@ std::string rejected_text(const recommend::Recommendation& r, bool markdown,
     const std::size_t listed =
         r.explain ? r.rejected.size() : std::min(k_rejected_shown, r.rejected.size());
     for (std::size_t i = 0; i < listed; ++i) {
-        const cost::Option& o = r.plan.options[r.rejected[i]];
+        const cost::Option& o = r.plan.options()[r.rejected[i]];
         out += fmt::format("{}{}: {}\n", bullet, o.id(), cost::reason(r.plan, o));
     }
     return out;

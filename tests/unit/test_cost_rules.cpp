@@ -28,7 +28,7 @@ cost::Option an_option(std::string region, std::string gpu, PurchaseOption purch
 
 // Gives every option of the plan the same node-to-node bandwidth.
 void set_network(cost::Plan& plan, std::optional<double> network_gbps) {
-    for (cost::Option& option : plan.options) {
+    for (cost::Option& option : plan.options()) {
         option.network_gbps = network_gbps;
     }
 }
@@ -55,40 +55,42 @@ decide::Decision a_decision() {
 TEST_CASE("apply_decision rejects what the rules exclude, with the rule and its why",
           "[cost][rules]") {
     cost::Plan plan;
-    plan.options = {an_option("a", "H100", PurchaseOption::on_demand, 1, 10.0),
-                    an_option("b", "T4", PurchaseOption::on_demand, 1, 5.0),
-                    an_option("c", "H100", PurchaseOption::spot, 1, 4.0),
-                    an_option("d", "H100", PurchaseOption::on_demand, 2, 20.0),
-                    an_option("e", "T4", PurchaseOption::on_demand, 1, 6.0)};
-    plan.options[4].rejection = cost::Rejection::over_budget;
-    plan.options[4].reason = "over budget";
+    plan.option_list = cost::OptionList(
+        std::vector<cost::Option>{an_option("a", "H100", PurchaseOption::on_demand, 1, 10.0),
+                                  an_option("b", "T4", PurchaseOption::on_demand, 1, 5.0),
+                                  an_option("c", "H100", PurchaseOption::spot, 1, 4.0),
+                                  an_option("d", "H100", PurchaseOption::on_demand, 2, 20.0),
+                                  an_option("e", "T4", PurchaseOption::on_demand, 1, 6.0)});
+    plan.options()[4].rejection = cost::Rejection::over_budget;
+    plan.options()[4].reason = "over budget";
 
     set_network(plan, 100.0);
     cost::apply_decision(plan, a_decision(), cost::ExcludedOptions::keep);
-    CHECK_FALSE(plan.options[0].rejection.has_value());
-    CHECK(plan.options[0].rule_preference == 0U);
-    REQUIRE(plan.options[0].notes.size() == 1);
-    CHECK(plan.notes.at(plan.options[0].notes[0]) ==
+    CHECK_FALSE(plan.options()[0].rejection.has_value());
+    CHECK(plan.options()[0].rule_preference == 0U);
+    REQUIRE(plan.options()[0].notes.size() == 1);
+    CHECK(plan.notes.at(plan.options()[0].notes[0]) ==
           cost::make_note(cost::NoteKind::rule_favours_gpu, {}, "H100", "big-model"));
-    CHECK(plan.options[1].rejection == cost::Rejection::excluded_by_rule);
-    CHECK(plan.options[1].reason ==
+    CHECK(plan.options()[1].rejection == cost::Rejection::excluded_by_rule);
+    CHECK(plan.options()[1].reason ==
           "excluded by rule 'too-small': GPU model T4 is excluded. T4 is too small.");
-    CHECK(plan.options[2].reason ==
+    CHECK(plan.options()[2].reason ==
           "excluded by rule 'spot': purchase option spot is excluded. No checkpoints.");
-    CHECK(plan.options[3].reason == "excluded by rule 'big-model': its network has 100 Gbps "
-                                    "between nodes; 400 Gbps is required. RDMA between nodes.");
-    CHECK(plan.options[4].rejection == cost::Rejection::over_budget); // its own reason stays
-    CHECK(plan.options[4].reason == "over budget");
+    CHECK(plan.options()[3].reason == "excluded by rule 'big-model': its network has 100 Gbps "
+                                      "between nodes; 400 Gbps is required. RDMA between nodes.");
+    CHECK(plan.options()[4].rejection == cost::Rejection::over_budget); // its own reason stays
+    CHECK(plan.options()[4].reason == "over budget");
 }
 
 TEST_CASE("apply_decision drops excluded options unless asked to keep them", "[cost][rules]") {
     cost::Plan plan;
-    plan.options = {an_option("a", "H100", PurchaseOption::on_demand, 2, 10.0),
-                    an_option("b", "T4", PurchaseOption::on_demand, 1, 5.0)};
+    plan.option_list = cost::OptionList(
+        std::vector<cost::Option>{an_option("a", "H100", PurchaseOption::on_demand, 2, 10.0),
+                                  an_option("b", "T4", PurchaseOption::on_demand, 1, 5.0)});
     set_network(plan, 3200.0);
     cost::apply_decision(plan, a_decision(), cost::ExcludedOptions::drop);
-    REQUIRE(plan.options.size() == 1);
-    CHECK(plan.options[0].id() == "cloud/a/big.8x/on_demand");
+    REQUIRE(plan.options().size() == 1);
+    CHECK(plan.options()[0].id() == "cloud/a/big.8x/on_demand");
     CHECK(cost::to_string(cost::Rejection::excluded_by_rule) == "excluded_by_rule");
 }
 

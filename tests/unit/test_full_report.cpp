@@ -60,12 +60,13 @@ recommend::Recommendation sample_report() {
         reserved.emplace_back(k, 60.0);
         self_built.emplace_back(k, 10.0);
     }
-    r.plan.options = {priced("c/r/i/on_demand", PurchaseOption::on_demand, on_demand),
-                      priced("c/r/i/reserved_1y", PurchaseOption::reserved_1y, reserved),
-                      priced("self_built/box", PurchaseOption::self_built, self_built),
-                      priced("c/r/j/on_demand", PurchaseOption::on_demand, {{1, 900.0}})};
+    r.plan.option_list = cost::OptionList(std::vector<cost::Option>{
+        priced("c/r/i/on_demand", PurchaseOption::on_demand, on_demand),
+        priced("c/r/i/reserved_1y", PurchaseOption::reserved_1y, reserved),
+        priced("self_built/box", PurchaseOption::self_built, self_built),
+        priced("c/r/j/on_demand", PurchaseOption::on_demand, {{1, 900.0}})});
     r.ranked = {2, 0, 1, 3}; // totals 520, 600, 720, 900
-    r.groups = rank::group_identical(r.plan.options, r.ranked, false);
+    r.groups = rank::group_identical(r.plan.options(), r.ranked, false);
     return r;
 }
 

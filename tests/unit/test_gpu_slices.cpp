@@ -65,9 +65,9 @@ cost::Plan plan_for(const std::string& workload_file) {
 }
 
 const cost::Option& option(const cost::Plan& plan, const std::string& instance) {
-    const auto it = std::find_if(plan.options.begin(), plan.options.end(),
+    const auto it = std::find_if(plan.options().begin(), plan.options().end(),
                                  [&](const cost::Option& o) { return o.instance == instance; });
-    REQUIRE(it != plan.options.end());
+    REQUIRE(it != plan.options().end());
     return *it;
 }
 
@@ -145,7 +145,7 @@ TEST_CASE("the catalog rejects slices it cannot plan", "[slices][catalog]") {
 TEST_CASE("a small model is served on the cheapest slice, one slice only", "[slices][plan]") {
     const cost::Plan plan = plan_for("serve-1b-slice.yaml");
     const cost::Option* best = nullptr;
-    for (const cost::Option& o : plan.options) {
+    for (const cost::Option& o : plan.options()) {
         CHECK(o.gpu == "A100-80GB");
         if (!o.gpu_slice.empty()) {
             CHECK(o.gpu_count == 1);

@@ -1,4 +1,4 @@
-#include "gpuplan/large_buffer.hpp"
+#include "detail/large_buffer.hpp"
 
 #include <catch2/catch.hpp>
 #include <cstdint>

@@ -56,14 +56,14 @@ struct FakeEstimator {
 };
 
 const Option& find(const Plan& plan, std::string_view id) {
-    const auto it = std::find_if(plan.options.begin(), plan.options.end(),
+    const auto it = std::find_if(plan.options().begin(), plan.options().end(),
                                  [id](const Option& o) { return o.id() == id; });
-    REQUIRE(it != plan.options.end());
+    REQUIRE(it != plan.options().end());
     return *it;
 }
 
 bool has(const Plan& plan, std::string_view id) {
-    return std::any_of(plan.options.begin(), plan.options.end(),
+    return std::any_of(plan.options().begin(), plan.options().end(),
                        [id](const Option& o) { return o.id() == id; });
 }
 
@@ -197,8 +197,8 @@ TEST_CASE("constraints filter providers, regions and purchase options", "[plan]"
     w.constraints.regions = {"r2"};
     w.constraints.purchase = {PurchaseOption::on_demand};
     const Plan plan = cost::plan(w, fixture(), Settings{}, FakeEstimator{&calls});
-    REQUIRE(plan.options.size() == 1);
-    CHECK(plan.options[0].id() == "testcloud/r2/big.8x/on_demand");
+    REQUIRE(plan.options().size() == 1);
+    CHECK(plan.options()[0].id() == "testcloud/r2/big.8x/on_demand");
 }
 
 TEST_CASE("a negotiated discount scales every charge of its provider", "[plan]") {
@@ -239,8 +239,8 @@ TEST_CASE("an output currency without an exchange rate rejects every option", "[
     Settings euros;
     euros.currency = "EUR";
     const Plan plan = cost::plan(training(), fixture(), euros, FakeEstimator{&calls});
-    REQUIRE_FALSE(plan.options.empty());
-    for (const Option& option : plan.options) {
+    REQUIRE_FALSE(plan.options().empty());
+    for (const Option& option : plan.options()) {
         // Spot is rejected first for the non-interruptible workload (the documented order).
         CHECK(option.rejection == (option.purchase == PurchaseOption::spot
                                        ? Rejection::not_interruptible
@@ -298,7 +298,7 @@ TEST_CASE("work that would never finish is rejected, not priced", "[plan]") {
         }
     };
     const Plan endless = cost::plan(absurd.workload, fixture(), Settings{}, Endless{});
-    for (const Option& option : endless.options) {
+    for (const Option& option : endless.options()) {
         CHECK(option.rejection == Rejection::never_finishes);
     }
 }
@@ -361,7 +361,7 @@ TEST_CASE("larger counts double the nodes up to max_gpus, each with its own id",
     // 800 GPU-hours whatever the count: the same compute bill, shorter.
     CHECK(four.item_totals == least.item_totals);
     // Self-built keeps its minimum count: its lead time dominates the wall time.
-    CHECK(std::none_of(plan.options.begin(), plan.options.end(), [](const Option& o) {
+    CHECK(std::none_of(plan.options().begin(), plan.options().end(), [](const Option& o) {
         return o.larger_count && o.purchase == PurchaseOption::self_built;
     }));
 }
@@ -373,6 +373,6 @@ TEST_CASE("an exact gpu_count or a service is priced at its count only", "[plan]
     workload::Workload w = training();
     w.constraints.gpu_count = 8;
     const Plan plan = cost::plan(w, fixture(), settings, FakeEstimator{&calls});
-    CHECK(std::none_of(plan.options.begin(), plan.options.end(),
+    CHECK(std::none_of(plan.options().begin(), plan.options().end(),
                        [](const Option& o) { return o.larger_count; }));
 }

@@ -37,7 +37,7 @@ decide::Tree no_a100(const catalog::Catalog& catalog) {
 }
 
 bool any_rule_excluded(const cost::Plan& plan) {
-    return std::any_of(plan.options.begin(), plan.options.end(), [](const cost::Option& o) {
+    return std::any_of(plan.options().begin(), plan.options().end(), [](const cost::Option& o) {
         return o.rejection == cost::Rejection::excluded_by_rule;
     });
 }
@@ -58,8 +58,9 @@ TEST_CASE("the pipeline drops what the rules exclude, keeps it priced in explain
         recommend::recommend(w, catalog, &tree, settings, generator);
     // Options the rules exclude leave the plan; those rejected on their own figures stay.
     CHECK_FALSE(any_rule_excluded(applied.plan));
-    CHECK(std::none_of(applied.ranked.begin(), applied.ranked.end(),
-                       [&](std::size_t i) { return applied.plan.options[i].gpu == "A100-80GB"; }));
+    CHECK(std::none_of(applied.ranked.begin(), applied.ranked.end(), [&](std::size_t i) {
+        return applied.plan.options()[i].gpu == "A100-80GB";
+    }));
     REQUIRE(applied.decision);
     CHECK(applied.rules_file == "no-a100.yaml");
 
@@ -67,8 +68,8 @@ TEST_CASE("the pipeline drops what the rules exclude, keeps it priced in explain
     const recommend::Recommendation explained =
         recommend::recommend(w, catalog, &tree, settings, generator);
     REQUIRE(any_rule_excluded(explained.plan));
-    CHECK(explained.plan.options.size() > applied.plan.options.size());
-    for (const cost::Option& o : explained.plan.options) {
+    CHECK(explained.plan.options().size() > applied.plan.options().size());
+    for (const cost::Option& o : explained.plan.options()) {
         if (o.gpu == "A100-80GB" && o.rejection == cost::Rejection::excluded_by_rule) {
             CHECK(cost::reason(explained.plan, o).find("rule 'quota'") != std::string::npos);
         }
@@ -76,8 +77,8 @@ TEST_CASE("the pipeline drops what the rules exclude, keeps it priced in explain
     // The same options win either way: exclusions only change what is listed.
     REQUIRE(!applied.ranked.empty());
     REQUIRE(!explained.ranked.empty());
-    CHECK(applied.plan.options[applied.ranked.front()].id() ==
-          explained.plan.options[explained.ranked.front()].id());
+    CHECK(applied.plan.options()[applied.ranked.front()].id() ==
+          explained.plan.options()[explained.ranked.front()].id());
 
     settings.rules = recommend::RuleUse::none;
     const recommend::Recommendation unruled =
@@ -85,7 +86,7 @@ TEST_CASE("the pipeline drops what the rules exclude, keeps it priced in explain
     CHECK_FALSE(unruled.decision);
     CHECK(unruled.rules_file.empty());
     CHECK(std::any_of(unruled.ranked.begin(), unruled.ranked.end(),
-                      [&](std::size_t i) { return unruled.plan.options[i].gpu == "A100-80GB"; }));
+                      [&](std::size_t i) { return unruled.plan.options()[i].gpu == "A100-80GB"; }));
 }
 
 TEST_CASE("the pipeline estimates each configuration once for the facts and the cost stage",

@@ -9,7 +9,6 @@
 #include "gpuplan/cost/note.hpp"
 #include "gpuplan/decide/decide.hpp"
 #include "gpuplan/estimate/estimate.hpp"
-#include "gpuplan/large_buffer.hpp"
 #include "gpuplan/purchase.hpp"
 #include "gpuplan/workload/workload.hpp"
 
@@ -17,6 +16,7 @@
 #include <array>
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <optional>
 #include <span>
 #include <stdexcept>
@@ -234,8 +234,36 @@ struct Option {
 // Whether a's id sorts before b's, without building either.
 [[nodiscard]] bool id_less(const Option& a, const Option& b);
 
-// The options of a plan: often megabytes, filled once, so in a large buffer.
-using Options = std::vector<Option, LargeBufferAllocator<Option>>;
+namespace detail {
+struct OptionBuffer;
+} // namespace detail
+
+// The options of a plan, in the order the cost stage enumerated them: often megabytes, filled
+// once. The cost stage keeps them in a buffer of its own (src/cost/option_buffer.hpp); everyone
+// else reads them as a span.
+class OptionList {
+public:
+    OptionList() noexcept;
+    // Options priced elsewhere (a test's), in this order.
+    explicit OptionList(std::vector<Option> options);
+    OptionList(const OptionList& other);
+    OptionList(OptionList&& other) noexcept;
+    OptionList& operator=(const OptionList& other);
+    OptionList& operator=(OptionList&& other) noexcept;
+    ~OptionList();
+
+    [[nodiscard]] std::span<const Option> view() const noexcept;
+    [[nodiscard]] std::span<Option> view() noexcept;
+    // Removes the options `drop` holds for; the others keep their order.
+    void erase_if(bool (*drop)(const Option&));
+    bool operator==(const OptionList& other) const;
+
+    // The buffer, for the cost stage that fills it (a complete type only there).
+    [[nodiscard]] detail::OptionBuffer& buffer();
+
+private:
+    std::unique_ptr<detail::OptionBuffer> m_buffer; // nullptr = no options
+};
 
 // Everything the engine assumed, for the report.
 struct FxUse {
@@ -251,7 +279,7 @@ struct Plan {
     double discount_rate = 0.0;
     double monthly_rate = 0.0;
     double horizon_months = 0.0;
-    Options options;         // feasible and rejected, in enumeration order
+    OptionList option_list;  // feasible and rejected, in enumeration order: see options()
     std::vector<Note> notes; // every note its options refer to (Option::notes)
     std::vector<FxUse> fx;   // rates used, by currency
     std::vector<std::string> candidate_gpus;
@@ -259,6 +287,9 @@ struct Plan {
     std::size_t estimates = 0; // distinct estimator calls
     std::vector<std::string> assumptions;
     std::optional<Money> budget; // the workload's, for the words of over_budget
+
+    [[nodiscard]] std::span<const Option> options() const noexcept { return option_list.view(); }
+    [[nodiscard]] std::span<Option> options() noexcept { return option_list.view(); }
 
     bool operator==(const Plan&) const = default;
 };

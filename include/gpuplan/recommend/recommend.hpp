@@ -93,7 +93,7 @@ struct LeftOut {
 // and the best option priced without any default, so the reader sees what the default decides.
 struct DefaultDecides {
     cost::NoteKind kind = cost::NoteKind::default_commitment_price; // or spot_risk
-    std::optional<std::size_t> best_without_defaults; // index into plan.options; nullopt = none
+    std::optional<std::size_t> best_without_defaults; // index into plan.options(); nullopt = none
 
     bool operator==(const DefaultDecides&) const = default;
 };
@@ -141,9 +141,9 @@ struct Recommendation {
     cost::Settings settings;
     rank::Objective objective = rank::Objective::cost;
     cost::Plan plan;
-    std::vector<std::size_t> ranked;          // indices into plan.options, best first (all of them)
-    std::vector<std::size_t> rejected;        // indices into plan.options
-    int top = 10;                             // options shown; 0 = all
+    std::vector<std::size_t> ranked;   // indices into plan.options(), best first (all of them)
+    std::vector<std::size_t> rejected; // indices into plan.options()
+    int top = 10;                      // options shown; 0 = all
     std::optional<decide::Decision> decision; // the decision tree's verdict; nullopt = no rules
     std::string rules_file;                   // the tree applied
     std::vector<LeftOut> left_out; // RuleUse::apply: excluded options that would rank high
@@ -167,7 +167,7 @@ struct Recommendation {
 
     // The option a group shows: its best ranked member.
     [[nodiscard]] const cost::Option& shown(std::size_t group) const {
-        return plan.options[groups[group].members.front()];
+        return plan.options()[groups[group].members.front()];
     }
 };
 

@@ -1,4 +1,4 @@
-#include "gpuplan/large_buffer.hpp"
+#include "detail/large_buffer.hpp"
 
 #include <algorithm>
 #include <cstdint>
