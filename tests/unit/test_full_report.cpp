@@ -35,7 +35,7 @@ cost::Option priced(std::string id, PurchaseOption purchase,
     for (const auto& [month, amount] : flows) {
         option.cash_flows.add(month, cost::Item::compute, amount);
     }
-    option.amounts.assign(option.cash_flows.amounts());
+    option.amounts = option.cash_flows.amounts();
     option.item_totals = option.cash_flows.item_totals();
     option.total = option.cash_flows.total();
     option.npv = option.total;

@@ -12,14 +12,12 @@
 #include "gpuplan/purchase.hpp"
 #include "gpuplan/workload/workload.hpp"
 
-#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <map>
 #include <memory>
 #include <optional>
 #include <span>
-#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -130,54 +128,6 @@ struct RejectionDetail {
     bool operator==(const RejectionDetail&) const = default;
 };
 
-// Net cash flow per month, [0] now. Plans of up to k_inline months (a year's horizon) keep them
-// inline, so pricing thousands of options allocates nothing for them; longer ones on the heap.
-class MonthlyAmounts {
-public:
-    static constexpr std::size_t k_inline = 16;
-
-    void assign(std::size_t count, double value) {
-        m_heap.clear();
-        if (count > k_inline) {
-            m_heap.assign(count, value);
-        } else {
-            std::fill_n(m_inline.begin(), count, value);
-        }
-        m_size = count;
-    }
-    void assign(std::span<const double> values) {
-        assign(values.size(), 0.0);
-        std::copy(values.begin(), values.end(), begin());
-    }
-    [[nodiscard]] std::size_t size() const { return m_size; }
-    [[nodiscard]] bool empty() const { return m_size == 0; }
-    [[nodiscard]] double* data() { return m_size > k_inline ? m_heap.data() : m_inline.data(); }
-    [[nodiscard]] const double* data() const {
-        return m_size > k_inline ? m_heap.data() : m_inline.data();
-    }
-    [[nodiscard]] double* begin() { return data(); }
-    [[nodiscard]] double* end() { return data() + m_size; }
-    [[nodiscard]] const double* begin() const { return data(); }
-    [[nodiscard]] const double* end() const { return data() + m_size; }
-    double& operator[](std::size_t month) { return data()[month]; }
-    double operator[](std::size_t month) const { return data()[month]; }
-    // Throws std::out_of_range past the end.
-    [[nodiscard]] double at(std::size_t month) const {
-        if (month >= m_size) {
-            throw std::out_of_range("MonthlyAmounts::at: no such month");
-        }
-        return data()[month];
-    }
-    bool operator==(const MonthlyAmounts& other) const {
-        return std::equal(begin(), end(), other.begin(), other.end());
-    }
-
-private:
-    std::array<double, k_inline> m_inline{};
-    std::vector<double> m_heap;
-    std::size_t m_size = 0;
-};
-
 // One priced way to run the workload.
 struct Option {
     std::string provider; // `self_built` for owned hardware
@@ -207,8 +157,8 @@ struct Option {
     bool fits = true;
     bool meets_deadline = true;
     bool within_budget = true;
-    bool finishes = true;   // false when the work would outlast k_max_plan_months (not priced)
-    MonthlyAmounts amounts; // net cash flow per month, output currency; [0] is now
+    bool finishes = true;        // false when the work would outlast k_max_plan_months (not priced)
+    std::vector<double> amounts; // net cash flow per month, output currency; [0] is now
     std::array<double, k_item_count> item_totals{}; // undiscounted, per item
     CashFlows cash_flows; // the itemised months; only with Settings::itemise (tco)
     double npv = 0.0;
