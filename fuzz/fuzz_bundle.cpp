@@ -4,10 +4,10 @@
 // decoder too, and a tree it accepts through resolve_tree against the decoded catalog and a
 // round trip of its own.
 
-#include "gpuplan/catalog/bundle.hpp"
-#include "gpuplan/decide/tree_bundle.hpp"
+#include "codecs/bundle.hpp"
+#include "codecs/tree_bundle.hpp"
+#include "codecs/workload_bundle.hpp"
 #include "gpuplan/error.hpp"
-#include "gpuplan/workload/workload_bundle.hpp"
 
 #include <cstddef>
 #include <cstdint>
@@ -20,7 +20,7 @@ namespace {
 
 using NamedBytes = std::vector<std::pair<std::string, std::string>>;
 
-NamedBytes copy(const std::vector<gpuplan::catalog::EmbeddedFile>& entries) {
+NamedBytes copy(const std::vector<gpuplan::codecs::EmbeddedFile>& entries) {
     NamedBytes out;
     for (const auto& entry : entries) {
         out.emplace_back(std::string(entry.name), std::string(entry.text));
@@ -30,8 +30,8 @@ NamedBytes copy(const std::vector<gpuplan::catalog::EmbeddedFile>& entries) {
 
 void check_tree(std::string_view bytes, const gpuplan::catalog::Catalog& catalog) {
     try {
-        const gpuplan::decide::ParsedTree parsed = gpuplan::decide::read_tree_bundle(bytes);
-        if (gpuplan::decide::read_tree_bundle(gpuplan::decide::write_tree_bundle(parsed)) !=
+        const gpuplan::decide::ParsedTree parsed = gpuplan::codecs::read_tree_bundle(bytes);
+        if (gpuplan::codecs::read_tree_bundle(gpuplan::codecs::write_tree_bundle(parsed)) !=
             parsed) {
             std::abort();
         }
@@ -44,9 +44,8 @@ void check_tree(std::string_view bytes, const gpuplan::catalog::Catalog& catalog
 // A compiled workload preset decodes, or is refused, and re-encodes to the same value.
 void check_workload(std::string_view bytes) {
     try {
-        const gpuplan::workload::Workload w = gpuplan::workload::read_workload_bundle(bytes);
-        if (gpuplan::workload::read_workload_bundle(gpuplan::workload::write_workload_bundle(w)) !=
-            w) {
+        const gpuplan::workload::Workload w = gpuplan::codecs::read_workload_bundle(bytes);
+        if (gpuplan::codecs::read_workload_bundle(gpuplan::codecs::write_workload_bundle(w)) != w) {
             std::abort();
         }
     } catch (const gpuplan::RuntimeError&) {
@@ -58,10 +57,10 @@ void check_workload(std::string_view bytes) {
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
     const std::string_view bytes(reinterpret_cast<const char*>(data), size);
     try {
-        const gpuplan::catalog::BundleView view = gpuplan::catalog::read_bundle(bytes);
+        const gpuplan::codecs::BundleView view = gpuplan::codecs::read_bundle(bytes);
         const std::string again =
-            gpuplan::catalog::write_bundle(view.catalog, copy(view.files), copy(view.compiled));
-        const gpuplan::catalog::BundleView reread = gpuplan::catalog::read_bundle(again);
+            gpuplan::codecs::write_bundle(view.catalog, copy(view.files), copy(view.compiled));
+        const gpuplan::codecs::BundleView reread = gpuplan::codecs::read_bundle(again);
         if (reread.files.size() != view.files.size() ||
             reread.compiled.size() != view.compiled.size()) {
             std::abort();

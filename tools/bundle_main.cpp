@@ -4,12 +4,12 @@
 // then writes the bundle that cmake/EmbedCatalog.cmake embeds into the executable, with the
 // shipped decision tree parsed (resolved against the active catalog at run time).
 
-#include "gpuplan/catalog/bundle.hpp"
+#include "codecs/bundle.hpp"
+#include "codecs/tree_bundle.hpp"
+#include "codecs/workload_bundle.hpp"
 #include "gpuplan/catalog/loader.hpp"
-#include "gpuplan/decide/tree_bundle.hpp"
 #include "gpuplan/shipped.hpp"
 #include "gpuplan/workload/reader.hpp"
-#include "gpuplan/workload/workload_bundle.hpp"
 
 #include <cstdio>
 #include <filesystem>
@@ -64,15 +64,15 @@ int main(int argc, char** argv) {
         for (const auto& [name, text] : files) {
             if (gpuplan::shipped::kind_of(name) == gpuplan::shipped::FileKind::rules) {
                 compiled.emplace_back(name,
-                                      gpuplan::decide::write_tree_bundle(
+                                      gpuplan::codecs::write_tree_bundle(
                                           gpuplan::decide::parse_tree({"catalog/" + name, text})));
             } else if (gpuplan::shipped::kind_of(name) == gpuplan::shipped::FileKind::preset) {
                 compiled.emplace_back(
-                    name, gpuplan::workload::write_workload_bundle(
+                    name, gpuplan::codecs::write_workload_bundle(
                               gpuplan::workload::read_workload({"catalog/" + name, text})));
             }
         }
-        const std::string bytes = gpuplan::catalog::write_bundle(catalog, files, compiled);
+        const std::string bytes = gpuplan::codecs::write_bundle(catalog, files, compiled);
         const std::filesystem::path temporary = output.string() + ".tmp";
         {
             std::ofstream out(temporary, std::ios::binary | std::ios::trunc);

@@ -49,7 +49,7 @@ namespace {
 // readers a user's files go through.
 std::vector<Diagnostic> validate_shipped_files(std::size_t& file_count) {
     std::vector<std::pair<std::string, std::string>> files;
-    for (const catalog::EmbeddedFile& file : embedded::index().files) {
+    for (const embedded::File& file : embedded::files()) {
         files.emplace_back(std::string(file.name), std::string(file.text));
     }
     file_count = files.size();

@@ -1,7 +1,7 @@
 #include "cli/price_cache.hpp"
 
 #include "cli/common.hpp"
-#include "gpuplan/catalog/bundle.hpp"
+#include "codecs/bundle.hpp"
 #include "gpuplan/catalog/loader.hpp"
 #include "gpuplan/error.hpp"
 
@@ -35,10 +35,10 @@ std::string record_json(const recommend::PriceCache& record) {
 }
 
 // The record of a cache; throws RuntimeError when it is not one this build wrote.
-recommend::PriceCache read_record(const catalog::BundleIndex& index) {
+recommend::PriceCache read_record(const codecs::BundleIndex& index) {
     auto entry =
         std::find_if(index.files.begin(), index.files.end(),
-                     [](const catalog::EmbeddedFile& f) { return f.name == k_record_name; });
+                     [](const codecs::EmbeddedFile& f) { return f.name == k_record_name; });
     if (entry == index.files.end()) {
         throw RuntimeError("it has no record of its download");
     }
@@ -94,7 +94,7 @@ std::string cache_file(const std::string& dir) {
 }
 
 std::string encode_cache(const catalog::Catalog& overlay, const recommend::PriceCache& record) {
-    return catalog::write_bundle(overlay, {{std::string(k_record_name), record_json(record)}});
+    return codecs::write_bundle(overlay, {{std::string(k_record_name), record_json(record)}});
 }
 
 recommend::PriceCache apply_cache_bytes(catalog::Catalog& catalog, std::string_view bytes,
@@ -102,9 +102,9 @@ recommend::PriceCache apply_cache_bytes(catalog::Catalog& catalog, std::string_v
     recommend::PriceCache record;
     catalog::Catalog overlay;
     try {
-        const catalog::BundleIndex index = catalog::index_bundle(bytes);
+        const codecs::BundleIndex index = codecs::index_bundle(bytes);
         record = read_record(index);
-        overlay = catalog::read_bundle_catalog(index.catalog);
+        overlay = codecs::read_bundle_catalog(index.catalog);
     } catch (const RuntimeError& e) {
         // The codec names itself "embedded catalog bundle"; say what it is here instead.
         const std::string why = e.what();

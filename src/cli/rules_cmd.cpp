@@ -2,7 +2,6 @@
 
 #include "detail/strings.hpp"
 #include "gpuplan/decide/decide.hpp"
-#include "gpuplan/decide/tree_bundle.hpp"
 #include "gpuplan/embedded.hpp"
 #include "gpuplan/error.hpp"
 #include "gpuplan/estimate/estimate.hpp"
@@ -15,8 +14,6 @@
 namespace gpuplan::cli {
 
 namespace {
-
-constexpr std::string_view k_shipped_tree = "decision_tree.yaml";
 
 decide::FactValue parse_fact_value(const decide::FactDefinition& fact, const std::string& text,
                                    const std::string& flag) {
@@ -89,12 +86,7 @@ decide::Tree load_tree(const std::string& rules_path, const catalog::Catalog& ca
     if (!rules_path.empty()) {
         return decide::read_tree(read_text_file(rules_path), &catalog);
     }
-    // The build parsed and checked the shipped tree; only its GPU names depend on the catalog.
-    auto bytes = embedded::compiled(k_shipped_tree);
-    if (!bytes) {
-        throw RuntimeError("gpuplan: internal error: this build ships no decision tree");
-    }
-    return decide::resolve_tree(decide::read_tree_bundle(*bytes), &catalog);
+    return embedded::decision_tree(catalog);
 }
 
 Exit run_rules_show(const CommonOptions& common, const RulesShowOptions& options, Io& io) {

@@ -4,7 +4,6 @@
 #include "detail/strings.hpp"
 #include "gpuplan/embedded.hpp"
 #include "gpuplan/error.hpp"
-#include "gpuplan/workload/workload_bundle.hpp"
 
 #include <algorithm>
 #include <fmt/format.h>
@@ -20,7 +19,7 @@ constexpr std::string_view k_preset_suffix = ".yaml";
 
 std::vector<std::string> preset_names() {
     std::vector<std::string> names;
-    for (const catalog::EmbeddedFile& file : embedded::index().files) {
+    for (const embedded::File& file : embedded::files()) {
         const std::string_view name = file.name;
         if (name.size() > k_preset_prefix.size() + k_preset_suffix.size() &&
             name.substr(0, k_preset_prefix.size()) == k_preset_prefix &&
@@ -47,8 +46,8 @@ workload::Workload read_preset(const std::string& name) {
                         names.empty() ? std::string("none") : detail::join(names, ", ")));
     }
     // The build compiled every shipped preset; the YAML is the fallback of a bundle without.
-    if (const auto compiled = embedded::compiled(file)) {
-        return workload::read_workload_bundle(*compiled);
+    if (auto compiled = embedded::compiled_preset(file)) {
+        return std::move(*compiled);
     }
     return workload::read_workload({"catalog/" + file, std::string(*text)});
 }

@@ -1,7 +1,7 @@
+#include "decide/parsed_tree.hpp"
 #include "detail/sources.hpp"
 #include "detail/strings.hpp"
 #include "detail/yaml_reader.hpp"
-#include "gpuplan/decide/parsed_tree.hpp"
 #include "gpuplan/decide/tree.hpp"
 
 #include <algorithm>

@@ -5,7 +5,8 @@ The table (section "Layers") has one row per layer: its name, the files it holds
 (the first row whose pattern matches a file owns it) and the layers it may include directly. A
 layer may include its own files, the layers it names and, transitively, what those may include.
 Fails (exit 1) on a file no row owns, an include of a file that does not exist, an include that
-crosses the table, and a cycle in the table itself.
+crosses the table, a public header (include/) that includes a private one (src/), and a cycle in
+the table itself.
 
 Usage: check_layers.py SOURCE_DIR
 """
@@ -93,6 +94,9 @@ def main():
                                 "of include/ or src/")
                 continue
             target_relative = target.resolve().relative_to(root).as_posix()
+            if relative.startswith("include/") and target_relative.startswith("src/"):
+                problems.append(f"{relative}:{number}: public header includes \"{name}\", a "
+                                "private header of src/")
             target_layer = owner(rows, target_relative)
             if target_layer is None:
                 continue  # reported as a file of its own

@@ -1,4 +1,4 @@
-#include "gpuplan/catalog/bundle.hpp"
+#include "codecs/bundle.hpp"
 #include "gpuplan/catalog/loader.hpp"
 
 #include <catch2/catch.hpp>
@@ -7,6 +7,9 @@
 
 using namespace gpuplan;
 using namespace gpuplan::catalog;
+using gpuplan::codecs::BundleView;
+using gpuplan::codecs::read_bundle;
+using gpuplan::codecs::write_bundle;
 
 namespace {
 

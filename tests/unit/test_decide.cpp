@@ -1,11 +1,11 @@
 // The decide stage: facts, the rules reader and its diagnostics, the evaluator, decide(), the
 // configuration check, and every rule of the shipped decision tree.
 
+#include "codecs/tree_bundle.hpp"
+#include "decide/parsed_tree.hpp"
 #include "gpuplan/decide/decide.hpp"
 #include "gpuplan/decide/facts.hpp"
-#include "gpuplan/decide/parsed_tree.hpp"
 #include "gpuplan/decide/tree.hpp"
-#include "gpuplan/decide/tree_bundle.hpp"
 #include "gpuplan/embedded.hpp"
 #include "gpuplan/shipped.hpp"
 
@@ -17,6 +17,8 @@
 
 using namespace gpuplan;
 using namespace gpuplan::decide;
+using gpuplan::codecs::read_tree_bundle;
+using gpuplan::codecs::write_tree_bundle;
 
 namespace {
 

@@ -469,7 +469,7 @@ TEST_CASE("every shipped preset estimates on every catalog GPU with finite numbe
           "[estimate][presets]") {
     const catalog::Catalog& catalog = embedded::catalog();
     int count = 0;
-    for (const catalog::EmbeddedFile& file : embedded::index().files) {
+    for (const embedded::File& file : embedded::files()) {
         if (file.name.rfind("presets/", 0) != 0) {
             continue;
         }

@@ -2,7 +2,7 @@
 // the reader answers (a value or its documented exception) promptly, under the sanitizers too.
 
 #include "../support/files.hpp"
-#include "gpuplan/catalog/bundle.hpp"
+#include "codecs/bundle.hpp"
 #include "gpuplan/catalog/loader.hpp"
 #include "gpuplan/embedded.hpp"
 #include "gpuplan/error.hpp"
@@ -52,7 +52,7 @@ TEST_CASE("corrupt bundles that once read invalid values are refused with Runtim
     for (const fs::path& input : inputs) {
         INFO(input.filename().string());
         const std::string bytes = gpuplan::test::slurp(input);
-        CHECK_THROWS_AS(gpuplan::catalog::read_bundle(bytes), gpuplan::RuntimeError);
+        CHECK_THROWS_AS(gpuplan::codecs::read_bundle(bytes), gpuplan::RuntimeError);
     }
 }
 

@@ -1,14 +1,16 @@
 #include "../support/diagnostics.hpp"
+#include "codecs/workload_bundle.hpp"
 #include "gpuplan/embedded.hpp"
 #include "gpuplan/error.hpp"
 #include "gpuplan/shipped.hpp"
 #include "gpuplan/workload/reader.hpp"
-#include "gpuplan/workload/workload_bundle.hpp"
 
 #include <catch2/catch.hpp>
 
 using namespace gpuplan;
 using namespace gpuplan::workload;
+using gpuplan::codecs::read_workload_bundle;
+using gpuplan::codecs::write_workload_bundle;
 
 namespace {
 
@@ -236,7 +238,7 @@ TEST_CASE("a workload from flags says precisely what is missing", "[workload]") 
 
 TEST_CASE("every shipped preset reads, is complete and matches its file name", "[workload]") {
     std::vector<std::pair<std::string, std::string>> files;
-    for (const catalog::EmbeddedFile& file : embedded::index().files) {
+    for (const embedded::File& file : embedded::files()) {
         files.emplace_back(std::string(file.name), std::string(file.text));
     }
     CHECK(shipped::validate_shipped(files).empty());
@@ -259,7 +261,7 @@ TEST_CASE("a bad preset fails the shipped-file validation", "[workload]") {
 TEST_CASE("every shipped preset is compiled into the bundle and decodes to what its YAML reads",
           "[workload]") {
     std::size_t presets = 0;
-    for (const catalog::EmbeddedFile& file : embedded::index().files) {
+    for (const embedded::File& file : embedded::files()) {
         if (shipped::kind_of(file.name) != shipped::FileKind::preset) {
             continue;
         }

@@ -121,7 +121,7 @@ enum class UnknownGpus { error, allow };
 // the catalog's canonical names; unknown ones are errors or kept as written (`unknown`). Checks
 // every fact name, operator, operand type, choice, purchase option, source and node reference,
 // and that every node is reachable from the root without a cycle. Throws InputError with every
-// problem. The same as parse_tree() then resolve_tree() (decide/parsed_tree.hpp).
+// problem. The same as parse_tree() then resolve_tree() (src/decide/parsed_tree.hpp).
 [[nodiscard]] Tree read_tree(const TextFile& file, const catalog::Catalog* catalog = nullptr,
                              UnknownGpus unknown = UnknownGpus::allow);
 

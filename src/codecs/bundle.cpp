@@ -1,20 +1,20 @@
-#include "gpuplan/catalog/bundle.hpp"
+#include "codecs/bundle.hpp"
 
-#include "catalog/bundle_members.hpp"
-#include "detail/binary_codec.hpp"
+#include "codecs/binary_codec.hpp"
+#include "codecs/catalog_members.hpp"
 #include "gpuplan/error.hpp"
 
-namespace gpuplan::catalog {
+namespace gpuplan::codecs {
 
 namespace {
 
 // Bumped whenever a serialised type changes shape; the bundle is rebuilt with the binary, so a
 // mismatch means a stale build directory.
-constexpr detail::Header k_bundle_header{0x47505531, 7}; // "GPU1", format 7
+constexpr Header k_bundle_header{0x47505531, 7}; // "GPU1", format 7
 
 using NamedBytes = std::vector<std::pair<std::string, std::string>>;
 
-void write_named(detail::BinaryWriter& writer, const NamedBytes& entries) {
+void write_named(BinaryWriter& writer, const NamedBytes& entries) {
     writer(static_cast<std::uint64_t>(entries.size()));
     for (const auto& [name, bytes] : entries) {
         writer(name);
@@ -22,7 +22,7 @@ void write_named(detail::BinaryWriter& writer, const NamedBytes& entries) {
     }
 }
 
-std::vector<EmbeddedFile> read_named(detail::BinaryReader& reader) {
+std::vector<EmbeddedFile> read_named(BinaryReader& reader) {
     std::vector<EmbeddedFile> out;
     std::uint64_t count = 0;
     reader(count);
@@ -39,10 +39,10 @@ std::vector<EmbeddedFile> read_named(detail::BinaryReader& reader) {
 
 } // namespace
 
-std::string write_bundle(const Catalog& catalog, const NamedBytes& files,
+std::string write_bundle(const catalog::Catalog& catalog, const NamedBytes& files,
                          const NamedBytes& compiled) {
-    detail::BinaryWriter writer;
-    detail::write_header(writer, k_bundle_header);
+    BinaryWriter writer;
+    write_header(writer, k_bundle_header);
     // The files first and the catalog last, so that the files are found without decoding it.
     write_named(writer, files);
     write_named(writer, compiled);
@@ -51,8 +51,8 @@ std::string write_bundle(const Catalog& catalog, const NamedBytes& files,
 }
 
 BundleIndex index_bundle(std::string_view bytes) {
-    detail::BinaryReader reader(bytes, "embedded catalog bundle");
-    detail::read_header(reader, k_bundle_header);
+    BinaryReader reader(bytes, "embedded catalog bundle");
+    read_header(reader, k_bundle_header);
     BundleIndex out;
     out.files = read_named(reader);
     out.compiled = read_named(reader);
@@ -60,9 +60,9 @@ BundleIndex index_bundle(std::string_view bytes) {
     return out;
 }
 
-Catalog read_bundle_catalog(std::string_view encoded) {
-    detail::BinaryReader reader(encoded, "embedded catalog bundle");
-    Catalog catalog;
+catalog::Catalog read_bundle_catalog(std::string_view encoded) {
+    BinaryReader reader(encoded, "embedded catalog bundle");
+    catalog::Catalog catalog;
     reader(catalog);
     if (!reader.at_end()) {
         reader.corrupt();
@@ -75,4 +75,4 @@ BundleView read_bundle(std::string_view bytes) {
     return {read_bundle_catalog(index.catalog), std::move(index.files), std::move(index.compiled)};
 }
 
-} // namespace gpuplan::catalog
+} // namespace gpuplan::codecs

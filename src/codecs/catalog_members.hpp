@@ -1,9 +1,9 @@
 #pragma once
-// How each catalog type is serialised by detail::BinaryWriter and BinaryReader: every member,
-// once, in order. Used by the bundle (src/catalog/bundle.cpp) and by every other encoding that
-// holds catalog types. The bottom layer's Date and Source are listed in detail/binary_codec.hpp.
+// How each catalog type is serialised by codecs::BinaryWriter and BinaryReader: every member,
+// once, in order. Used by the bundle (src/codecs/bundle.cpp) and by every other encoding that
+// holds catalog types. The bottom layer's Date and Source are listed in binary_codec.hpp.
 
-#include "detail/binary_codec.hpp"
+#include "codecs/binary_codec.hpp"
 #include "gpuplan/catalog/catalog.hpp"
 
 namespace gpuplan::catalog {

@@ -2,8 +2,8 @@
 // A decision tree read in two passes. parse_tree() checks everything a file says on its own
 // (syntax, facts, operators, operands, sources, node references, reachability) and keeps GPU
 // model names as written; resolve_tree() checks those names against a catalog. read_tree() is the
-// two in a row. The build stores the parsed shipped tree in the bundle (decide/tree_bundle.hpp),
-// so a run only resolves it.
+// two in a row. The build stores the parsed shipped tree in the bundle
+// (src/codecs/tree_bundle.hpp), so a run only resolves it.
 
 #include "gpuplan/decide/tree.hpp"
 

@@ -1,6 +1,6 @@
-#include "gpuplan/decide/tree_bundle.hpp"
+#include "codecs/tree_bundle.hpp"
 
-#include "detail/binary_codec.hpp"
+#include "codecs/binary_codec.hpp"
 #include "gpuplan/error.hpp"
 
 #include <algorithm>
@@ -9,7 +9,7 @@
 
 namespace gpuplan::decide {
 
-// Each serialised type lists its members once, for detail::BinaryWriter and BinaryReader.
+// Each serialised type lists its members once, for codecs::BinaryWriter and BinaryReader.
 
 template <class A> void members(A& a, Condition& v) {
     a(v.kind), a(v.fact), a(v.op), a(v.values), a(v.children);
@@ -69,10 +69,10 @@ namespace gpuplan::decide {
 
 namespace {
 
-using detail::enum_within;
+using codecs::enum_within;
 
 // Bumped whenever a serialised type changes shape (the bundle is rebuilt with the binary).
-constexpr detail::Header k_tree_header{0x54524545, 1}; // "TREE", format 1
+constexpr codecs::Header k_tree_header{0x54524545, 1}; // "TREE", format 1
 
 constexpr std::string_view k_what = "embedded decision tree";
 
@@ -115,13 +115,18 @@ bool valid(const ParsedTree& parsed) {
 
 } // namespace
 
-std::string write_tree_bundle(const ParsedTree& parsed) {
-    return detail::encode(parsed, k_tree_header);
-}
-
-ParsedTree read_tree_bundle(std::string_view bytes) {
-    return detail::decode<ParsedTree>(bytes, k_what, k_tree_header,
-                                      [](const ParsedTree& parsed) { return valid(parsed); });
-}
-
 } // namespace gpuplan::decide
+
+namespace gpuplan::codecs {
+
+std::string write_tree_bundle(const decide::ParsedTree& parsed) {
+    return encode(parsed, decide::k_tree_header);
+}
+
+decide::ParsedTree read_tree_bundle(std::string_view bytes) {
+    return decode<decide::ParsedTree>(
+        bytes, decide::k_what, decide::k_tree_header,
+        [](const decide::ParsedTree& parsed) { return decide::valid(parsed); });
+}
+
+} // namespace gpuplan::codecs

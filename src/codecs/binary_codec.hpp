@@ -1,10 +1,10 @@
 #pragma once
-// The compact binary encoding of the embedded bundle (src/catalog/bundle.cpp) and of the
-// pre-parsed decision tree (src/decide/tree_bundle.cpp). Each serialised aggregate lists its
-// members once, in a `template <class A> void members(A& a, T& v)` declared in T's own namespace
-// (found by argument-dependent lookup, like nlohmann::json's to_json); BinaryWriter and
-// BinaryReader share that list. Numbers and enums are stored as their bytes on this machine:
-// the bytes are written and read by the same build.
+// The compact binary encoding of the embedded bundle (src/codecs/bundle.cpp), of the pre-parsed
+// decision tree (tree_bundle.cpp) and of the presets (workload_bundle.cpp). Each serialised
+// aggregate lists its members once, in a `template <class A> void members(A& a, T& v)` declared in
+// T's own namespace (found by argument-dependent lookup, like nlohmann::json's to_json);
+// BinaryWriter and BinaryReader share that list. Numbers and enums are stored as their bytes on
+// this machine: the bytes are written and read by the same build.
 
 #include "gpuplan/error.hpp"
 #include "gpuplan/source.hpp"
@@ -35,7 +35,7 @@ template <class A> void members(A& a, Source& v) {
 
 } // namespace gpuplan
 
-namespace gpuplan::detail {
+namespace gpuplan::codecs {
 
 template <class T> struct is_vector : std::false_type {};
 template <class T> struct is_vector<std::vector<T>> : std::true_type {};
@@ -276,4 +276,4 @@ T decode(std::string_view bytes, std::string_view what, const Header& header, co
     return value;
 }
 
-} // namespace gpuplan::detail
+} // namespace gpuplan::codecs

@@ -1,6 +1,6 @@
-#include "gpuplan/workload/workload_bundle.hpp"
+#include "codecs/workload_bundle.hpp"
 
-#include "detail/binary_codec.hpp"
+#include "codecs/binary_codec.hpp"
 #include "gpuplan/error.hpp"
 
 #include <algorithm>
@@ -16,7 +16,7 @@ template <class A> void members(A& a, Money& v) {
 
 namespace gpuplan::workload {
 
-// Each serialised type lists its members once, for detail::BinaryWriter and BinaryReader.
+// Each serialised type lists its members once, for codecs::BinaryWriter and BinaryReader.
 
 template <class A> void members(A& a, Model& v) {
     a(v.family), a(v.params), a(v.active_params), a(v.layers), a(v.hidden), a(v.heads),
@@ -61,9 +61,9 @@ template <class A> void members(A& a, Workload& v) {
 
 namespace {
 
-using detail::enum_within;
+using codecs::enum_within;
 
-constexpr detail::Header k_workload_header{0x574b4c44, 4}; // "WKLD", format 4
+constexpr codecs::Header k_workload_header{0x574b4c44, 4}; // "WKLD", format 4
 
 bool valid(const Workload& w) {
     return enum_within(w.task, Task::inference) && enum_within(w.model.family, Family::custom) &&
@@ -83,13 +83,18 @@ bool valid(const Workload& w) {
 
 } // namespace
 
-std::string write_workload_bundle(const Workload& workload) {
-    return detail::encode(workload, k_workload_header);
-}
-
-Workload read_workload_bundle(std::string_view bytes) {
-    return detail::decode<Workload>(bytes, "embedded workload preset", k_workload_header,
-                                    [](const Workload& w) { return valid(w); });
-}
-
 } // namespace gpuplan::workload
+
+namespace gpuplan::codecs {
+
+std::string write_workload_bundle(const workload::Workload& workload) {
+    return encode(workload, workload::k_workload_header);
+}
+
+workload::Workload read_workload_bundle(std::string_view bytes) {
+    return decode<workload::Workload>(
+        bytes, "embedded workload preset", workload::k_workload_header,
+        [](const workload::Workload& w) { return workload::valid(w); });
+}
+
+} // namespace gpuplan::codecs
