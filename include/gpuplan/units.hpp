@@ -18,6 +18,9 @@ inline constexpr double k_seconds_per_hour = 3600.0;
 inline constexpr double k_bytes_per_gib = 1024.0 * 1024.0 * 1024.0;
 inline constexpr double k_bytes_per_gb = 1e9;
 inline constexpr double k_bits_per_byte = 8.0;
+// The standard normal quantile of 0.90 (the P90 of spot wall times, of a run's wall time with
+// failures at the default confidence, and of the requests in flight).
+inline constexpr double k_z90 = 1.2815515655446004;
 
 // A calendar date (proleptic Gregorian).
 struct Date {

@@ -146,8 +146,6 @@ inline constexpr double k_prefill_fp8_factor = 0.60;
 inline constexpr double k_prefill_layer_overhead_s = 75e-6;
 // Continuous batching: most requests in flight per replica (vLLM's max_num_seqs default).
 inline constexpr double k_default_max_batch = 256.0;
-// Standard normal 90th percentile, for the P90 of the Poisson number of requests in flight.
-inline constexpr double k_z90 = 1.2816;
 inline constexpr double k_custom_inference_mfu = 0.18;
 
 } // namespace gpuplan::estimate::detail

@@ -12,9 +12,6 @@ namespace {
 constexpr double k_minutes_per_hour = 60.0;
 // exp() of more than this overflows a double.
 constexpr double k_max_exponent = 700.0;
-// The standard normal quantile of the default confidence, so that the common case needs no
-// search on the hot path of the layout search.
-constexpr double k_z_default = 1.2815515655446004;
 // A failure-free run's wall factor bound: a run this slow never finishes in practice.
 constexpr double k_max_failure_wall_factor = 1e6;
 
@@ -29,7 +26,9 @@ double quantile_hours(const Goodput& g, double p) {
     const double loss = tau / 2.0 + g.restart_hours;
     const double variance =
         g.failure_rate_per_hour * g.expected_wall_hours * (loss * loss + tau * tau / 12.0);
-    const double z = p == k_default_deadline_confidence ? k_z_default : normal_quantile(p);
+    // The default confidence (0.9) is a constant, so the common case needs no search on the hot
+    // path of the layout search.
+    const double z = p == k_default_deadline_confidence ? k_z90 : normal_quantile(p);
     return g.expected_wall_hours + std::max(0.0, z) * std::sqrt(variance);
 }
 

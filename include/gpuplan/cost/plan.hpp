@@ -37,8 +37,6 @@ inline constexpr double k_checkpoints_kept = 2.0;
 // A price converted at an exchange rate dated more than this many days from the price is flagged
 // with the rate of the price's own date (gpuplan's threshold: a year).
 inline constexpr long k_fx_date_gap_days = 365;
-// Standard normal quantile of 0.90: spot wall times are checked against a deadline at P90.
-inline constexpr double k_z90 = 1.2815515655446004;
 // A spot gang of several nodes running longer than this gets a capacity caveat: providers do not
 // guarantee spot capacity, and a gang needs all its nodes at once (gpuplan's threshold, a day).
 inline constexpr double k_spot_gang_caveat_hours = 24.0;
