@@ -8,6 +8,38 @@
 
 namespace gpuplan::recommend {
 
+namespace {
+
+// Summed in month order, as the outputs have always shown it.
+std::vector<double> running_sum(std::span<const double> amounts) {
+    std::vector<double> out;
+    out.reserve(amounts.size());
+    double sum = 0.0;
+    for (const double amount : amounts) {
+        sum += amount;
+        out.push_back(sum);
+    }
+    return out;
+}
+
+// The best option of `kind` on `gpu`: feasible first, then lowest NPV, then id; null if none.
+const cost::Option* best_of(const cost::Plan& plan, PurchaseOption kind, const std::string& gpu) {
+    const cost::Option* best = nullptr;
+    for (const cost::Option& o : plan.options()) {
+        if (o.purchase != kind || o.gpu != gpu || o.bridged) {
+            continue;
+        }
+        auto key = [](const cost::Option& x) { return std::tuple(x.rejection.has_value(), x.npv); };
+        if (best == nullptr || key(o) < key(*best) ||
+            (key(o) == key(*best) && cost::id_less(o, *best))) {
+            best = &o;
+        }
+    }
+    return best;
+}
+
+} // namespace
+
 std::optional<Configuration> tco_configuration(const workload::Workload& workload,
                                                const catalog::Catalog& catalog,
                                                const decide::Tree* tree, RuleUse rules,
@@ -47,34 +79,24 @@ TcoComparison tco(workload::Workload workload, const catalog::Catalog& catalog,
     out.generator = std::move(generator);
     out.catalog = catalog_info(catalog, plan.options());
     out.workload = std::move(workload);
-    out.currency = plan.currency;
-    out.discount_rate = plan.discount_rate;
-    out.monthly_rate = plan.monthly_rate;
-    out.horizon_months = plan.horizon_months;
-    out.fx = plan.fx;
+    out.conventions = plan.conventions();
     out.notes = plan.notes;
     out.gpu = configuration.gpu;
     if (shown != RuleUse::none) {
         out.rules_file = tree->file;
     }
     for (PurchaseOption kind : k_all_purchase_options) {
-        const cost::Option* best = nullptr;
-        for (const cost::Option& o : plan.options()) {
-            if (o.purchase != kind || o.gpu != out.gpu || o.bridged) {
-                continue;
-            }
-            auto key = [](const cost::Option& x) {
-                return std::tuple(x.rejection.has_value(), x.npv);
-            };
-            if (best == nullptr || key(o) < key(*best) ||
-                (key(o) == key(*best) && cost::id_less(o, *best))) {
-                best = &o;
-            }
-        }
+        const cost::Option* best = best_of(plan, kind, out.gpu);
         if (best != nullptr) {
-            out.options.push_back({*best, std::nullopt, cost::reason(plan, *best)});
+            out.options.push_back(
+                {*best, std::nullopt, running_sum(best->amounts), cost::reason(plan, *best)});
             out.gpu_count = std::max(out.gpu_count, best->gpu_count);
+            out.months = std::max(out.months, best->amounts.size());
         }
+    }
+    // Every option spans the same months: a shorter one's cost is held at its last value.
+    for (TcoOption& t : out.options) {
+        t.cumulative.resize(out.months, t.cumulative.empty() ? 0.0 : t.cumulative.back());
     }
     const auto on_demand =
         std::find_if(out.options.begin(), out.options.end(), [](const TcoOption& t) {
@@ -84,8 +106,8 @@ TcoComparison tco(workload::Workload workload, const catalog::Catalog& catalog,
         const std::span<const double> reference = on_demand->option.amounts;
         for (TcoOption& t : out.options) {
             if (t.option.purchase != PurchaseOption::on_demand) {
-                t.break_even_month =
-                    finance::break_even_month(out.monthly_rate, t.option.amounts, reference);
+                t.break_even_month = finance::break_even_month(out.conventions.monthly_rate,
+                                                               t.option.amounts, reference);
             }
         }
     }

@@ -33,17 +33,17 @@ ordered_json items_json(const std::array<double, cost::k_item_count>& items) {
     return out;
 }
 
-ordered_json conventions_json(const cost::Plan& plan) {
+ordered_json conventions_json(const cost::Conventions& conventions) {
     ordered_json out;
-    out["discount_rate"] = plan.discount_rate;
-    out["monthly_rate"] = plan.monthly_rate;
-    out["horizon_months"] = plan.horizon_months;
-    out["currency"] = plan.currency;
+    out["discount_rate"] = conventions.discount_rate;
+    out["monthly_rate"] = conventions.monthly_rate;
+    out["horizon_months"] = conventions.horizon_months;
+    out["currency"] = conventions.currency;
     out["timing"] = "month 0 is now (undiscounted); month k is the end of month k (730 hours), "
                     "discounted by (1 + monthly_rate)^k";
     out["npv_convention"] = "numpy-financial npv: values[0] at t = 0; Excel NPV() discounts its "
                             "first value one period";
-    out["fx"] = fx_json(plan.fx);
+    out["fx"] = fx_json(conventions.fx);
     return out;
 }
 

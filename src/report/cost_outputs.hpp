@@ -24,6 +24,6 @@ items_json(const std::array<double, cost::k_item_count>& items);
 
 // The conventions every cost output shares: rates, horizon, currency, timing, the NPV convention
 // and the exchange rates used.
-[[nodiscard]] nlohmann::ordered_json conventions_json(const cost::Plan& plan);
+[[nodiscard]] nlohmann::ordered_json conventions_json(const cost::Conventions& conventions);
 
 } // namespace gpuplan::report

@@ -271,7 +271,7 @@ std::string recommend_json(const recommend::Recommendation& r) {
     out["catalog"] = catalog_json(r.catalog);
     out["currency"] = plan.currency;
     out["workload"] = workload_json(r.workload);
-    ordered_json assumptions = conventions_json(plan);
+    ordered_json assumptions = conventions_json(plan.conventions());
     assumptions["objective"] = rank::to_string(r.objective);
     assumptions["spot_zone"] = "the cheapest zone's spot price of each region";
     assumptions["storage_per_gb_month_usd"] = r.settings.storage_per_gb_month_usd;

@@ -5,7 +5,6 @@
 #include "report/cost_outputs.hpp"
 #include "report/workload_json.hpp"
 
-#include <algorithm>
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
@@ -27,13 +26,7 @@ std::string tco_json(const recommend::TcoComparison& r) {
         {"gpu_count", r.gpu_count},
         {"provider", r.provider.empty() ? ordered_json(nullptr) : ordered_json(r.provider)}};
     out["workload"] = workload_json(r.workload);
-    cost::Plan conventions;
-    conventions.discount_rate = r.discount_rate;
-    conventions.monthly_rate = r.monthly_rate;
-    conventions.horizon_months = r.horizon_months;
-    conventions.currency = r.currency;
-    conventions.fx = r.fx;
-    ordered_json assumptions = conventions_json(conventions);
+    ordered_json assumptions = conventions_json(r.conventions);
     assumptions["break_even"] = "first month from which the option's cumulative discounted cost "
                                 "stays at or below on_demand's";
     out["assumptions"] = assumptions;
@@ -59,14 +52,11 @@ std::string tco_json(const recommend::TcoComparison& r) {
                                                 {"reason", t.reason}})
                                 : ordered_json(nullptr);
         ordered_json flows = ordered_json::array();
-        double cumulative = 0.0;
         for (std::size_t k = 0; k < o.amounts.size(); ++k) {
-            const double amount = o.amounts[k];
-            cumulative += amount;
             flows.push_back(
                 {{"month", k},
-                 {"amount", round_money(amount)},
-                 {"cumulative", round_money(cumulative)},
+                 {"amount", round_money(o.amounts[k])},
+                 {"cumulative", round_money(t.cumulative[k])},
                  {"items", k < o.cash_flows.months.size() ? items_json(o.cash_flows.months[k])
                                                           : ordered_json::object()}});
         }
@@ -78,13 +68,31 @@ std::string tco_json(const recommend::TcoComparison& r) {
     return out.dump(2) + "\n";
 }
 
+// One row per month, one column per option: the cumulative costs recommend::tco computed.
+std::string month_table(const recommend::TcoComparison& r, bool markdown, std::size_t width) {
+    TextTable months;
+    months.add_column("month", Align::right);
+    for (const recommend::TcoOption& t : r.options) {
+        months.add_column(std::string(gpuplan::to_string(t.option.purchase)), Align::right, 1,
+                          Cut::wrap);
+    }
+    for (std::size_t k = 0; k < r.months; ++k) {
+        std::vector<std::string> row{std::to_string(k)};
+        for (const recommend::TcoOption& t : r.options) {
+            row.push_back(format_fixed(t.cumulative[k], 0));
+        }
+        months.add_row(std::move(row));
+    }
+    return markdown ? months.render_markdown() : months.render_text(width);
+}
+
 // The option column wraps and the month table's headers break at `_` to fit `width`.
 std::string tco_text(const recommend::TcoComparison& r, bool markdown, std::size_t width) {
     std::string out;
-    const std::string title =
-        fmt::format("{} x {}{}, horizon {:g} months, discount rate {}/yr, {}", r.gpu_count, r.gpu,
-                    r.provider.empty() ? std::string() : " on " + r.provider, r.horizon_months,
-                    percent(r.discount_rate), r.currency);
+    const std::string title = fmt::format(
+        "{} x {}{}, horizon {:g} months, discount rate {}/yr, {}", r.gpu_count, r.gpu,
+        r.provider.empty() ? std::string() : " on " + r.provider, r.conventions.horizon_months,
+        percent(r.conventions.discount_rate), r.conventions.currency);
     out += markdown ? fmt::format("# gpuplan tco: {}\n\n{}.\n\n", r.workload.name, title)
                     : title + "\n\n";
     if (r.options.empty()) {
@@ -109,25 +117,7 @@ std::string tco_text(const recommend::TcoComparison& r, bool markdown, std::size
     }
     out += markdown ? summary.render_markdown() : summary.render_text(width);
     out += markdown ? "\n## Cumulative cost by month\n\n" : "\nCumulative cost by month:\n";
-    TextTable months;
-    months.add_column("month", Align::right);
-    std::size_t length = 0;
-    for (const recommend::TcoOption& t : r.options) {
-        months.add_column(std::string(gpuplan::to_string(t.option.purchase)), Align::right, 1,
-                          Cut::wrap);
-        length = std::max(length, t.option.amounts.size());
-    }
-    std::vector<double> cumulative(r.options.size(), 0.0);
-    for (std::size_t k = 0; k < length; ++k) {
-        std::vector<std::string> row{std::to_string(k)};
-        for (std::size_t i = 0; i < r.options.size(); ++i) {
-            const std::span<const double> amounts = r.options[i].option.amounts;
-            cumulative[i] += k < amounts.size() ? amounts[k] : 0.0;
-            row.push_back(format_fixed(cumulative[i], 0));
-        }
-        months.add_row(std::move(row));
-    }
-    out += markdown ? months.render_markdown() : months.render_text(width);
+    out += month_table(r, markdown, width);
     return markdown ? out : wrap_lines(out, width);
 }
 

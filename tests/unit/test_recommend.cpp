@@ -143,6 +143,32 @@ TEST_CASE("tco honours the rules: an excluded GPU model is listed as rejected wi
     CHECK(by_rule);
 }
 
+TEST_CASE("tco carries each option's running cost over the longest option's months",
+          "[recommend][tco]") {
+    const catalog::Catalog catalog = cost_catalog();
+    workload::Workload w = finetune();
+    w.constraints.gpu_models = {"A100-80GB"};
+    const recommend::TcoComparison comparison =
+        recommend::tco(w, catalog, nullptr, recommend::RuleUse::none, cost::Settings{},
+                       recommend::Configuration{"A100-80GB", std::nullopt}, {});
+    REQUIRE_FALSE(comparison.options.empty());
+    std::size_t longest = 0;
+    for (const recommend::TcoOption& t : comparison.options) {
+        const std::vector<double>& amounts = t.option.amounts;
+        REQUIRE(t.cumulative.size() == comparison.months);
+        REQUIRE(amounts.size() <= comparison.months);
+        double sum = 0.0;
+        for (std::size_t k = 0; k < comparison.months; ++k) {
+            sum += k < amounts.size() ? amounts[k] : 0.0;
+            CHECK(t.cumulative[k] == sum);
+        }
+        longest = std::max(longest, amounts.size());
+    }
+    CHECK(comparison.months == longest);
+    CHECK(comparison.months > 1);
+    CHECK_FALSE(comparison.conventions.currency.empty());
+}
+
 TEST_CASE("tco without a GPU model takes recommend's best configuration, rules included",
           "[recommend][tco]") {
     const catalog::Catalog catalog = cost_catalog();

@@ -222,6 +222,17 @@ struct FxUse {
     bool operator==(const FxUse&) const = default;
 };
 
+// The money conventions options are priced under: what JSON outputs state in their assumptions.
+struct Conventions {
+    double discount_rate = 0.0; // per year
+    double monthly_rate = 0.0;  // the monthly rate derived from discount_rate
+    double horizon_months = 0.0;
+    std::string currency;
+    std::vector<FxUse> fx; // rates used, by currency
+
+    bool operator==(const Conventions&) const = default;
+};
+
 struct Plan {
     std::string currency;
     double discount_rate = 0.0;
@@ -238,6 +249,10 @@ struct Plan {
 
     [[nodiscard]] std::span<const Option> options() const noexcept { return option_list.view(); }
     [[nodiscard]] std::span<Option> options() noexcept { return option_list.view(); }
+    // The plan's rates, horizon, currency and exchange rates as one value.
+    [[nodiscard]] Conventions conventions() const {
+        return {discount_rate, monthly_rate, horizon_months, currency, fx};
+    }
 
     bool operator==(const Plan&) const = default;
 };

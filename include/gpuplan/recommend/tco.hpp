@@ -15,7 +15,10 @@ namespace gpuplan::recommend {
 struct TcoOption {
     cost::Option option;
     std::optional<int> break_even_month; // vs on_demand; nullopt for on_demand or never
-    std::string reason;                  // why it is rejected; empty when it is not
+    // Running sum of option.amounts month by month, held at its last value to the comparison's
+    // month count.
+    std::vector<double> cumulative;
+    std::string reason; // why it is rejected; empty when it is not
 
     bool operator==(const TcoOption&) const = default;
 };
@@ -24,15 +27,12 @@ struct TcoComparison {
     GeneratorInfo generator;
     CatalogInfo catalog;
     workload::Workload workload;
-    std::string currency;
-    double discount_rate = 0.0;
-    double monthly_rate = 0.0;
-    double horizon_months = 0.0;
-    std::vector<cost::FxUse> fx;
+    cost::Conventions conventions; // the plan's rates, horizon, currency and exchange rates
     std::string gpu;
     int gpu_count = 0;
     std::string provider;           // empty = every provider
     std::vector<TcoOption> options; // one per purchase option, in the published order
+    std::size_t months = 0;         // the longest option's cash flows, in months (month 0 too)
     std::vector<cost::Note> notes;  // the table the options' notes index
     std::string rules_file;         // the tree whose exclusions the options show; empty = none
 };
@@ -53,8 +53,8 @@ tco_configuration(const workload::Workload& workload, const catalog::Catalog& ca
 // Prices every purchase option of `configuration` (owning included, whatever the workload's
 // purchase list says; with a provider filter, self-built is compared too). For each purchase
 // option, the best option (feasible first, then lowest NPV, then id); break-even months against
-// on-demand. Options the tree excludes stay listed as rejected with the rule (RuleUse::explain is
-// used for RuleUse::apply).
+// on-demand; each option's cumulative cost and the month count. Options the tree excludes stay
+// listed as rejected with the rule (RuleUse::explain is used for RuleUse::apply).
 [[nodiscard]] TcoComparison tco(workload::Workload workload, const catalog::Catalog& catalog,
                                 const decide::Tree* tree, RuleUse rules, cost::Settings settings,
                                 const Configuration& configuration, GeneratorInfo generator);
