@@ -219,6 +219,7 @@ Recommendation recommend(const workload::Workload& workload, const catalog::Cata
     for (std::size_t i = 0; i < shown_count(r); ++i) {
         r.unit_costs.push_back(cost::unit_costs(workload, r.shown(i).total));
     }
+    r.purchase_curves = purchase_curves(r);
     return r;
 }
 

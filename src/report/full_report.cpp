@@ -1,6 +1,5 @@
 #include "gpuplan/report/full_report.hpp"
 
-#include "gpuplan/finance/finance.hpp"
 #include "gpuplan/report/decision_view.hpp"
 #include "gpuplan/report/text_table.hpp"
 #include "report/workload_json.hpp"
@@ -417,95 +416,33 @@ std::string provenance_section(const recommend::Recommendation& r) {
 
 } // namespace
 
-std::vector<std::size_t> best_per_purchase(const recommend::Recommendation& report) {
-    std::vector<std::size_t> out;
-    for (PurchaseOption purchase : k_all_purchase_options) {
-        auto first_ranked =
-            std::find_if(report.ranked.begin(), report.ranked.end(), [&](std::size_t index) {
-                return report.plan.options()[index].purchase == purchase;
-            });
-        if (first_ranked != report.ranked.end()) {
-            out.push_back(*first_ranked);
-            continue;
-        }
-        // No feasible option of this kind: its cheapest priced rejected option still shows what
-        // it would cost (ties to the lower index, so the choice is stable).
-        std::optional<std::size_t> cheapest;
-        for (std::size_t index : report.rejected) {
-            const cost::Option& o = report.plan.options()[index];
-            if (o.purchase == purchase && !o.amounts.empty() &&
-                (!cheapest || o.npv < report.plan.options()[*cheapest].npv)) {
-                cheapest = index;
-            }
-        }
-        if (cheapest) {
-            out.push_back(*cheapest);
-        }
-    }
-    return out;
-}
-
-namespace {
-
-// A self-built option's lead time in weeks, from its note; nullopt when there is none.
-std::optional<double> lead_time_of(const cost::Plan& plan, const cost::Option& o) {
-    for (const cost::NoteIndex index : o.notes) {
-        const cost::Note& note = plan.notes[index];
-        if ((note.kind == cost::NoteKind::lead_time ||
-             note.kind == cost::NoteKind::lead_time_bridged) &&
-            note.figures[0] > 0.0) {
-            return note.figures[0];
-        }
-    }
-    return std::nullopt;
-}
-
-} // namespace
-
 CumulativeCostChart purchase_option_chart(const recommend::Recommendation& report) {
     CumulativeCostChart chart;
     chart.title = fmt::format("Cumulative cost of {}", report.workload.name);
     chart.currency = report.plan.currency;
     // The x-axis ends at the horizon: months after it (a commitment's remaining term) are not
     // drawn; the NPV and total in the report include them.
-    const auto months = static_cast<std::size_t>(std::ceil(report.plan.horizon_months)) + 1;
-    for (std::size_t index : best_per_purchase(report)) {
-        const cost::Option& o = report.plan.options()[index];
-        std::vector<double> values =
-            cumulative(std::vector<double>(o.amounts.begin(), o.amounts.end()));
-        const double last = values.empty() ? 0.0 : values.back();
-        values.resize(months, last);
+    for (const recommend::PurchaseCurve& curve : report.purchase_curves.curves) {
+        const cost::Option& o = report.plan.options()[curve.option];
         std::string name(gpuplan::to_string(o.purchase));
         SeriesRole role = SeriesRole::feasible;
         if (o.rejection) {
             name += fmt::format(" (rejected: {})", cost::to_string(*o.rejection));
             role = SeriesRole::rejected;
-        } else if (!report.ranked.empty() && index == report.ranked.front()) {
+        } else if (!report.ranked.empty() && curve.option == report.ranked.front()) {
             role = SeriesRole::chosen;
         }
         chart.series.push_back(
-            {name + ": " + o.id(), std::move(values), role, lead_time_of(report.plan, o)});
+            {name + ": " + o.id(), curve.cumulative, role, curve.lead_time_weeks});
     }
     return chart;
 }
 
 std::vector<BreakEven> break_even_points(const recommend::Recommendation& report) {
-    const std::vector<std::size_t> best = best_per_purchase(report);
-    const auto on_demand = std::find_if(best.begin(), best.end(), [&](std::size_t i) {
-        return report.plan.options()[i].purchase == PurchaseOption::on_demand;
-    });
-    if (on_demand == best.end()) {
-        return {};
-    }
-    const std::span<const double> reference = report.plan.options()[*on_demand].amounts;
     std::vector<BreakEven> out;
-    for (std::size_t index : best) {
-        const cost::Option& o = report.plan.options()[index];
-        if (o.purchase == PurchaseOption::on_demand) {
-            continue;
-        }
-        out.push_back({o.purchase, o.id(),
-                       finance::break_even_month(report.plan.monthly_rate, o.amounts, reference)});
+    for (const recommend::BreakEvenMonth& point : report.purchase_curves.break_even) {
+        const cost::Option& o = report.plan.options()[point.option];
+        out.push_back({o.purchase, o.id(), point.month});
     }
     return out;
 }

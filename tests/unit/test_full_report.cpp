@@ -67,14 +67,30 @@ recommend::Recommendation sample_report() {
         priced("c/r/j/on_demand", PurchaseOption::on_demand, {{1, 900.0}})});
     r.ranked = {2, 0, 1, 3}; // totals 520, 600, 720, 900
     r.groups = rank::group_identical(r.plan.options(), r.ranked, false);
+    r.purchase_curves = recommend::purchase_curves(r);
     return r;
 }
 
 } // namespace
 
-TEST_CASE("best_per_purchase takes the first ranked option of each purchase option",
+TEST_CASE("purchase_curves takes the first ranked option of each purchase option",
           "[full_report]") {
-    CHECK(best_per_purchase(sample_report()) == std::vector<std::size_t>{0, 1, 2});
+    std::vector<std::size_t> best;
+    for (const recommend::PurchaseCurve& curve : sample_report().purchase_curves.curves) {
+        best.push_back(curve.option);
+    }
+    CHECK(best == std::vector<std::size_t>{0, 1, 2});
+}
+
+TEST_CASE("purchase_curves falls back to the cheapest rejected option of a purchase option",
+          "[full_report]") {
+    recommend::Recommendation r = sample_report();
+    r.ranked = {2, 1};
+    r.rejected = {3, 0}; // on-demand: 900 and 600; the cheaper one stands for on-demand
+    const recommend::PurchaseCurves curves = recommend::purchase_curves(r);
+    REQUIRE(curves.curves.size() == 3);
+    CHECK(curves.curves[0].option == 0);
+    CHECK(curves.curves[0].cumulative.back() == 600.0);
 }
 
 TEST_CASE("the chart holds each cumulative cost flat to the horizon", "[full_report]") {
@@ -102,6 +118,7 @@ TEST_CASE("break-even months are counted against the best on-demand option", "[f
 TEST_CASE("break-even points are empty without a feasible on-demand option", "[full_report]") {
     recommend::Recommendation r = sample_report();
     r.ranked = {2, 1};
+    r.purchase_curves = recommend::purchase_curves(r);
     CHECK(break_even_points(r).empty());
 }
 

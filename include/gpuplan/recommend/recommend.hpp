@@ -11,6 +11,7 @@
 #include "gpuplan/generator.hpp"
 #include "gpuplan/rank/rank.hpp"
 #include "gpuplan/rank/view.hpp"
+#include "gpuplan/recommend/purchase_curves.hpp"
 #include "gpuplan/recommend/sensitivity.hpp"
 #include "gpuplan/workload/workload.hpp"
 
@@ -164,6 +165,8 @@ struct Recommendation {
     std::optional<Service> service; // inference with a feasible option: the best one's service
     // Unit costs of the groups shown (shown_count()), in ranked order, of each one's first member.
     std::vector<cost::UnitCosts> unit_costs;
+    // The best option of each purchase option, its cumulative cost and break-even month (report).
+    PurchaseCurves purchase_curves;
 
     // The option a group shows: its best ranked member.
     [[nodiscard]] const cost::Option& shown(std::size_t group) const {

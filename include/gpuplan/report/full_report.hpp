@@ -24,15 +24,12 @@ struct BreakEven {
     bool operator==(const BreakEven&) const = default;
 };
 
-// Indices into plan.options of the best ranked option of each purchase option, in the published
-// order of purchase options.
-[[nodiscard]] std::vector<std::size_t> best_per_purchase(const recommend::Recommendation& report);
-
-// Cumulative cost of the best option of each purchase option, month 0 to the horizon.
+// The chart of report.purchase_curves: the cumulative cost of the best option of each purchase
+// option, month 0 to the horizon.
 [[nodiscard]] CumulativeCostChart purchase_option_chart(const recommend::Recommendation& report);
 
-// Break-even month of the best option of each non-on-demand purchase option against the best
-// on-demand option; empty when no on-demand option is feasible.
+// report.purchase_curves.break_even with each option's purchase option and id; empty when no
+// on-demand option is priced.
 [[nodiscard]] std::vector<BreakEven> break_even_points(const recommend::Recommendation& report);
 
 // The report as GitHub-flavoured markdown with a Mermaid chart; the sensitivity section needs a
