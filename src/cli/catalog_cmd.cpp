@@ -13,18 +13,22 @@ namespace gpuplan::cli {
 Exit run_catalog_list(const CommonOptions& common, const CatalogListOptions& options, Io& io) {
     const catalog::Catalog catalog = load_catalog(common);
     (void)check_catalog_age(catalog, common, io);
-    report::ListView view{report::ListSort::gpu, common.currency, common.width};
+    catalog::ListSort sort = catalog::ListSort::gpu;
     if (options.sort == "price") {
-        view.sort = report::ListSort::price;
+        sort = catalog::ListSort::price;
     } else if (options.sort == "provider") {
-        view.sort = report::ListSort::provider;
+        sort = catalog::ListSort::provider;
     } else if (options.sort != "gpu") {
         throw UsageError(
             fmt::format("--sort: expected gpu, price or provider, got '{}'", options.sort));
     }
+    // JSON lists every price row in its own currency; --currency converts the table's.
+    const std::string currency =
+        common.format == report::Format::json ? std::string() : common.currency;
     const std::string text = timed("render", [&] {
-        return report::render_catalog_list(catalog, options.filter, common.format, generator_info(),
-                                           view);
+        return report::render_catalog_list(
+            catalog, catalog::list_catalog(catalog, options.filter, currency, sort), common.format,
+            generator_info(), common.width);
     });
     timed("write", [&] { write_output(common, text, io); });
     return Exit::ok;

@@ -6,7 +6,7 @@
 namespace gpuplan::cli {
 
 struct CatalogListOptions {
-    report::CatalogFilter filter;
+    catalog::CatalogFilter filter;
     std::string sort = "gpu"; // --sort gpu|price|provider
 };
 

@@ -1,15 +1,10 @@
-#include "detail/strings.hpp"
-#include "gpuplan/error.hpp"
 #include "gpuplan/report/catalog_view.hpp"
 #include "report/catalog_entries.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <fmt/format.h>
-#include <limits>
 #include <nlohmann/json.hpp>
-#include <set>
-#include <tuple>
 
 namespace gpuplan::report {
 
@@ -21,55 +16,6 @@ using catalog::Provider;
 using nlohmann::ordered_json;
 
 namespace {
-
-struct Selection {
-    std::set<std::string> gpus; // canonical names
-    std::set<std::string> providers;
-    std::set<std::string> regions;
-};
-
-Selection resolve(const Catalog& catalog, const CatalogFilter& filter) {
-    Selection selection;
-    for (const std::string& name : filter.gpus) {
-        const Gpu* gpu = catalog::find_gpu(catalog, name);
-        if (gpu == nullptr) {
-            std::vector<std::string_view> names;
-            for (const Gpu& g : catalog.gpus) {
-                names.push_back(g.name);
-            }
-            std::string hint = detail::closest_match(name, names);
-            throw UsageError(hint.empty()
-                                 ? fmt::format("unknown GPU '{}'", name)
-                                 : fmt::format("unknown GPU '{}'; did you mean '{}'?", name, hint));
-        }
-        selection.gpus.insert(gpu->name);
-    }
-    for (const std::string& name : filter.providers) {
-        const Provider* provider = catalog::find_provider(catalog, name);
-        if (provider == nullptr) {
-            std::vector<std::string_view> names;
-            for (const Provider& p : catalog.providers) {
-                names.push_back(p.name);
-            }
-            std::string hint = detail::closest_match(name, names);
-            throw UsageError(hint.empty() ? fmt::format("unknown provider '{}'", name)
-                                          : fmt::format("unknown provider '{}'; did you mean '{}'?",
-                                                        name, hint));
-        }
-        selection.providers.insert(provider->name);
-    }
-    selection.regions.insert(filter.regions.begin(), filter.regions.end());
-    return selection;
-}
-
-bool selected(const Selection& s, const Provider& provider, const Instance& instance) {
-    return (s.providers.empty() || s.providers.contains(provider.name)) &&
-           (s.gpus.empty() || s.gpus.contains(instance.gpu));
-}
-
-bool selected(const Selection& s, const PriceRow& row) {
-    return s.regions.empty() || s.regions.contains(row.region);
-}
 
 ordered_json catalog_header(const Catalog& catalog) {
     ordered_json out;
@@ -110,136 +56,27 @@ ordered_json offer_json(const Provider& provider, const Instance& instance, cons
     return offer;
 }
 
-// Whether the JSON list shows a GPU model: the ones the filter names, else every model when
-// nothing is filtered, else the models of the listed offers.
-bool gpu_listed(const Selection& selection, const std::set<std::string>& offer_gpus,
-                const Gpu& gpu) {
-    if (!selection.gpus.empty()) {
-        return selection.gpus.contains(gpu.name);
-    }
-    return (selection.providers.empty() && selection.regions.empty()) ||
-           offer_gpus.contains(gpu.name);
-}
-
-std::string list_json(const Catalog& catalog, const Selection& selection,
+std::string list_json(const Catalog& catalog, const catalog::Listing& listing,
                       const GeneratorInfo& generator) {
     ordered_json out;
     out["schema_version"] = k_json_schema_version;
     out["generator"] = {{"name", generator.name}, {"version", generator.version}};
     out["catalog"] = catalog_header(catalog);
-    std::set<std::string> used_sources;
-    std::set<std::string> listed_gpus;
     ordered_json offers = ordered_json::array();
-    for (const Provider& provider : catalog.providers) {
-        for (const Instance& instance : provider.instances) {
-            if (!selected(selection, provider, instance)) {
-                continue;
-            }
-            for (const PriceRow& row : instance.prices) {
-                if (!selected(selection, row)) {
-                    continue;
-                }
-                const auto& sources = row.sources.empty() ? provider.sources : row.sources;
-                used_sources.insert(sources.begin(), sources.end());
-                listed_gpus.insert(instance.gpu);
-                offers.push_back(offer_json(provider, instance, row, sources));
-            }
-        }
+    for (const catalog::ListedOffer& offer : listing.offers) {
+        offers.push_back(offer_json(*offer.provider, *offer.instance, *offer.row, *offer.sources));
     }
     ordered_json gpus = ordered_json::array();
-    for (const Gpu& gpu : catalog.gpus) {
-        if (gpu_listed(selection, listed_gpus, gpu)) {
-            used_sources.insert(gpu.sources.begin(), gpu.sources.end());
-            gpus.push_back(gpu_json(gpu));
-        }
+    for (const Gpu* gpu : listing.gpus) {
+        gpus.push_back(gpu_json(*gpu));
     }
     out["gpus"] = gpus;
     out["offers"] = offers;
-    out["sources"] = sources_table(catalog, used_sources);
+    out["sources"] = sources_table(catalog, listing.sources);
     return out.dump(2) + "\n";
 }
 
-struct InstanceSummary {
-    const Provider* provider;
-    const Instance* instance;
-    std::size_t regions = 0;
-    std::optional<double> on_demand;
-    std::optional<double> spot;
-    Date as_of;
-};
-
-// `value` in `provider`'s currency converted to `currency` on `as_of` (as is when empty).
-std::optional<double> converted(const Catalog& catalog, const Provider& provider,
-                                const std::string& currency, std::optional<double> value,
-                                Date as_of) {
-    if (!value || currency.empty() || currency == provider.currency) {
-        return value;
-    }
-    const auto rate = catalog::fx_rate(catalog, provider.currency, currency, as_of);
-    if (!rate) {
-        throw UsageError(fmt::format("currency {}: the catalog has no exchange rate from {} to {}",
-                                     currency, provider.currency, currency));
-    }
-    return *value * *rate;
-}
-
-std::vector<InstanceSummary> summarise(const Catalog& catalog, const Selection& selection,
-                                       const std::string& currency) {
-    std::vector<InstanceSummary> out;
-    for (const Provider& provider : catalog.providers) {
-        for (const Instance& instance : provider.instances) {
-            if (!selected(selection, provider, instance)) {
-                continue;
-            }
-            InstanceSummary summary{&provider, &instance, 0, std::nullopt, std::nullopt, {}};
-            std::set<std::string> regions;
-            for (const PriceRow& row : instance.prices) {
-                if (!selected(selection, row)) {
-                    continue;
-                }
-                regions.insert(row.region);
-                auto lower = [](std::optional<double>& best, const std::optional<double>& value) {
-                    if (value && (!best || *value < *best)) {
-                        best = value;
-                    }
-                };
-                const Date as_of = row.as_of.value_or(provider.as_of);
-                lower(summary.on_demand,
-                      converted(catalog, provider, currency, row.on_demand, as_of));
-                lower(summary.spot, converted(catalog, provider, currency, row.spot, as_of));
-                summary.as_of = std::max(summary.as_of, as_of);
-            }
-            summary.regions = regions.size();
-            if (summary.regions > 0) {
-                out.push_back(summary);
-            }
-        }
-    }
-    return out;
-}
-
-// The on-demand price per GPU-hour of a row (price order), infinity when unpriced.
-double per_gpu_hour(const InstanceSummary& s) {
-    return s.on_demand && s.instance->gpu_count > 0.0 ? *s.on_demand / s.instance->gpu_count
-                                                      : std::numeric_limits<double>::infinity();
-}
-
-void sort_rows(std::vector<InstanceSummary>& rows, ListSort sort) {
-    auto by_gpu = [](const InstanceSummary& a, const InstanceSummary& b) {
-        return std::tie(a.instance->gpu, a.instance->gpu_count, a.provider->name,
-                        a.instance->type) <
-               std::tie(b.instance->gpu, b.instance->gpu_count, b.provider->name, b.instance->type);
-    };
-    std::stable_sort(rows.begin(), rows.end(), [&](const auto& a, const auto& b) {
-        if (sort == ListSort::price && per_gpu_hour(a) != per_gpu_hour(b)) {
-            return per_gpu_hour(a) < per_gpu_hour(b);
-        }
-        if (sort == ListSort::provider && a.provider->name != b.provider->name) {
-            return a.provider->name < b.provider->name;
-        }
-        return by_gpu(a, b);
-    });
-}
+using catalog::InstanceSummary;
 
 // Decimals that show every price of a column with at least three significant digits (two at
 // least, six at most), so that one column never mixes 0.5 with 12.34.
@@ -286,14 +123,14 @@ struct ListLayout {
     bool host_columns = false;  // CPU, RAM and REG
 };
 
-ListLayout list_layout(Format format, const ListView& view) {
+ListLayout list_layout(Format format, catalog::ListSort sort, std::size_t width) {
     ListLayout layout;
     // A terminal has no room for a GPU column: in GPU order each GPU model (with its memory)
     // heads its rows instead.
-    layout.grouped = format != Format::markdown && view.width > 0 && view.sort == ListSort::gpu;
+    layout.grouped = format != Format::markdown && width > 0 && sort == catalog::ListSort::gpu;
     // GPU memory: in the heading when grouped, a column in markdown and --wide; a terminal's
     // flat table (price or provider order) has no room for it.
-    layout.memory_column = format == Format::markdown || view.width == 0;
+    layout.memory_column = format == Format::markdown || width == 0;
     // Likewise the host columns (vCPUs, host memory, regions): they make way for the GPU column.
     layout.host_columns = layout.grouped || layout.memory_column;
     return layout;
@@ -353,41 +190,25 @@ std::vector<std::string> list_cells(const Catalog& catalog, const InstanceSummar
 }
 
 // The line under the list: what it counts, what its columns mean and how old its prices are.
-std::string list_summary(const std::vector<InstanceSummary>& rows, const Selection& selection) {
-    std::set<std::string> providers;
-    std::size_t offers = 0;
-    std::optional<Date> oldest;
-    std::optional<Date> newest;
-    for (const InstanceSummary& row : rows) {
-        providers.insert(row.provider->name);
-        for (const PriceRow& price_row : row.instance->prices) {
-            if (!selected(selection, price_row)) {
-                continue;
-            }
-            ++offers;
-            const Date as_of = price_row.as_of.value_or(row.provider->as_of);
-            oldest = oldest ? std::min(*oldest, as_of) : as_of;
-            newest = newest ? std::max(*newest, as_of) : as_of;
-        }
-    }
+std::string list_summary(const catalog::Listing& listing) {
     auto plural = [](std::size_t n, std::string_view word) {
         return fmt::format("{} {}{}", n, word, n == 1 ? "" : "s");
     };
     return fmt::format(
         "{}, {}, {}; CPU: vCPUs, RAM: host GiB, REG: regions; cheapest price per instance-hour "
         "across the listed regions; prices as of {} to {}",
-        plural(rows.size(), "instance type"), plural(offers, "offer"),
-        plural(providers.size(), "provider"), oldest ? oldest->to_string() : "-",
-        newest ? newest->to_string() : "-");
+        plural(listing.instances.size(), "instance type"), plural(listing.offers.size(), "offer"),
+        plural(listing.provider_count, "provider"),
+        listing.oldest ? listing.oldest->to_string() : "-",
+        listing.newest ? listing.newest->to_string() : "-");
 }
 
-std::string list_table(const Catalog& catalog, const Selection& selection, Format format,
-                       const ListView& view) {
-    const ListLayout layout = list_layout(format, view);
+std::string list_table(const Catalog& catalog, const catalog::Listing& listing, Format format,
+                       std::size_t width) {
+    const ListLayout layout = list_layout(format, listing.sort, width);
     TextTable table;
     add_list_columns(table, layout);
-    auto rows = summarise(catalog, selection, view.currency);
-    sort_rows(rows, view.sort);
+    const std::vector<InstanceSummary>& rows = listing.instances;
     const PriceDecimals decimals{column_decimals(rows, &InstanceSummary::on_demand),
                                  column_decimals(rows, &InstanceSummary::spot)};
     const std::string* group = nullptr;
@@ -396,25 +217,23 @@ std::string list_table(const Catalog& catalog, const Selection& selection, Forma
             group = &row.instance->gpu;
             table.add_heading(gpu_heading(catalog, *group));
         }
-        table.add_row(list_cells(catalog, row, layout, decimals, view.currency));
+        table.add_row(list_cells(catalog, row, layout, decimals, listing.currency));
     }
     std::string out =
-        format == Format::markdown ? table.render_markdown() : table.render_text(view.width);
-    const std::string summary = list_summary(rows, selection);
-    out +=
-        format == Format::markdown ? "\n" + summary + "\n" : wrap_lines(summary + "\n", view.width);
+        format == Format::markdown ? table.render_markdown() : table.render_text(width);
+    const std::string summary = list_summary(listing);
+    out += format == Format::markdown ? "\n" + summary + "\n" : wrap_lines(summary + "\n", width);
     return out;
 }
 
 } // namespace
 
-std::string render_catalog_list(const Catalog& catalog, const CatalogFilter& filter, Format format,
-                                const GeneratorInfo& generator, const ListView& view) {
-    const Selection selection = resolve(catalog, filter);
+std::string render_catalog_list(const Catalog& catalog, const catalog::Listing& listing,
+                                Format format, const GeneratorInfo& generator, std::size_t width) {
     if (format == Format::json) {
-        return list_json(catalog, selection, generator);
+        return list_json(catalog, listing, generator);
     }
-    return list_table(catalog, selection, format, view);
+    return list_table(catalog, listing, format, width);
 }
 
 } // namespace gpuplan::report

@@ -144,10 +144,10 @@ std::optional<std::string> render_catalog_show(const Catalog& catalog, std::stri
         return show_gpu(catalog, *gpu, format, generator, width);
     }
     if (const Provider* provider = catalog::find_provider(catalog, name)) {
-        CatalogFilter filter;
+        catalog::CatalogFilter filter;
         filter.providers.push_back(provider->name);
-        return render_catalog_list(catalog, filter, format, generator,
-                                   ListView{ListSort::gpu, "", width});
+        return render_catalog_list(catalog, catalog::list_catalog(catalog, filter), format,
+                                   generator, width);
     }
     // The first instance type of that name, in the catalog's provider order.
     for (const Provider& provider : catalog.providers) {

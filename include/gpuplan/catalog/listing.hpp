@@ -1,0 +1,68 @@
+#pragma once
+// What `gpuplan catalog list` lists: the offers a filter selects, one summary per instance type
+// (its cheapest prices across the listed regions, converted to a currency), in a chosen order,
+// with the counts and dates of the list. Computed here; report::render_catalog_list formats it.
+
+#include "gpuplan/catalog/catalog.hpp"
+
+#include <cstddef>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace gpuplan::catalog {
+
+// Which offers to list; empty lists match everything. GPU names may be aliases.
+struct CatalogFilter {
+    std::vector<std::string> gpus;
+    std::vector<std::string> providers;
+    std::vector<std::string> regions;
+};
+
+// The order of the instance summaries.
+enum class ListSort {
+    gpu,      // GPU model, GPU count, provider, instance type
+    price,    // on-demand price per GPU-hour, cheapest first (unpriced last), then as gpu
+    provider, // provider, then as gpu
+};
+
+// One price row the filter selects, with what it prices.
+struct ListedOffer {
+    const Provider* provider = nullptr;
+    const Instance* instance = nullptr;
+    const PriceRow* row = nullptr;
+    const std::vector<std::string>* sources = nullptr; // the row's, else its provider's
+};
+
+// An instance type with at least one selected price row.
+struct InstanceSummary {
+    const Provider* provider = nullptr;
+    const Instance* instance = nullptr;
+    std::size_t regions = 0;         // distinct regions of its selected rows
+    std::optional<double> on_demand; // cheapest, per instance-hour, in the listing's currency
+    std::optional<double> spot;
+    Date as_of; // newest date of its selected rows
+};
+
+// The pointers point into the catalog the listing was made from.
+struct Listing {
+    std::string currency;                   // prices converted to it; empty = each provider's own
+    ListSort sort = ListSort::gpu;          // the order of `instances`
+    std::vector<ListedOffer> offers;        // in catalog order
+    std::vector<const Gpu*> gpus;           // the GPU models listed, in catalog order
+    std::vector<InstanceSummary> instances; // in the order asked for
+    std::set<std::string> sources;          // every source the offers and GPU models cite
+    std::size_t provider_count = 0;         // providers of the summarised instance types
+    std::optional<Date> oldest;             // dates of the selected price rows
+    std::optional<Date> newest;
+};
+
+// The GPU models listed are the ones the filter names, else every model when nothing is
+// filtered, else the models of the listed offers. Throws UsageError for a filter naming an
+// unknown GPU or provider (with the closest name), or a currency the catalog cannot convert a
+// listed price to on its date.
+[[nodiscard]] Listing list_catalog(const Catalog& catalog, const CatalogFilter& filter,
+                                   const std::string& currency = {}, ListSort sort = ListSort::gpu);
+
+} // namespace gpuplan::catalog
