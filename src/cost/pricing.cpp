@@ -165,6 +165,9 @@ void Planner::finish(Option& option, const Flows& flows, double price, const Dis
     }
     option.npv = finance::npv(m_plan.monthly_rate, option.amounts);
     option.total = std::accumulate(option.amounts.begin(), option.amounts.end(), 0.0);
+    option.max_monthly = option.amounts.empty()
+                             ? 0.0
+                             : *std::max_element(option.amounts.begin(), option.amounts.end());
     option.per_gpu_hour = option.gpu_hours > 0.0 ? option.total / option.gpu_hours : 0.0;
 }
 

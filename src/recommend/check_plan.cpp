@@ -38,7 +38,7 @@ gate::Plan check_plan(const Recommendation& r, std::string source) {
                                .wall_hours = round_to(o.wall_hours, k_json_hour_digits),
                                .total = round_money(o.total),
                                .npv = round_money(o.npv),
-                               .max_monthly = round_money(max_monthly(o.amounts)),
+                               .max_monthly = round_money(o.max_monthly),
                                .prices_as_of = o.prices_as_of,
                                .commitment = std::nullopt,
                                .meets_deadline = o.meets_deadline,

@@ -21,8 +21,4 @@ std::optional<std::pair<Date, Date>> prices_used_range(std::span<const cost::Opt
     return range;
 }
 
-double max_monthly(std::span<const double> amounts) {
-    return amounts.empty() ? 0.0 : *std::max_element(amounts.begin(), amounts.end());
-}
-
 } // namespace gpuplan::recommend

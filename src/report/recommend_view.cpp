@@ -72,7 +72,7 @@ ordered_json option_json(const cost::Option& o, std::span<const cost::Note> note
     cost["total"] = round_money(o.total);
     cost["npv"] = round_money(o.npv);
     cost["per_gpu_hour"] = round_to(o.per_gpu_hour, 4);
-    cost["max_monthly"] = round_money(recommend::max_monthly(o.amounts));
+    cost["max_monthly"] = round_money(o.max_monthly);
     cost["breakdown"] = items_json(o.item_totals);
     cost["per_unit"] =
         ordered_json{{"run", optional_unit(units.per_run)},

@@ -141,6 +141,10 @@ TEST_CASE("reserved terms are owed in full and pick the payment with the lowest 
     // 36 monthly payments of 12.8 x 730 beat 12.16 x 26280 upfront at 10%/yr.
     CHECK(three_years.payment == catalog::Payment::no_upfront);
     CHECK(three_years.amounts.size() == 37);
+    // No upfront: the largest month is one month's commitment, 12.8 x 730 (with storage).
+    CHECK(three_years.max_monthly ==
+          *std::max_element(three_years.amounts.begin(), three_years.amounts.end()));
+    CHECK(three_years.max_monthly == Approx(12.8 * 730).epsilon(0.01));
     CHECK(three_years.total > one_year.total);
     CHECK(one_year.total > find(plan, "testcloud/r1/big.8x/on_demand").total);
 }

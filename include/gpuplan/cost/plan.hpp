@@ -161,7 +161,8 @@ struct Option {
     CashFlows cash_flows; // the itemised months; only with Settings::itemise (tco)
     double npv = 0.0;
     double total = 0.0;
-    double per_gpu_hour = 0.0;                    // total / useful GPU-hours
+    double max_monthly = 0.0;  // the largest net cash flow of one month (check --max-monthly)
+    double per_gpu_hour = 0.0; // total / useful GPU-hours
     std::optional<double> break_even_utilisation; // self-built vs cheapest on-demand
     std::optional<SpotQuantiles> simulation;
     std::optional<std::size_t> rule_preference; // rank of its GPU among the rules' preferred

@@ -17,8 +17,4 @@ namespace gpuplan::recommend {
 [[nodiscard]] std::optional<std::pair<Date, Date>>
 prices_used_range(std::span<const cost::Option> options);
 
-// The largest net cash flow of any single month (0 for no flows): what `check --max-monthly`
-// limits.
-[[nodiscard]] double max_monthly(std::span<const double> monthly_amounts);
-
 } // namespace gpuplan::recommend
