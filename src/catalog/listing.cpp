@@ -86,7 +86,8 @@ void lower(std::optional<double>& best, const std::optional<double>& value) {
 InstanceSummary summarise(const Catalog& catalog, const Selection& selection,
                           const std::string& currency, const Provider& provider,
                           const Instance& instance, Listing& listing) {
-    InstanceSummary summary{&provider, &instance, 0, std::nullopt, std::nullopt, {}};
+    InstanceSummary summary{
+        &provider, &instance, find_gpu(catalog, instance.gpu), 0, std::nullopt, std::nullopt, {}};
     std::set<std::string> regions;
     for (const PriceRow& row : instance.prices) {
         if (!selected(selection, row)) {

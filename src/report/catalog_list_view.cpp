@@ -109,8 +109,7 @@ std::string gib_text(double gib) {
 }
 
 // The heading of a GPU model's rows in the grouped table: its name and device memory.
-std::string gpu_heading(const Catalog& catalog, const std::string& name) {
-    const catalog::Gpu* gpu = catalog::find_gpu(catalog, name);
+std::string gpu_heading(const std::string& name, const catalog::Gpu* gpu) {
     return gpu != nullptr && gpu->memory_gib > 0.0
                ? fmt::format("{} ({} GiB)", name, gib_text(gpu->memory_gib))
                : name;
@@ -163,9 +162,8 @@ struct PriceDecimals {
 };
 
 // An instance type's row in the columns of `layout`.
-std::vector<std::string> list_cells(const Catalog& catalog, const InstanceSummary& row,
-                                    const ListLayout& layout, const PriceDecimals& decimals,
-                                    const std::string& currency) {
+std::vector<std::string> list_cells(const InstanceSummary& row, const ListLayout& layout,
+                                    const PriceDecimals& decimals, const std::string& currency) {
     auto price = [](const std::optional<double>& value, int digits) {
         return value ? format_fixed(*value, digits) : std::string("-");
     };
@@ -180,8 +178,7 @@ std::vector<std::string> list_cells(const Catalog& catalog, const InstanceSummar
                  {price(row.on_demand, decimals.on_demand), price(row.spot, decimals.spot),
                   currency.empty() ? row.provider->currency : currency});
     if (layout.memory_column) {
-        const catalog::Gpu* gpu = catalog::find_gpu(catalog, row.instance->gpu);
-        cells.insert(cells.begin(), gib_text(gpu != nullptr ? gpu->memory_gib : 0.0));
+        cells.insert(cells.begin(), gib_text(row.gpu != nullptr ? row.gpu->memory_gib : 0.0));
     }
     if (!layout.grouped) {
         cells.insert(cells.begin(), row.instance->gpu);
@@ -203,8 +200,7 @@ std::string list_summary(const catalog::Listing& listing) {
         listing.newest ? listing.newest->to_string() : "-");
 }
 
-std::string list_table(const Catalog& catalog, const catalog::Listing& listing, Format format,
-                       std::size_t width) {
+std::string list_table(const catalog::Listing& listing, Format format, std::size_t width) {
     const ListLayout layout = list_layout(format, listing.sort, width);
     TextTable table;
     add_list_columns(table, layout);
@@ -215,9 +211,9 @@ std::string list_table(const Catalog& catalog, const catalog::Listing& listing, 
     for (const InstanceSummary& row : rows) {
         if (layout.grouped && (group == nullptr || *group != row.instance->gpu)) {
             group = &row.instance->gpu;
-            table.add_heading(gpu_heading(catalog, *group));
+            table.add_heading(gpu_heading(*group, row.gpu));
         }
-        table.add_row(list_cells(catalog, row, layout, decimals, listing.currency));
+        table.add_row(list_cells(row, layout, decimals, listing.currency));
     }
     std::string out =
         format == Format::markdown ? table.render_markdown() : table.render_text(width);
@@ -233,7 +229,7 @@ std::string render_catalog_list(const Catalog& catalog, const catalog::Listing& 
     if (format == Format::json) {
         return list_json(catalog, listing, generator);
     }
-    return list_table(catalog, listing, format, width);
+    return list_table(listing, format, width);
 }
 
 } // namespace gpuplan::report

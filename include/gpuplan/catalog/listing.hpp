@@ -39,6 +39,7 @@ struct ListedOffer {
 struct InstanceSummary {
     const Provider* provider = nullptr;
     const Instance* instance = nullptr;
+    const Gpu* gpu = nullptr;        // its GPU model; null when the catalog lacks it
     std::size_t regions = 0;         // distinct regions of its selected rows
     std::optional<double> on_demand; // cheapest, per instance-hour, in the listing's currency
     std::optional<double> spot;
