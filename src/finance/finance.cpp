@@ -111,4 +111,16 @@ std::optional<int> break_even_month(double rate, std::span<const double> option,
     return since;
 }
 
+std::vector<double> cumulative(std::span<const double> flows, std::size_t months) {
+    std::vector<double> out;
+    out.reserve(months);
+    double sum = 0.0;
+    for (const double flow : flows.first(std::min(flows.size(), months))) {
+        sum += flow;
+        out.push_back(sum);
+    }
+    out.resize(months, sum);
+    return out;
+}
+
 } // namespace gpuplan::finance

@@ -51,30 +51,18 @@ std::optional<double> lead_time_of(const cost::Plan& plan, const cost::Option& o
     return std::nullopt;
 }
 
-// The running sum of `amounts` over `months` months: months after the horizon (a commitment's
-// remaining term) are cut, months after the last flow hold its sum.
-std::vector<double> cumulative(std::span<const double> amounts, std::size_t months) {
-    std::vector<double> out;
-    out.reserve(months);
-    double sum = 0.0;
-    for (double amount : amounts) {
-        sum += amount;
-        out.push_back(sum);
-    }
-    out.resize(months, sum);
-    return out;
-}
-
 } // namespace
 
 PurchaseCurves purchase_curves(const Recommendation& r) {
     const std::span<const cost::Option> options = r.plan.options();
+    // The x-axis ends at the horizon: a commitment's remaining term is not drawn.
     const auto months = static_cast<std::size_t>(std::ceil(r.plan.horizon_months)) + 1;
     PurchaseCurves out;
     const std::vector<std::size_t> best = best_per_purchase(r);
     for (std::size_t index : best) {
         const cost::Option& o = options[index];
-        out.curves.push_back({index, cumulative(o.amounts, months), lead_time_of(r.plan, o)});
+        out.curves.push_back(
+            {index, finance::cumulative(o.amounts, months), lead_time_of(r.plan, o)});
     }
     const auto on_demand = std::find_if(best.begin(), best.end(), [&](std::size_t i) {
         return options[i].purchase == PurchaseOption::on_demand;

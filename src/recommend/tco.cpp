@@ -10,18 +10,6 @@ namespace gpuplan::recommend {
 
 namespace {
 
-// Summed in month order, as the outputs have always shown it.
-std::vector<double> running_sum(std::span<const double> amounts) {
-    std::vector<double> out;
-    out.reserve(amounts.size());
-    double sum = 0.0;
-    for (const double amount : amounts) {
-        sum += amount;
-        out.push_back(sum);
-    }
-    return out;
-}
-
 // The best option of `kind` on `gpu`: feasible first, then lowest NPV, then id; null if none.
 const cost::Option* best_of(const cost::Plan& plan, PurchaseOption kind, const std::string& gpu) {
     const cost::Option* best = nullptr;
@@ -88,15 +76,14 @@ TcoComparison tco(workload::Workload workload, const catalog::Catalog& catalog,
     for (PurchaseOption kind : k_all_purchase_options) {
         const cost::Option* best = best_of(plan, kind, out.gpu);
         if (best != nullptr) {
-            out.options.push_back(
-                {*best, std::nullopt, running_sum(best->amounts), cost::reason(plan, *best)});
+            out.options.push_back({*best, std::nullopt, {}, cost::reason(plan, *best)});
             out.gpu_count = std::max(out.gpu_count, best->gpu_count);
             out.months = std::max(out.months, best->amounts.size());
         }
     }
     // Every option spans the same months: a shorter one's cost is held at its last value.
     for (TcoOption& t : out.options) {
-        t.cumulative.resize(out.months, t.cumulative.empty() ? 0.0 : t.cumulative.back());
+        t.cumulative = finance::cumulative(t.option.amounts, out.months);
     }
     const auto on_demand =
         std::find_if(out.options.begin(), out.options.end(), [](const TcoOption& t) {

@@ -124,17 +124,6 @@ bool uses_log_scale(const CumulativeCostChart& chart) {
     return smallest_final > 0.0 && top > k_log_scale_ratio * smallest_final;
 }
 
-std::vector<double> cumulative(const std::vector<double>& monthly_flows) {
-    std::vector<double> out;
-    out.reserve(monthly_flows.size());
-    double sum = 0.0;
-    for (double flow : monthly_flows) {
-        sum += flow;
-        out.push_back(sum);
-    }
-    return out;
-}
-
 double nice_ceiling(double value) {
     if (!(value > 0.0) || !std::isfinite(value)) {
         return 1.0;

@@ -3,6 +3,7 @@
 // svg_goldens_well_formed and mermaid_goldens_parse read every .svg as XML and parse every .mmd
 // with Mermaid's own parser.
 
+#include "gpuplan/finance/finance.hpp"
 #include "gpuplan/report/chart.hpp"
 
 #include <catch2/catch.hpp>
@@ -12,6 +13,15 @@
 #include <sstream>
 
 using namespace gpuplan::report;
+
+namespace {
+
+// The running sums of `flows`, one per month.
+std::vector<double> cumulative(const std::vector<double>& flows) {
+    return gpuplan::finance::cumulative(flows, flows.size());
+}
+
+} // namespace
 
 namespace {
 
@@ -53,6 +63,11 @@ void compare_golden(const std::string& name, const std::string& text) {
 TEST_CASE("cumulative sums monthly flows from month 0", "[chart]") {
     CHECK(cumulative({}).empty());
     CHECK(cumulative({2500.0, 100.0, -40.0}) == std::vector<double>{2500.0, 2600.0, 2560.0});
+    // Held at the last sum past the flows, cut past the months asked for.
+    const std::vector<double> flows{2500.0, 100.0};
+    CHECK(gpuplan::finance::cumulative(flows, 4) ==
+          std::vector<double>{2500.0, 2600.0, 2600.0, 2600.0});
+    CHECK(gpuplan::finance::cumulative(flows, 1) == std::vector<double>{2500.0});
 }
 
 TEST_CASE("nice_ceiling rounds up to 1, 2, 2.5 or 5 times a power of ten", "[chart]") {

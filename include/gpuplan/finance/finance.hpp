@@ -6,6 +6,7 @@
 
 #include <optional>
 #include <span>
+#include <vector>
 
 namespace gpuplan::finance {
 
@@ -26,6 +27,10 @@ namespace gpuplan::finance {
 
 // Present value of 1 paid at the end of each of `periods` periods: sum_{t=1..n} (1+rate)^-t.
 [[nodiscard]] double annuity_factor(double rate, int periods);
+
+// Undiscounted running sums of monthly cash flows over `months` months: out[k] = flows[0] + ...
+// + flows[k]; months past the flows hold the last sum, flows past `months` are cut.
+[[nodiscard]] std::vector<double> cumulative(std::span<const double> flows, std::size_t months);
 
 // Discounted payback of `option` against `alternative` (both cost streams, same indexing): the
 // first month m at which the cumulative discounted cost of `option` is no more than that of

@@ -50,9 +50,6 @@ struct CumulativeCostChart {
 // Ratio of amounts above which the SVG chart switches to a logarithmic amount axis.
 inline constexpr double k_log_scale_ratio = 20.0;
 
-// Running sums of monthly cash flows: out[k] = flows[0] + ... + flows[k].
-[[nodiscard]] std::vector<double> cumulative(const std::vector<double>& monthly_flows);
-
 // The smallest 1, 2, 2.5 or 5 x 10^k not below `value` (1 for values <= 0): the axis maximum.
 [[nodiscard]] double nice_ceiling(double value);
 
