@@ -146,7 +146,12 @@ Catalog overlay_feed(Catalog base, FeedOverlay feed,
     sink.throw_if_any();
     for (std::size_t i = 0; i < feed.names.size() && i < feed.texts.size(); ++i) {
         base.files.push_back(feed.names[i]);
-        base.digest = fnv1a64_hex(feed.texts[i], base.digest);
+        if (!feed.digest) {
+            base.digest = fnv1a64_hex(feed.texts[i], base.digest);
+        }
+    }
+    if (feed.digest) {
+        base.digest = std::move(*feed.digest);
     }
     return base;
 }

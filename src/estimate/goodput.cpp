@@ -71,26 +71,40 @@ double normal_quantile(double p) {
     return (lo + hi) / 2.0;
 }
 
-Goodput goodput(double failure_free_hours, int gpus, int nodes, double checkpoint_gb,
-                double confidence) {
+Failures failures(int gpus, int nodes, double checkpoint_gb) {
+    Failures f;
+    f.failure_rate_per_hour = std::max(gpus, 0) * k_failure_rate_per_gpu_hour;
+    f.checkpoint_hours =
+        checkpoint_gb / (std::max(nodes, 1) * k_checkpoint_gb_per_s_per_node) / k_seconds_per_hour;
+    f.restart_hours = k_failure_restart_minutes / k_minutes_per_hour;
+    f.checkpoint_interval_hours = daly_interval_hours(f.failure_rate_per_hour, f.checkpoint_hours);
+    f.wall_factor =
+        daly_wall_factor(f.failure_rate_per_hour, f.checkpoint_interval_hours, f.checkpoint_hours,
+                         f.restart_hours, k_max_failure_wall_factor);
+    return f;
+}
+
+Goodput goodput(const Failures& f, double failure_free_hours, double confidence) {
     Goodput g;
     g.failure_free_wall_hours = failure_free_hours;
     g.confidence = confidence;
-    g.failure_rate_per_hour = std::max(gpus, 0) * k_failure_rate_per_gpu_hour;
-    g.checkpoint_hours =
-        checkpoint_gb / (std::max(nodes, 1) * k_checkpoint_gb_per_s_per_node) / k_seconds_per_hour;
-    g.restart_hours = k_failure_restart_minutes / k_minutes_per_hour;
-    g.checkpoint_interval_hours = daly_interval_hours(g.failure_rate_per_hour, g.checkpoint_hours);
+    g.failure_rate_per_hour = f.failure_rate_per_hour;
+    g.checkpoint_hours = f.checkpoint_hours;
+    g.restart_hours = f.restart_hours;
+    g.checkpoint_interval_hours = f.checkpoint_interval_hours;
     if (failure_free_hours > 0.0) {
-        g.wall_factor =
-            daly_wall_factor(g.failure_rate_per_hour, g.checkpoint_interval_hours,
-                             g.checkpoint_hours, g.restart_hours, k_max_failure_wall_factor);
+        g.wall_factor = f.wall_factor;
     }
     g.expected_wall_hours = failure_free_hours * g.wall_factor;
     g.expected_failures = g.failure_rate_per_hour * g.expected_wall_hours;
     g.p90_wall_hours = quantile_hours(g, k_default_deadline_confidence);
     g.confidence_wall_hours = quantile_hours(g, confidence);
     return g;
+}
+
+Goodput goodput(double failure_free_hours, int gpus, int nodes, double checkpoint_gb,
+                double confidence) {
+    return goodput(failures(gpus, nodes, checkpoint_gb), failure_free_hours, confidence);
 }
 
 } // namespace gpuplan::estimate

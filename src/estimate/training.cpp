@@ -8,7 +8,9 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <cstddef>
 #include <fmt/format.h>
+#include <initializer_list>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -263,21 +265,46 @@ double zero_ranks(Layout layout, int gpus) {
     return replicas(layout, gpus) * layout.context;
 }
 
+// A short list held inline (degrees of one dimension, ZeRO stages): the layout search builds
+// thousands of them per estimate, so none touches the heap. Holds at most N items; powers of two
+// of an int are at most 31.
+template <typename T, std::size_t N> class ShortList {
+public:
+    ShortList() = default;
+    ShortList(std::initializer_list<T> items) {
+        for (T item : items) {
+            push_back(item);
+        }
+    }
+    void push_back(T item) {
+        if (m_size < N) {
+            m_items[m_size++] = item;
+        }
+    }
+    [[nodiscard]] const T* begin() const { return m_items.data(); }
+    [[nodiscard]] const T* end() const { return m_items.data() + m_size; }
+
+private:
+    std::array<T, N> m_items{};
+    std::size_t m_size = 0;
+};
+using Degrees = ShortList<int, 32>;
+
 // Degrees tried for one dimension: the pinned one, or powers of two from 1 up to `limit`.
-std::vector<int> degrees(std::optional<int> pinned, int limit) {
+Degrees degrees(std::optional<int> pinned, int limit) {
     if (pinned) {
         return {*pinned};
     }
-    std::vector<int> out;
-    for (int d = 1; d <= std::max(1, limit); d *= 2) {
-        out.push_back(d);
+    Degrees out;
+    for (long long d = 1; d <= std::max(1, limit); d *= 2) {
+        out.push_back(static_cast<int>(d));
     }
     return out;
 }
 
 // Context-parallel degrees tried (E5.1): the pinned one; otherwise 1, and powers of two up to
 // k_max_context_parallel once the sequence reaches k_context_parallel_min_seq_len.
-std::vector<int> context_degrees(const Workload& w, const Shape& shape, bool parallel) {
+Degrees context_degrees(const Workload& w, const Shape& shape, bool parallel) {
     if (w.training.context_parallel) {
         return {*w.training.context_parallel};
     }
@@ -287,17 +314,17 @@ std::vector<int> context_degrees(const Workload& w, const Shape& shape, bool par
 
 // Expert-parallel degrees tried (E5.1): 1 for a dense model; the pinned one; otherwise powers
 // of two that divide the expert count, up to the ZeRO ranks `ranks` (EP is carved out of them).
-std::vector<int> expert_degrees(const Workload& w, const TrainModel& m, double ranks) {
+Degrees expert_degrees(const Workload& w, const TrainModel& m, double ranks) {
     if (m.experts <= 0.0) {
         return {1};
     }
     if (w.training.expert_parallel) {
         return {*w.training.expert_parallel};
     }
-    std::vector<int> out;
-    for (int e = 1; e <= m.experts && e <= ranks; e *= 2) {
-        if (std::fmod(m.experts, e) == 0.0) {
-            out.push_back(e);
+    Degrees out;
+    for (long long e = 1; static_cast<double>(e) <= std::min(m.experts, ranks); e *= 2) {
+        if (std::fmod(m.experts, static_cast<double>(e)) == 0.0) {
+            out.push_back(static_cast<int>(e));
         }
     }
     return out;
@@ -311,9 +338,10 @@ bool tensor_allowed(int t, const Shape& shape, bool parallel, int gpus, int gpn)
     return t == 1 || (parallel && shape.heads > 0.0 && std::fmod(shape.heads, t) == 0.0);
 }
 
-// Appends the context x expert layouts of one tensor x pipeline pair.
-void add_context_expert(std::vector<Layout>& out, const Workload& w, const TrainModel& m,
-                        const std::vector<int>& contexts, Layout base, int gpus) {
+// Visits the context x expert layouts of one tensor x pipeline pair.
+template <typename Visit>
+void context_expert_layouts(const Workload& w, const TrainModel& m, const Degrees& contexts,
+                            Layout base, int gpus, Visit& visit) {
     for (int cp : contexts) {
         base.context = cp;
         if (gpus % base.replica() != 0) {
@@ -322,39 +350,37 @@ void add_context_expert(std::vector<Layout>& out, const Workload& w, const Train
         for (int ep : expert_degrees(w, m, zero_ranks(base, gpus))) {
             if (std::fmod(zero_ranks(base, gpus), ep) == 0.0) {
                 base.expert = ep;
-                out.push_back(base);
+                visit(base);
             }
         }
     }
 }
 
-// Tensor x pipeline x context x expert layouts for `gpus` GPUs (E5.1), smaller degrees first;
-// the ZeRO stage is chosen per layout by with_stage().
-std::vector<Layout> layouts_for(const Workload& w, const TrainModel& m, int gpus, int gpn) {
-    std::vector<Layout> out;
+// Visits the tensor x pipeline x context x expert layouts for `gpus` GPUs (E5.1), smaller
+// degrees first; the ZeRO stage is chosen per layout by with_stage().
+template <typename Visit>
+void for_each_layout(const Workload& w, const TrainModel& m, int gpus, int gpn, Visit visit) {
     const Shape& shape = m.shape;
     const bool parallel = w.model.family == Family::transformer && shape.known();
     const int max_tensor = parallel ? k_tensor_parallel_degrees.back() : 1;
     const int max_pipeline = parallel ? static_cast<int>(shape.layers) : 1;
-    const std::vector<int> contexts =
-        parallel ? context_degrees(w, shape, parallel) : std::vector{1};
+    const Degrees contexts = parallel ? context_degrees(w, shape, parallel) : Degrees{1};
     for (int t : degrees(w.training.tensor_parallel, max_tensor)) {
         if (!tensor_allowed(t, shape, parallel, gpus, gpn)) {
             continue;
         }
         for (int pp : degrees(w.training.pipeline_parallel, std::min(max_pipeline, gpus / t))) {
             if ((pp == 1 || parallel) && gpus % (t * pp) == 0) {
-                add_context_expert(out, w, m, contexts, Layout{t, pp}, gpus);
+                context_expert_layouts(w, m, contexts, Layout{t, pp}, gpus, visit);
             }
         }
     }
-    return out;
 }
 
 // ZeRO stages tried for a layout (E5.1): the pinned one; otherwise none to zero3 while there
 // is more than one rank to partition over, zero1 at most with pipeline parallelism (DeepSpeed
 // and Megatron-LM do not combine ZeRO-2/3 with pipelining).
-std::vector<Sharding> zero_stages(const Workload& w, Layout layout, int gpus) {
+ShortList<Sharding, 4> zero_stages(const Workload& w, Layout layout, int gpus) {
     if (w.training.sharding) {
         return {*w.training.sharding};
     }
@@ -364,11 +390,15 @@ std::vector<Sharding> zero_stages(const Workload& w, Layout layout, int gpus) {
     // ZeRO-Offload updates each rank's partition on the CPU: unpartitioned it repeats the work.
     const bool offload = w.training.offload == Offload::optimizer;
     if (layout.pipeline > 1) {
-        return offload ? std::vector{Sharding::zero1}
-                       : std::vector{Sharding::none, Sharding::zero1};
+        if (offload) {
+            return {Sharding::zero1};
+        }
+        return {Sharding::none, Sharding::zero1};
     }
-    return offload ? std::vector{Sharding::zero1, Sharding::zero2, Sharding::zero3}
-                   : std::vector{Sharding::none, Sharding::zero1, Sharding::zero2, Sharding::zero3};
+    if (offload) {
+        return {Sharding::zero1, Sharding::zero2, Sharding::zero3};
+    }
+    return {Sharding::none, Sharding::zero1, Sharding::zero2, Sharding::zero3};
 }
 
 // Micro-batches per data-parallel rank per optimizer step (E5.4): the global batch split over
@@ -619,22 +649,28 @@ struct TrainTiming {
     double comm_seconds = 0.0; // all communication, hidden or not
 };
 
+// The failures of a run of model `m` on `gpus` GPUs of `node` (E9), the same for all its layouts.
+Failures run_failures(const TrainModel& m, const NodeShape& node, int gpus) {
+    const int nodes = (gpus + node.gpus_per_node - 1) / std::max(node.gpus_per_node, 1);
+    return failures(gpus, nodes, m.checkpoint_bytes / k_bytes_per_gb);
+}
+
 // The data pipeline, failures and restarts of a run whose training takes t.train_seconds
 // (E6, E9).
 void finish_timing(TrainTiming& t, const Workload& w, const NodeShape& node, int gpus,
-                   double checkpoint_gb) {
+                   const Failures& failures) {
     t.scaling_efficiency = safe_div(t.compute_seconds, t.train_seconds);
     t.data = data_timing(w, node, gpus, t.train_seconds);
     t.failure_free_seconds = t.data.wall_seconds;
-    const int nodes = (gpus + node.gpus_per_node - 1) / std::max(node.gpus_per_node, 1);
-    t.goodput = goodput(t.failure_free_seconds / k_seconds_per_hour, gpus, nodes, checkpoint_gb,
+    t.goodput = goodput(failures, t.failure_free_seconds / k_seconds_per_hour,
                         w.constraints.deadline_confidence);
     t.wall_seconds = t.goodput.expected_wall_hours * k_seconds_per_hour;
     t.deadline_seconds = t.goodput.confidence_wall_hours * k_seconds_per_hour;
 }
 
 TrainTiming train_timing(const Workload& w, const TrainModel& m, const Gpu& gpu,
-                         const NodeShape& node, int gpus, Layout layout, const Pace& pace) {
+                         const NodeShape& node, int gpus, Layout layout, const Pace& pace,
+                         const Failures& failures) {
     TrainTiming t;
     t.step = step_time(w, m, gpu, node, gpus, layout, pace.flops_per_gpu);
     if (pace.end_to_end) {
@@ -647,7 +683,7 @@ TrainTiming train_timing(const Workload& w, const TrainModel& m, const Gpu& gpu,
     t.compute_seconds = t.step.steps * t.step.compute;
     t.bubble_seconds = t.step.steps * t.step.bubble;
     t.comm_seconds = t.step.steps * (t.step.dp_comm + t.step.tp_comm);
-    finish_timing(t, w, node, gpus, m.checkpoint_bytes / k_bytes_per_gb);
+    finish_timing(t, w, node, gpus, failures);
     t.bottleneck = t.data.bound ? Bottleneck::data_loading
                    : t.step.dp_comm + t.step.tp_comm > t.step.compute + t.step.bubble
                        ? Bottleneck::communication
@@ -728,17 +764,18 @@ TrainConfig with_stage(const Workload& w, const TrainModel& m, const Gpu& gpu,
 std::optional<TrainConfig> configure(const Workload& w, const TrainModel& m, const Gpu& gpu,
                                      const NodeShape& node, int gpus, const Pace& pace) {
     std::optional<TrainConfig> best;
-    for (const Layout& base : layouts_for(w, m, gpus, node.gpus_per_node)) {
+    const Failures failures = run_failures(m, node, gpus);
+    for_each_layout(w, m, gpus, node.gpus_per_node, [&](const Layout& base) {
         TrainConfig config = with_stage(w, m, gpu, node, base, gpus);
         if (best && !config.fits &&
             (best->fits || config.memory.total_gib() >= best->memory.total_gib())) {
-            continue; // cannot win: skip the timing
+            return; // cannot win: skip the timing
         }
-        config.timing = train_timing(w, m, gpu, node, gpus, config.layout, pace);
+        config.timing = train_timing(w, m, gpu, node, gpus, config.layout, pace, failures);
         if (!best || better(config, *best)) {
-            best = config;
+            best = std::move(config);
         }
-    }
+    });
     return best;
 }
 
@@ -786,15 +823,18 @@ Pace pace_for(const Workload& w, const TrainModel& m, const Gpu& gpu, const Node
 // the shared model and settings), model and pace; one stage when the workload has none.
 struct Run {
     const Workload* workload = nullptr; // the whole workload: data, constraints
-    std::vector<Workload> workloads;
+    std::vector<Workload> stages;       // each stage's workload; empty: the workload is the one
     std::vector<TrainModel> models;
     std::vector<Pace> paces;
+
+    // The workload of stage i (of the workload itself without stages).
+    [[nodiscard]] const Workload& part(std::size_t i) const {
+        return stages.empty() ? *workload : stages[i];
+    }
+    [[nodiscard]] std::size_t parts() const { return stages.empty() ? 1 : stages.size(); }
 };
 
 std::vector<Workload> stage_workloads(const Workload& w) {
-    if (w.stages.empty()) {
-        return {w};
-    }
     std::vector<Workload> out;
     for (const workload::Stage& stage : w.stages) {
         Workload part = w;
@@ -837,7 +877,7 @@ TrainConfig combine(const Run& run, const std::vector<TrainConfig>& parts, const
                               part.timing.step.micro});
     }
     finish_timing(out.timing, *run.workload, node, gpus,
-                  run.models.front().checkpoint_bytes / k_bytes_per_gb);
+                  run_failures(run.models.front(), node, gpus));
     if (out.timing.data.bound) {
         out.timing.bottleneck = Bottleneck::data_loading;
     } else if (out.timing.bottleneck == Bottleneck::data_loading) {
@@ -849,12 +889,11 @@ TrainConfig combine(const Run& run, const std::vector<TrainConfig>& parts, const
 std::optional<TrainConfig> configure_run(const Run& run, const Gpu& gpu, const NodeShape& node,
                                          int gpus) {
     if (run.models.size() == 1) {
-        return configure(run.workloads.front(), run.models.front(), gpu, node, gpus,
-                         run.paces.front());
+        return configure(run.part(0), run.models.front(), gpu, node, gpus, run.paces.front());
     }
     std::vector<TrainConfig> parts;
     for (std::size_t i = 0; i < run.models.size(); ++i) {
-        auto part = configure(run.workloads[i], run.models[i], gpu, node, gpus, run.paces[i]);
+        auto part = configure(run.part(i), run.models[i], gpu, node, gpus, run.paces[i]);
         if (!part) {
             return std::nullopt;
         }
@@ -1056,9 +1095,9 @@ GpuEstimate estimate_training(const Workload& w, const Gpu& gpu, const NodeShape
     GpuEstimate e = start_estimate(gpu, node, w.training.precision);
     Run run{&w, stage_workloads(w), {}, {}};
     std::vector<std::string> repeated; // the later stages' model notes repeat the first's
-    for (const Workload& part : run.workloads) {
+    for (std::size_t i = 0; i < run.parts(); ++i) {
         run.models.push_back(
-            train_model(part, e.precision, run.models.empty() ? e.notes : repeated));
+            train_model(run.part(i), e.precision, run.models.empty() ? e.notes : repeated));
         e.total_flops += run.models.back().total_flops;
     }
     const TrainModel& m = run.models.front();
@@ -1069,10 +1108,9 @@ GpuEstimate estimate_training(const Workload& w, const Gpu& gpu, const NodeShape
         return no_peak(e, gpu);
     }
     const double factor = method_factor(w);
-    const Efficiency eff =
-        efficiency(run.workloads.front(), gpu, e.precision, table_mfu(w, gpu, e.precision) * factor,
-                   m.flops_per_unit, catalog,
-                   [&](const Gpu& other, Precision p) { return table_mfu(w, other, p) * factor; });
+    const Efficiency eff = efficiency(
+        run.part(0), gpu, e.precision, table_mfu(w, gpu, e.precision) * factor, m.flops_per_unit,
+        catalog, [&](const Gpu& other, Precision p) { return table_mfu(w, other, p) * factor; });
     e.mfu = eff.mfu;
     e.from_benchmark = eff.from_benchmark;
     if (!eff.note.empty()) {
@@ -1083,7 +1121,7 @@ GpuEstimate estimate_training(const Workload& w, const Gpu& gpu, const NodeShape
                              "pipeline bubble are inside it, none is added");
     }
     for (std::size_t i = 0; i < run.models.size(); ++i) {
-        run.paces.push_back(pace_for(run.workloads[i], run.models[i], gpu, e.node, eff, peak));
+        run.paces.push_back(pace_for(run.part(i), run.models[i], gpu, e.node, eff, peak));
     }
     const int cap = w.constraints.max_gpus.value_or(workload::k_default_max_gpus);
     const CandidateCounts counts(e.node.gpus_per_node, cap);
@@ -1108,10 +1146,11 @@ GpuEstimate estimate_training(const Workload& w, const Gpu& gpu, const NodeShape
     if (!chosen) {
         // No layout exists at this count (e.g. fewer GPUs than one tensor group): plain DP.
         const int n = requested ? *requested : w.constraints.gpu_count.value_or(1);
-        const Workload& first = run.workloads.front();
+        const Workload& first = run.part(0);
         TrainConfig config{Layout{}, false, training_memory(first, m, Layout{}, n), {}, true, {}};
         config.fits = fits_in(config.memory, gpu);
-        config.timing = train_timing(first, m, gpu, e.node, n, Layout{}, run.paces.front());
+        config.timing = train_timing(first, m, gpu, e.node, n, Layout{}, run.paces.front(),
+                                     run_failures(m, e.node, n));
         chosen = Choice{n, config};
     }
     GpuEstimate out = evaluate(w, e, *chosen);

@@ -6,6 +6,7 @@
 #include "gpuplan/text_file.hpp"
 
 #include <map>
+#include <optional>
 #include <set>
 #include <span>
 #include <string>
@@ -66,6 +67,9 @@ void merge_provider(Catalog& catalog, ProviderOverlay later);
 struct FeedOverlay {
     std::vector<std::string> names;      // file names, for Catalog::files
     std::vector<std::string_view> texts; // the files' bytes, chained into Catalog::digest
+    // The base catalog's digest chained over `texts` when the reader computed it already (beside
+    // the parse, see cli::apply_catalog_paths); overlay_feed chains the texts itself otherwise.
+    std::optional<std::string> digest;
     std::vector<Provider> providers;
     std::vector<Source> sources;
     std::vector<Gpu> gpus;

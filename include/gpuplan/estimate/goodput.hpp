@@ -50,9 +50,25 @@ struct Goodput {
     bool operator==(const Goodput&) const = default;
 };
 
-// The goodput of a run of `failure_free_hours` on `gpus` GPUs in `nodes` nodes writing
-// `checkpoint_gb` per checkpoint; quantiles by the normal approximation of the compound Poisson
-// loss, or the expected wall time when the run most likely sees no failure at all.
+// What the goodput of a run on `gpus` GPUs in `nodes` nodes writing `checkpoint_gb` per
+// checkpoint owes to its hardware alone: every layout of one GPU count shares it, so the layout
+// search computes Daly's factors once per count.
+struct Failures {
+    double failure_rate_per_hour = 0.0;
+    double checkpoint_hours = 0.0;
+    double checkpoint_interval_hours = 0.0;
+    double restart_hours = 0.0;
+    double wall_factor = 1.0; // of a run that takes any time at all
+};
+[[nodiscard]] Failures failures(int gpus, int nodes, double checkpoint_gb);
+
+// The goodput of a run of `failure_free_hours` with `failures`; quantiles by the normal
+// approximation of the compound Poisson loss, or the expected wall time when the run most likely
+// sees no failure at all.
+[[nodiscard]] Goodput goodput(const Failures& failures, double failure_free_hours,
+                              double confidence);
+
+// goodput() of failures(gpus, nodes, checkpoint_gb).
 [[nodiscard]] Goodput goodput(double failure_free_hours, int gpus, int nodes, double checkpoint_gb,
                               double confidence);
 
