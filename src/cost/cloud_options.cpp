@@ -257,6 +257,8 @@ void Planner::add_commitment(CloudOffer& offer, const Region& region, PurchaseOp
                    unit_commitment(offer, choice.commitment).npv;
         });
     Option& option = options().emplace_back(offer.proto);
+    // Room for the notes a commitment adds (use, spill, default price, discount): one block.
+    option.notes.reserve(option.notes.size() + 4);
     option.region = region.name;
     option.purchase = kind;
     option.payment = best->payment;

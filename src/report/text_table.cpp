@@ -120,6 +120,13 @@ std::size_t distinct_count(const std::vector<std::vector<std::string>>& rows, st
 std::size_t display_width(const std::string& text) {
     std::size_t width = 0;
     for (std::size_t i = 0; i < text.size();) {
+        const auto byte = static_cast<unsigned char>(text[i]);
+        if (byte < 0x80U && byte != 0x1bU) {
+            // Printable ASCII, most of every table: one column, nothing to decode.
+            ++width;
+            ++i;
+            continue;
+        }
         if (text[i] == '\x1b' && i + 1 < text.size() && text[i + 1] == '[') {
             // A colour sequence (check's verdicts) takes no column.
             i += 2;
