@@ -14,7 +14,8 @@ namespace gpuplan::cost::detail {
 // nodes; every distinct (GPU, shape, count) is estimated once.
 class EstimateCache {
 public:
-    EstimateCache(const Estimator& estimator) : m_memo(estimator) {}
+    EstimateCache(const Estimator& estimator, const workload::Workload& workload)
+        : m_memo(estimator, workload) {}
 
     const estimate::GpuEstimate& get(const catalog::Gpu& gpu, const estimate::NodeShape& shape) {
         const estimate::GpuEstimate& chosen = m_memo.get(gpu, shape, std::nullopt);

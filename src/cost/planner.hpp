@@ -45,7 +45,7 @@ class Planner {
 public:
     Planner(const Workload& w, const catalog::Catalog& c, const Settings& s, const Estimator& e,
             RuleFilter rules)
-        : m_workload(w), m_catalog(c), m_settings(s), m_cache(e), m_rules(rules) {}
+        : m_workload(w), m_catalog(c), m_settings(s), m_cache(e, w), m_rules(rules) {}
 
     Plan run();
 

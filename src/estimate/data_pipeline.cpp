@@ -7,9 +7,6 @@
 
 namespace gpuplan::estimate::detail {
 
-namespace {
-
-// The fastest place on each node that holds the whole dataset (E6).
 DataCache cache_for(double dataset_gb, const NodeShape& node) {
     if (node.host_memory_gib && dataset_gb * k_bytes_per_gb <=
                                     k_host_cache_share * *node.host_memory_gib * k_bytes_per_gib) {
@@ -20,6 +17,8 @@ DataCache cache_for(double dataset_gb, const NodeShape& node) {
     }
     return DataCache::none;
 }
+
+namespace {
 
 double cache_gb_per_s(DataCache cache) {
     switch (cache) {

@@ -18,6 +18,10 @@ struct DataTiming {
     bool bound = false; // data takes more than k_data_bottleneck_share of the training time
 };
 
+// The fastest place on each node of `node` that holds the whole dataset of `dataset_gb` GB (E6):
+// host RAM, then local NVMe, else none (read from network storage every epoch).
+[[nodiscard]] DataCache cache_for(double dataset_gb, const NodeShape& node);
+
 // The data timing of `gpus` GPUs in nodes of `node` training for `train_seconds`.
 [[nodiscard]] DataTiming data_timing(const workload::Workload& w, const NodeShape& node, int gpus,
                                      double train_seconds);

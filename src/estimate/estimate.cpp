@@ -3,6 +3,7 @@
 #include "detail/strings.hpp"
 #include "estimate/common.hpp"
 #include "estimate/constants.hpp"
+#include "estimate/data_pipeline.hpp"
 #include "estimate/serving.hpp"
 #include "estimate/training.hpp"
 #include "gpuplan/error.hpp"
@@ -439,21 +440,33 @@ NodeShape default_node_shape(const catalog::Catalog& catalog, const catalog::Gpu
     return shape;
 }
 
-HostFacts host_facts(const workload::Workload& workload) {
-    const bool data = (workload.data.dataset_gb && *workload.data.dataset_gb > 0.0) ||
-                      workload.data.decode_samples_per_second_per_vcpu;
-    return data && workload.task != Task::inference ? HostFacts::matter : HostFacts::ignored;
+HostClass host_class(const workload::Workload& workload, const NodeShape& node) {
+    HostClass out;
+    if (workload.task == Task::inference) {
+        return out; // serving reads no dataset and offloads nothing
+    }
+    if (workload.data.dataset_gb && *workload.data.dataset_gb > 0.0) {
+        out.cache = detail::cache_for(*workload.data.dataset_gb, node);
+    }
+    if (workload.data.decode_samples_per_second_per_vcpu) {
+        out.decode_vcpus = node.vcpus;
+    }
+    if (workload.training.offload == workload::Offload::optimizer && node.host_memory_gib) {
+        out.offload_ram_gib = *node.host_memory_gib;
+    }
+    return out;
 }
 
 const GpuEstimate& Memo::get(const catalog::Gpu& gpu, const NodeShape& node,
                              std::optional<int> gpu_count) {
+    const HostClass host = host_class(*m_workload, node);
     Key key{gpu.name,
             node.gpus_per_node,
             node.nvlink,
             node.network_gbps.value_or(-1.0),
-            node.local_nvme_gb.value_or(-1.0),
-            m_host == HostFacts::matter ? node.host_memory_gib.value_or(-1.0) : -1.0,
-            m_host == HostFacts::matter ? node.vcpus : 0,
+            static_cast<int>(host.cache),
+            host.decode_vcpus,
+            host.offload_ram_gib,
             gpu_count.value_or(-1)};
     auto it = m_estimates.find(key);
     if (it == m_estimates.end()) {

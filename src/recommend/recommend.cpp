@@ -41,7 +41,7 @@ cost::Plan plan(const workload::Workload& workload, const catalog::Catalog& cata
         [&](const catalog::Gpu& gpu, const estimate::NodeShape& node, std::optional<int> count) {
             return estimate::estimate(workload, gpu, node, count, catalog);
         },
-        estimate::host_facts(workload));
+        workload);
     const estimate::Estimator estimator =
         [&memo](const catalog::Gpu& gpu, const estimate::NodeShape& node,
                 std::optional<int> count) { return memo.get(gpu, node, count); };

@@ -90,15 +90,44 @@ TEST_CASE("on-demand adds storage and egress and discounts at the monthly rate",
 TEST_CASE("each distinct GPU, node shape and count is estimated once", "[plan]") {
     int calls = 0;
     const Plan plan = cost::plan(training(), fixture(), Settings{}, FakeEstimator{&calls});
-    // A100 in 8-GPU NVLink nodes (big.8x, y.8a100 and the build differ in host RAM and vCPUs,
-    // which the data pipeline reads) and L4 in 1-GPU nodes, whose chosen 8 GPUs are already
-    // whole instances. recommend's memo shares them when the workload has no dataset.
-    CHECK(calls == 4);
-    CHECK(plan.estimates == 4);
+    // A100 in 8-GPU NVLink nodes (big.8x, y.8a100 and the build differ only in host RAM and
+    // vCPUs, which cannot change an estimate without a dataset) and L4 in 1-GPU nodes, whose
+    // chosen 8 GPUs are already whole instances.
+    CHECK(calls == 2);
+    CHECK(plan.estimates == 2);
     const Option& l4 = find(plan, "testcloud/r1/small.1x/on_demand");
     CHECK(l4.gpu_count == 8);
     CHECK(l4.nodes == 8);
     CHECK(l4.amounts.at(1) == Approx(8 * 100 * 1.0 + 4.6 + 1.26));
+}
+
+TEST_CASE("host RAM separates estimates only where it changes the dataset's cache", "[plan]") {
+    // 600 GB fits in half the RAM of big.8x (1152 GiB) but not of y.8a100 (1024 GiB) nor of the
+    // build (RAM unknown): those two read from network storage alike and share one estimate.
+    std::vector<std::optional<double>> rams;
+    const auto estimator = [&](const catalog::Gpu& gpu, const estimate::NodeShape& node,
+                               std::optional<int> count) {
+        if (gpu.name == "A100-80GB") {
+            rams.push_back(node.host_memory_gib);
+        }
+        int calls = 0;
+        return FakeEstimator{&calls}(gpu, node, count);
+    };
+    workload::Workload w = training();
+    w.data.dataset_gb = 600.0;
+    (void)cost::plan(w, fixture(), Settings{}, estimator);
+    REQUIRE(rams.size() == 2);
+    CHECK(rams[0] == 1152.0);
+    CHECK(rams[1] != 1152.0);
+    estimate::NodeShape large;
+    large.host_memory_gib = 1152.0;
+    estimate::NodeShape smaller;
+    smaller.host_memory_gib = 1024.0;
+    CHECK(estimate::host_class(w, large).cache == estimate::DataCache::host_ram);
+    CHECK(estimate::host_class(w, smaller) == estimate::host_class(w, estimate::NodeShape{}));
+    // Without a dataset every host shares one class.
+    CHECK(estimate::host_class(training(), large) ==
+          estimate::host_class(training(), estimate::NodeShape{}));
 }
 
 TEST_CASE("spot takes the cheapest zone and is rejected unless interruptible", "[plan]") {

@@ -174,17 +174,29 @@ struct GpuEstimate {
 using Estimator =
     std::function<GpuEstimate(const catalog::Gpu&, const NodeShape&, std::optional<int>)>;
 
-// Whether a node's host RAM and vCPUs can change an estimate: only through the data pipeline
-// (data.dataset_gb or a decode rate), so a memo may share estimates across them otherwise.
-enum class HostFacts { matter, ignored };
-[[nodiscard]] HostFacts host_facts(const workload::Workload& workload);
+// What of a node's host can change a workload's estimate (docs/methodology.md E4.8, E6): the tier
+// that caches the dataset, the vCPUs that decode it when the workload states a decode rate, and
+// the host RAM that ZeRO-Offload must fit in. The estimator reads a node's RAM, vCPUs and local
+// NVMe only through these, so two shapes that agree on everything else and on this estimate
+// alike.
+struct HostClass {
+    DataCache cache = DataCache::none;
+    int decode_vcpus = 0;          // per node; 0 when no decode rate is stated
+    double offload_ram_gib = -1.0; // host RAM per node with optimizer offload; -1 otherwise
+                                   // or when unknown
 
-// Memoises an Estimator: each (GPU model, node shape, GPU count) is estimated on its first call;
-// with HostFacts::ignored, shapes that differ only in host RAM and vCPUs share one estimate.
+    bool operator==(const HostClass&) const = default;
+};
+[[nodiscard]] HostClass host_class(const workload::Workload& workload, const NodeShape& node);
+
+// Memoises an Estimator for one workload: each (GPU model, GPUs per node, NVLink, network,
+// host_class(), GPU count) is estimated on its first call, so shapes that differ only in host
+// facts that cannot change the answer share one estimate (whose `node` is the first caller's).
 class Memo {
 public:
-    explicit Memo(Estimator estimator, HostFacts host = HostFacts::matter)
-        : m_estimator(std::move(estimator)), m_host(host) {}
+    // `workload` must outlive the memo.
+    Memo(Estimator estimator, const workload::Workload& workload)
+        : m_estimator(std::move(estimator)), m_workload(&workload) {}
 
     // The estimate for these arguments; the reference lives as long as the memo.
     [[nodiscard]] const GpuEstimate& get(const catalog::Gpu& gpu, const NodeShape& node,
@@ -193,11 +205,11 @@ public:
     [[nodiscard]] std::size_t size() const { return m_estimates.size(); }
 
 private:
-    // GPU model, GPUs per node, NVLink, network Gbps, local NVMe GB, host RAM GiB (-1 =
-    // unknown), vCPUs, GPU count (-1 = chosen by the estimator).
-    using Key = std::tuple<std::string, int, bool, double, double, double, int, int>;
+    // GPU model, GPUs per node, NVLink, network Gbps (-1 = unknown), the host class's cache
+    // tier, decode vCPUs and offload RAM, GPU count (-1 = chosen by the estimator).
+    using Key = std::tuple<std::string, int, bool, double, int, int, double, int>;
     Estimator m_estimator;
-    HostFacts m_host;
+    const workload::Workload* m_workload;
     std::map<Key, GpuEstimate> m_estimates;
 };
 
