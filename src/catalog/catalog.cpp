@@ -249,6 +249,23 @@ const Provider* find_provider(const Catalog& catalog, std::string_view name) {
     return nullptr;
 }
 
+Named find_named(const Catalog& catalog, std::string_view name) {
+    if (const Gpu* gpu = find_gpu(catalog, name)) {
+        return {gpu, nullptr, nullptr};
+    }
+    if (const Provider* provider = find_provider(catalog, name)) {
+        return {nullptr, provider, nullptr};
+    }
+    for (const Provider& provider : catalog.providers) {
+        for (const Instance& instance : provider.instances) {
+            if (instance.type == name) {
+                return {nullptr, &provider, &instance};
+            }
+        }
+    }
+    return {};
+}
+
 const FxRate* find_fx_rate(const Catalog& catalog, std::string_view currency) {
     const FxRate* newest = nullptr;
     for (const FxRate& rate : catalog.fx.rates) {

@@ -28,7 +28,7 @@ Exit run_catalog_list(const CommonOptions& common, const CatalogListOptions& opt
     const std::string text = timed("render", [&] {
         return report::render_catalog_list(
             catalog, catalog::list_catalog(catalog, options.filter, currency, sort), common.format,
-            generator_info(), common.width);
+            generator_info(common), common.width);
     });
     timed("write", [&] { write_output(common, text, io); });
     return Exit::ok;
@@ -36,14 +36,24 @@ Exit run_catalog_list(const CommonOptions& common, const CatalogListOptions& opt
 
 Exit run_catalog_show(const CommonOptions& common, const CatalogShowOptions& options, Io& io) {
     const catalog::Catalog catalog = load_catalog(common);
-    auto text = report::render_catalog_show(catalog, options.name, common.format, generator_info(),
-                                            common.width);
-    if (!text) {
+    const catalog::Named named = catalog::find_named(catalog, options.name);
+    if (named.gpu == nullptr && named.provider == nullptr) {
         throw UsageError(fmt::format("nothing in the catalog is named '{}' (a GPU, provider, "
                                      "instance type or build)",
                                      options.name));
     }
-    write_output(common, *text, io);
+    std::string text;
+    if (named.provider != nullptr && named.instance == nullptr) {
+        // A provider: the listing of its instance types.
+        catalog::CatalogFilter filter;
+        filter.providers.push_back(named.provider->name);
+        text = report::render_catalog_list(catalog, catalog::list_catalog(catalog, filter),
+                                           common.format, generator_info(common), common.width);
+    } else {
+        text = report::render_catalog_show(catalog, named, common.format, generator_info(common),
+                                           common.width);
+    }
+    write_output(common, text, io);
     return Exit::ok;
 }
 

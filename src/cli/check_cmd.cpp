@@ -182,10 +182,9 @@ Exit run_check(const CommonOptions& common, const CheckOptions& options, Io& io)
     }
     const gate::Outcome outcome = gate::evaluate(plan, thresholds, base ? &*base : nullptr,
                                                  "fnv1a64:" + catalog.digest, today);
-    const report::CheckView view{
-        plan,        base ? &*base : nullptr, outcome, common.generated_at, use_colour(common, io),
-        common.width};
-    write_output(common, report::render_check(view, common.format, generator_info()), io);
+    const report::CheckView view{plan, base ? &*base : nullptr, outcome, use_colour(common, io),
+                                 common.width};
+    write_output(common, report::render_check(view, common.format, generator_info(common)), io);
     if (common.verbosity >= 0) {
         for (const std::string& note : outcome.notes) {
             io.err << "gpuplan: note: " << report::escape_control(note) << '\n';

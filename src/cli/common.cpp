@@ -19,7 +19,6 @@
 #include <future>
 #include <iostream>
 #include <memory>
-#include <nlohmann/json.hpp>
 #include <spdlog/spdlog.h>
 #include <sstream>
 #include <sys/stat.h>
@@ -230,27 +229,6 @@ catalog::Catalog apply_catalog_paths(catalog::Catalog catalog, const CommonOptio
     return catalog;
 }
 
-namespace {
-
-// Inserts `generated_at` into a JSON object after its generator (or schema_version) key.
-std::string stamp_json(const std::string& text, const std::string& generated_at) {
-    const auto document = nlohmann::ordered_json::parse(text, nullptr, false);
-    if (!document.is_object() || document.contains("generated_at")) {
-        return text;
-    }
-    const std::string after = document.contains("generator") ? "generator" : "schema_version";
-    nlohmann::ordered_json out = nlohmann::ordered_json::object();
-    for (const auto& [key, value] : document.items()) {
-        out[key] = value;
-        if (key == after) {
-            out["generated_at"] = generated_at;
-        }
-    }
-    return out.dump(2) + "\n";
-}
-
-} // namespace
-
 std::string utc_timestamp() {
     const auto now =
         std::chrono::time_point_cast<std::chrono::seconds>(std::chrono::system_clock::now());
@@ -265,10 +243,9 @@ void write_output(const CommonOptions& options, const std::string& raw, Io& io,
                   std::span<const OutputFile> also) {
     // Names from catalogs, feeds and workloads are in the text: no control character they carry
     // reaches a terminal (JSON escapes its own).
-    const std::string text =
-        options.format == report::Format::json
-            ? (options.generated_at.empty() ? raw : stamp_json(raw, options.generated_at))
-            : report::escape_output(raw, use_colour(options, io));
+    const std::string text = options.format == report::Format::json
+                                 ? raw
+                                 : report::escape_output(raw, use_colour(options, io));
     if (options.output.empty() || options.output == "-") {
         write_files(also);
         write_stream(io.out, text);
@@ -349,8 +326,8 @@ bool use_colour(const CommonOptions& options, const Io& io) {
            (options.output.empty() || options.output == "-");
 }
 
-GeneratorInfo generator_info() {
-    return {"gpuplan", GPUPLAN_VERSION};
+GeneratorInfo generator_info(const CommonOptions& options) {
+    return {"gpuplan", GPUPLAN_VERSION, options.generated_at};
 }
 
 } // namespace gpuplan::cli

@@ -148,8 +148,7 @@ void log_feed_read(const feeds::FeedRead& read);
 
 // Writes `text` to stdout (checked: OutputError when it fails), or to options.output, together
 // with the files in `also`, all or nothing through write_files (cli/output_writer.hpp), so a
-// failed run never leaves a half-written file. With --timestamp, a JSON object gains
-// `generated_at` after `generator` (or after `schema_version`).
+// failed run never leaves a half-written file.
 void write_output(const CommonOptions& options, const std::string& raw, Io& io,
                   std::span<const OutputFile> also = {});
 
@@ -194,7 +193,7 @@ template <class Fn> auto timed(std::string phase, Fn&& fn) {
 // else 0 (unknown).
 [[nodiscard]] std::size_t terminal_columns(std::size_t ioctl_columns, const char* columns_env);
 
-// Program name and version for outputs.
-[[nodiscard]] GeneratorInfo generator_info();
+// Program name and version for outputs, with the time of the run under --timestamp.
+[[nodiscard]] GeneratorInfo generator_info(const CommonOptions& options);
 
 } // namespace gpuplan::cli

@@ -272,8 +272,8 @@ Exit run_catalog_diff(const CommonOptions& common, const CatalogDiffOptions& opt
     const report::DiffSide side_a{{options.a}, a.digest, catalog::offer_count(a)};
     const report::DiffSide side_b{{options.b}, b.digest, catalog::offer_count(b)};
     write_output(common,
-                 report::render_catalog_diff(diff, side_a, side_b, common.format, generator_info(),
-                                             common.width),
+                 report::render_catalog_diff(diff, side_a, side_b, common.format,
+                                             generator_info(common), common.width),
                  io);
     return Exit::ok;
 }

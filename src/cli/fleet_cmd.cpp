@@ -41,7 +41,7 @@ Exit run_fleet(const CommonOptions& common, const FleetOptions& options, Io& io)
     cost::Settings settings;
     settings.currency = common.currency;
     const fleet::Planned planned = timed("fleet", [&] {
-        return fleet::plan_fleet(portfolio, catalog, &tree, settings, generator_info());
+        return fleet::plan_fleet(portfolio, catalog, &tree, settings, generator_info(common));
     });
     spdlog::info("fleet: {} pools, {} columns ({} integer), {} rows", planned.plan.pools,
                  planned.plan.columns, planned.plan.integer_columns, planned.plan.rows);

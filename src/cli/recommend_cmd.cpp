@@ -119,7 +119,6 @@ recommend::Recommendation make_recommendation(const CommonOptions& common,
                                        .top = options.top,
                                        .sensitivity = with_sensitivity,
                                        .expand_regions = options.expand_regions,
-                                       .generated_at = common.generated_at,
                                        .today = today(io),
                                        .max_price_age_days =
                                            age_limit ? *age_limit / k_hours_per_day
@@ -127,7 +126,7 @@ recommend::Recommendation make_recommendation(const CommonOptions& common,
     const std::optional<decide::Tree> tree = tree_for(options.rules, catalog);
     recommend::Recommendation recommendation = timed("recommend", [&] {
         return recommend::recommend(workload, catalog, tree ? &*tree : nullptr, settings,
-                                    generator_info());
+                                    generator_info(common));
     });
     recommendation.catalog.cache = cache;
     spdlog::info("{} options priced from {} estimates", recommendation.plan.options().size(),
@@ -179,8 +178,8 @@ Exit run_tco(const CommonOptions& common, const TcoOptions& options, Io& io) {
         spdlog::info("tco: taking {} x {} from recommend's best option",
                      configuration->gpu_count.value_or(0), configuration->gpu);
     }
-    recommend::TcoComparison comparison =
-        recommend::tco(workload, catalog, &tree, rules, settings, *configuration, generator_info());
+    recommend::TcoComparison comparison = recommend::tco(workload, catalog, &tree, rules, settings,
+                                                         *configuration, generator_info(common));
     comparison.catalog.cache = cache;
     write_output(common, report::render_tco(comparison, common.format, common.width), io);
     return Exit::ok;

@@ -92,8 +92,8 @@ decide::Tree load_tree(const std::string& rules_path, const catalog::Catalog& ca
 Exit run_rules_show(const CommonOptions& common, const RulesShowOptions& options, Io& io) {
     const catalog::Catalog catalog = load_catalog(common);
     const decide::Tree tree = load_tree(options.rules, catalog);
-    write_output(common, report::render_tree(tree, common.format, generator_info(), common.width),
-                 io);
+    write_output(
+        common, report::render_tree(tree, common.format, generator_info(common), common.width), io);
     return Exit::ok;
 }
 
@@ -122,7 +122,7 @@ Exit run_rules_explain(const CommonOptions& common, const RulesExplainOptions& o
     const decide::Decision decision = decide::decide(tree, facts);
     write_output(common,
                  report::render_explanation(facts, decision, tree.file, common.format,
-                                            generator_info(), common.width),
+                                            generator_info(common), common.width),
                  io);
     return Exit::ok;
 }

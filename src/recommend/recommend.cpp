@@ -30,6 +30,22 @@ CatalogInfo catalog_info(const catalog::Catalog& catalog, std::span<const cost::
     return info;
 }
 
+CatalogInfo estimate_catalog_info(const catalog::Catalog& catalog,
+                                  std::span<const estimate::GpuEstimate> estimates) {
+    CatalogInfo info = catalog_info(catalog);
+    std::optional<std::pair<Date, Date>> range;
+    for (const estimate::GpuEstimate& e : estimates) {
+        if (const catalog::Gpu* gpu = catalog::find_gpu(catalog, e.gpu)) {
+            range = range ? std::pair{std::min(range->first, gpu->as_of),
+                                      std::max(range->second, gpu->as_of)}
+                          : std::pair{gpu->as_of, gpu->as_of};
+        }
+    }
+    info.oldest = range ? range->first.to_string() : std::string();
+    info.newest = range ? range->second.to_string() : std::string();
+    return info;
+}
+
 cost::Plan plan(const workload::Workload& workload, const catalog::Catalog& catalog,
                 const decide::Tree* tree, RuleUse rules, const cost::Settings& settings,
                 std::optional<decide::Decision>* decision) {
@@ -204,7 +220,6 @@ Recommendation recommend(const workload::Workload& workload, const catalog::Cata
         const RuleUse rules = settings.rules == RuleUse::none ? RuleUse::none : RuleUse::apply;
         r.sensitivity = sensitivity(workload, catalog, tree, rules, priced, settings.objective);
     }
-    r.generated_at = settings.generated_at;
     r.expand_regions = settings.expand_regions;
     r.groups = rank::group_identical(r.plan.options(), r.ranked, settings.expand_regions);
     r.best_per_purchase = rank::best_per_purchase(r.plan.options(), r.groups);

@@ -1,5 +1,6 @@
 #include "gpuplan/report/catalog_view.hpp"
 #include "report/catalog_entries.hpp"
+#include "report/generator_json.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -60,7 +61,7 @@ std::string list_json(const Catalog& catalog, const catalog::Listing& listing,
                       const GeneratorInfo& generator) {
     ordered_json out;
     out["schema_version"] = k_json_schema_version;
-    out["generator"] = {{"name", generator.name}, {"version", generator.version}};
+    put_generator(out, generator);
     out["catalog"] = catalog_header(catalog);
     ordered_json offers = ordered_json::array();
     for (const catalog::ListedOffer& offer : listing.offers) {

@@ -1,5 +1,6 @@
 #include "gpuplan/report/catalog_view.hpp"
 #include "report/catalog_entries.hpp"
+#include "report/generator_json.hpp"
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -45,7 +46,7 @@ std::string show_gpu(const Catalog& catalog, const Gpu& gpu, Format format,
     if (format == Format::json) {
         ordered_json out;
         out["schema_version"] = k_json_schema_version;
-        out["generator"] = {{"name", generator.name}, {"version", generator.version}};
+        put_generator(out, generator);
         out["gpu"] = gpu_json(gpu);
         out["sources"] = sources_table(catalog, {gpu.sources.begin(), gpu.sources.end()});
         return out.dump(2) + "\n";
@@ -85,7 +86,7 @@ std::string instance_json(const Provider& provider, const Instance& instance,
                           const GeneratorInfo& generator) {
     ordered_json out;
     out["schema_version"] = k_json_schema_version;
-    out["generator"] = {{"name", generator.name}, {"version", generator.version}};
+    put_generator(out, generator);
     out["provider"] = provider.name;
     out["instance"] = instance.type;
     out["gpu"] = instance.gpu;
@@ -137,29 +138,16 @@ std::string instance_text(const Provider& provider, const Instance& instance, Fo
 
 } // namespace
 
-std::optional<std::string> render_catalog_show(const Catalog& catalog, std::string_view name,
-                                               Format format, const GeneratorInfo& generator,
-                                               std::size_t width) {
-    if (const Gpu* gpu = catalog::find_gpu(catalog, name)) {
-        return show_gpu(catalog, *gpu, format, generator, width);
+std::string render_catalog_show(const Catalog& catalog, const catalog::Named& named, Format format,
+                                const GeneratorInfo& generator, std::size_t width) {
+    if (named.gpu != nullptr) {
+        return show_gpu(catalog, *named.gpu, format, generator, width);
     }
-    if (const Provider* provider = catalog::find_provider(catalog, name)) {
-        catalog::CatalogFilter filter;
-        filter.providers.push_back(provider->name);
-        return render_catalog_list(catalog, catalog::list_catalog(catalog, filter), format,
-                                   generator, width);
+    if (named.provider == nullptr || named.instance == nullptr) {
+        return {};
     }
-    // The first instance type of that name, in the catalog's provider order.
-    for (const Provider& provider : catalog.providers) {
-        for (const Instance& instance : provider.instances) {
-            if (instance.type != name) {
-                continue;
-            }
-            return format == Format::json ? instance_json(provider, instance, generator)
-                                          : instance_text(provider, instance, format, width);
-        }
-    }
-    return std::nullopt;
+    return format == Format::json ? instance_json(*named.provider, *named.instance, generator)
+                                  : instance_text(*named.provider, *named.instance, format, width);
 }
 
 } // namespace gpuplan::report

@@ -2,6 +2,7 @@
 
 #include "detail/strings.hpp"
 #include "gpuplan/report/text_table.hpp"
+#include "report/generator_json.hpp"
 
 #include <cmath>
 #include <fmt/format.h>
@@ -72,7 +73,7 @@ std::string render_json(const CheckView& view, const GeneratorInfo& generator) {
     const gate::Outcome& outcome = view.outcome;
     ordered_json out;
     out["schema_version"] = k_json_schema_version;
-    out["generator"] = {{"name", generator.name}, {"version", generator.version}};
+    put_generator(out, generator);
     out["verdict"] = outcome.passed() ? "pass" : "fail";
     out["plan"] = plan_json(view.plan);
     out["baseline"] = view.base != nullptr ? plan_json(*view.base) : ordered_json(nullptr);
@@ -163,8 +164,8 @@ std::string render_markdown(const CheckView& view, const GeneratorInfo& generato
         out += fmt::format(" · prices as of {} to {}", plan.prices_oldest->to_string(),
                            plan.prices_newest->to_string());
     }
-    if (!view.generated_at.empty()) {
-        out += " · generated " + view.generated_at;
+    if (!generator.generated_at.empty()) {
+        out += " · generated " + generator.generated_at;
     }
     out += "</sub>\n";
     return out;

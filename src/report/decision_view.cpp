@@ -2,6 +2,7 @@
 
 #include "gpuplan/report/text_table.hpp"
 #include "report/decision_json.hpp"
+#include "report/generator_json.hpp"
 
 #include <algorithm>
 #include <fmt/format.h>
@@ -201,7 +202,7 @@ ordered_json branch_json(const Branch& branch) {
 std::string tree_json(const Tree& tree, const GeneratorInfo& generator) {
     ordered_json out;
     out["schema_version"] = k_json_schema_version;
-    out["generator"] = {{"name", generator.name}, {"version", generator.version}};
+    put_generator(out, generator);
     out["file"] = tree.file;
     out["root"] = tree.root;
     ordered_json nodes = ordered_json::array();
@@ -516,7 +517,7 @@ std::string render_explanation(const Facts& facts, const Decision& decision,
     case Format::json: {
         ordered_json out;
         out["schema_version"] = k_json_schema_version;
-        out["generator"] = {{"name", generator.name}, {"version", generator.version}};
+        put_generator(out, generator);
         out["facts"] = facts_json(facts);
         out["decision"] = decision_json(decision, tree_file);
         return out.dump(2) + "\n";

@@ -1,6 +1,7 @@
 #include "gpuplan/report/diff_view.hpp"
 
 #include "gpuplan/report/text_table.hpp"
+#include "report/generator_json.hpp"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -75,7 +76,7 @@ std::string render_catalog_diff(const catalog::CatalogDiff& diff, const DiffSide
     if (format == Format::json) {
         ordered_json out;
         out["schema_version"] = k_json_schema_version;
-        out["generator"] = {{"name", generator.name}, {"version", generator.version}};
+        put_generator(out, generator);
         out["a"] = side_json(a);
         out["b"] = side_json(b);
         out["summary"] = {{"added", counts.added},

@@ -1,6 +1,7 @@
 #include "gpuplan/report/estimate_view.hpp"
 
 #include "gpuplan/report/text_table.hpp"
+#include "report/generator_json.hpp"
 #include "report/workload_json.hpp"
 
 #include <algorithm>
@@ -272,22 +273,13 @@ std::string layouts_text(const std::vector<GpuEstimate>& estimates, bool markdow
 }
 
 // Provenance of an estimate: no prices are used, so as_of spans the specs of the GPUs estimated.
-ordered_json estimate_catalog_json(const catalog::Catalog& catalog,
-                                   const std::vector<GpuEstimate>& estimates) {
-    std::optional<std::pair<Date, Date>> range;
-    for (const GpuEstimate& e : estimates) {
-        if (const catalog::Gpu* gpu = catalog::find_gpu(catalog, e.gpu)) {
-            range = range ? std::pair{std::min(range->first, gpu->as_of),
-                                      std::max(range->second, gpu->as_of)}
-                          : std::pair{gpu->as_of, gpu->as_of};
-        }
-    }
+ordered_json estimate_catalog_json(const recommend::CatalogInfo& catalog) {
     ordered_json out;
-    out["digest"] = "fnv1a64:" + catalog.digest;
-    out["as_of"] = range ? ordered_json{{"oldest", range->first.to_string()},
-                                        {"newest", range->second.to_string()}}
-                         : ordered_json(nullptr);
-    out["offers"] = catalog::offer_count(catalog);
+    out["digest"] = catalog.digest;
+    out["as_of"] = catalog.oldest.empty()
+                       ? ordered_json(nullptr)
+                       : ordered_json{{"oldest", catalog.oldest}, {"newest", catalog.newest}};
+    out["offers"] = catalog.offers;
     return out;
 }
 
@@ -300,15 +292,15 @@ std::string header_line(const workload::Workload& w) {
 
 std::string render_estimates(const workload::Workload& workload,
                              const std::vector<GpuEstimate>& estimates, Format format,
-                             const GeneratorInfo& generator, const catalog::Catalog& catalog,
+                             const GeneratorInfo& generator, const recommend::CatalogInfo& catalog,
                              std::size_t width) {
     const bool inference = workload.task == workload::Task::inference;
     switch (format) {
     case Format::json: {
         ordered_json out;
         out["schema_version"] = k_json_schema_version;
-        out["generator"] = {{"name", generator.name}, {"version", generator.version}};
-        out["catalog"] = estimate_catalog_json(catalog, estimates);
+        put_generator(out, generator);
+        out["catalog"] = estimate_catalog_json(catalog);
         out["workload"] = workload_json(workload);
         ordered_json list = ordered_json::array();
         for (const GpuEstimate& e : estimates) {

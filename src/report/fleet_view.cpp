@@ -4,6 +4,7 @@
 #include "gpuplan/report/html_report.hpp"
 #include "gpuplan/report/text_table.hpp"
 #include "report/catalog_json.hpp"
+#include "report/generator_json.hpp"
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -255,7 +256,7 @@ ordered_json job_json(const fleet::JobPlan& w) {
 std::string render_json(const FleetPlan& plan) {
     ordered_json out;
     out["schema_version"] = k_json_schema_version;
-    out["generator"] = {{"name", plan.generator.name}, {"version", plan.generator.version}};
+    put_generator(out, plan.generator);
     out["catalog"] = catalog_json(plan.catalog);
     out["portfolio"] = plan.name;
     out["currency"] = plan.currency;

@@ -408,8 +408,8 @@ std::string provenance_section(const recommend::Recommendation& r) {
         out += fmt::format("- Exchange rate: 1 {} = {} {} (as of {})\n", fx.from,
                            format_price(fx.rate), fx.to, fx.as_of.empty() ? "n/a" : fx.as_of);
     }
-    if (!r.generated_at.empty()) {
-        out += "- Generated at: " + r.generated_at + "\n";
+    if (!r.generator.generated_at.empty()) {
+        out += "- Generated at: " + r.generator.generated_at + "\n";
     }
     return out;
 }

@@ -7,6 +7,7 @@
 #include "report/catalog_json.hpp"
 #include "report/cost_outputs.hpp"
 #include "report/decision_json.hpp"
+#include "report/generator_json.hpp"
 #include "report/workload_json.hpp"
 
 #include <algorithm>
@@ -267,7 +268,7 @@ std::string recommend_json(const recommend::Recommendation& r) {
     const cost::Plan& plan = r.plan;
     ordered_json out;
     out["schema_version"] = k_json_schema_version;
-    out["generator"] = {{"name", r.generator.name}, {"version", r.generator.version}};
+    put_generator(out, r.generator);
     out["catalog"] = catalog_json(r.catalog);
     out["currency"] = plan.currency;
     out["workload"] = workload_json(r.workload);

@@ -3,6 +3,7 @@
 #include "gpuplan/report/text_table.hpp"
 #include "report/catalog_json.hpp"
 #include "report/cost_outputs.hpp"
+#include "report/generator_json.hpp"
 #include "report/workload_json.hpp"
 
 #include <fmt/format.h>
@@ -17,7 +18,7 @@ namespace {
 std::string tco_json(const recommend::TcoComparison& r) {
     ordered_json out;
     out["schema_version"] = k_json_schema_version;
-    out["generator"] = {{"name", r.generator.name}, {"version", r.generator.version}};
+    put_generator(out, r.generator);
     out["catalog"] = catalog_json(r.catalog);
     out["configuration"] = {
         {"workload", r.workload.name},

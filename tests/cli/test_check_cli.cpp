@@ -131,6 +131,25 @@ TEST_CASE("generated_at appears right after generator, and only with --timestamp
     CHECK(std::regex_search(out, shape));
 }
 
+TEST_CASE("every JSON output is stamped by its renderer: after generator, else after "
+          "schema_version",
+          "[cli][timestamp]") {
+    const std::regex after_generator(
+        R"(\}, *\n  "generated_at": "\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z",\n)");
+    for (std::vector<std::string> args :
+         {std::vector<std::string>{"recommend", "examples/llama-7b-lora-finetune.yaml"},
+          std::vector<std::string>{"estimate", "examples/llama-7b-lora-finetune.yaml"},
+          std::vector<std::string>{"catalog", "show", "A100-80GB"}}) {
+        args.insert(args.end(), {"--format", "json"});
+        CHECK(run_cli(with_catalog(args)).out.find("generated_at") == std::string::npos);
+        args.emplace_back("--timestamp");
+        CHECK(std::regex_search(run_cli(with_catalog(args)).out, after_generator));
+    }
+    const std::string presets = run_cli({"presets", "--format", "json", "--timestamp"}).out;
+    CHECK(std::regex_search(
+        presets, std::regex(R"(^\{\n  "schema_version": "[0-9.]+",\n  "generated_at": ")")));
+}
+
 TEST_CASE("report writes the markdown and the SVG chart atomically to their files",
           "[cli][report]") {
     const fs::path folder = fs::temp_directory_path() / "gpuplan-report-test";

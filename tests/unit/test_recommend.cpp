@@ -50,7 +50,7 @@ TEST_CASE("the pipeline drops what the rules exclude, keeps it priced in explain
     const catalog::Catalog catalog = cost_catalog();
     const workload::Workload w = finetune();
     const decide::Tree tree = no_a100(catalog);
-    const GeneratorInfo generator{"gpuplan", "test"};
+    const GeneratorInfo generator{.name = "gpuplan", .version = "test"};
 
     recommend::Settings settings;
     settings.rules = recommend::RuleUse::apply;
@@ -108,8 +108,8 @@ TEST_CASE("check_plan is what the gate reads from recommend's JSON", "[recommend
     const decide::Tree tree = no_a100(catalog);
     recommend::Settings settings;
     settings.top = 0;
-    const recommend::Recommendation r =
-        recommend::recommend(finetune(), catalog, &tree, settings, {"gpuplan", "test"});
+    const recommend::Recommendation r = recommend::recommend(
+        finetune(), catalog, &tree, settings, {.name = "gpuplan", .version = "test"});
     const gate::Plan in_process = recommend::check_plan(r, "finetune-7b.yaml");
     const gate::Plan from_json =
         gate::read_plan("finetune-7b.yaml", report::render_recommend(r, report::Format::json));

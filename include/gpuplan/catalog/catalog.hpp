@@ -292,6 +292,16 @@ struct GpuSlice {
 // `parent` as the slice sees it: named by the slice's label, its figures scaled, no NVLink.
 [[nodiscard]] Gpu slice_gpu(const Gpu& parent, const GpuSlice& slice);
 [[nodiscard]] const Provider* find_provider(const Catalog& catalog, std::string_view name);
+
+// What a name given to `gpuplan catalog show` names: a GPU model (find_gpu), else a provider
+// (find_provider), else the first instance type of that name in the catalog's provider order
+// (`provider` is then its provider). All null when nothing has that name.
+struct Named {
+    const Gpu* gpu = nullptr;
+    const Provider* provider = nullptr;
+    const Instance* instance = nullptr;
+};
+[[nodiscard]] Named find_named(const Catalog& catalog, std::string_view name);
 // Units of `to` per unit of `from` through the base currency, at the newest rates (or, with
 // `on`, at the rates find_fx_rate picks for that date); nullopt if either is unknown.
 [[nodiscard]] std::optional<double> fx_rate(const Catalog& catalog, std::string_view from,

@@ -8,6 +8,7 @@
 #include "gpuplan/cost/plan.hpp"
 #include "gpuplan/decide/decide.hpp"
 #include "gpuplan/decide/tree.hpp"
+#include "gpuplan/estimate/estimate.hpp"
 #include "gpuplan/generator.hpp"
 #include "gpuplan/rank/rank.hpp"
 #include "gpuplan/rank/view.hpp"
@@ -38,7 +39,6 @@ struct Settings {
     int top = 10;                // options shown; 0 = all
     bool sensitivity = false;    // also re-price with each sensitivity input moved (report)
     bool expand_regions = false; // one row per option: identical offers are not grouped
-    std::string generated_at;    // UTC time of the run when asked (--timestamp); empty otherwise
     // The date prices are aged to (the CLI's clock, UTC); nullopt = no age check. The best
     // option's prices older than `max_price_age_days` (or of unknown date) are flagged.
     std::optional<Date> today;
@@ -78,6 +78,11 @@ struct CatalogInfo {
 // the dates behind the answer, not the whole catalog's.
 [[nodiscard]] CatalogInfo catalog_info(const catalog::Catalog& catalog,
                                        std::span<const cost::Option> priced);
+
+// catalog_info() for `gpuplan estimate`, which uses no prices: the as_of range is that of the
+// GPU specs `estimates` were made from.
+[[nodiscard]] CatalogInfo estimate_catalog_info(const catalog::Catalog& catalog,
+                                                std::span<const estimate::GpuEstimate> estimates);
 
 // Options a rule left out that would otherwise rank among the first k_left_out_rank: the default
 // output names them, so a rule never hides a cheaper answer silently.
@@ -152,7 +157,6 @@ struct Recommendation {
     std::optional<StalePrices> stale_prices;       // the best option's prices are old or undated
     bool explain = false; // full trace and every rejected option, rule exclusions included
     std::optional<Sensitivity> sensitivity; // with Settings::sensitivity
-    std::string generated_at;               // Settings::generated_at
     // The decision view (rank/view.hpp): the ranked options grouped (one group per option with
     // Settings::expand_regions), and indices into `groups` of the best per purchase option, the
     // best per GPU model, and the cost/time frontier (empty for inference: a service runs the

@@ -24,11 +24,12 @@ namespace gpuplan::report {
                                               const GeneratorInfo& generator,
                                               std::size_t width = k_terminal_width);
 
-// Everything the catalog says about `name`: a GPU model, a provider, an instance type or a
-// self-built build. nullopt when nothing has that name.
-[[nodiscard]] std::optional<std::string> render_catalog_show(const catalog::Catalog& catalog,
-                                                             std::string_view name, Format format,
-                                                             const GeneratorInfo& generator,
-                                                             std::size_t width = k_terminal_width);
+// Everything the catalog says about a GPU model or an instance type `named`
+// (catalog::find_named): its figures, sources and, for an instance type, every price row. A
+// provider is shown by its listing (render_catalog_list); empty when `named` holds neither.
+[[nodiscard]] std::string render_catalog_show(const catalog::Catalog& catalog,
+                                              const catalog::Named& named, Format format,
+                                              const GeneratorInfo& generator,
+                                              std::size_t width = k_terminal_width);
 
 } // namespace gpuplan::report

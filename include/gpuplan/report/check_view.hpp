@@ -14,8 +14,7 @@ struct CheckView {
     const gate::Plan& plan;
     const gate::Plan* base = nullptr; // the --compare-to baseline
     const gate::Outcome& outcome;
-    std::string generated_at; // markdown only (JSON is stamped by the CLI); empty by default
-    bool colour = false;      // ANSI colours on the verdict line (table format on a terminal)
+    bool colour = false; // ANSI colours on the verdict line (table format on a terminal)
     std::size_t width = k_terminal_width; // the table format's verdict is wrapped to it; 0: not
 };
 
