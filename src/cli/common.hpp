@@ -16,6 +16,7 @@
 #include <ctime>
 #include <iosfwd>
 #include <map>
+#include <memory>
 #include <optional>
 #include <span>
 #include <string>
@@ -44,7 +45,23 @@ struct Io {
     bool term_dumb = false; // TERM=dumb
     // Columns of the terminal (terminal_columns); 0 = unknown, as in tests: text fits 80.
     std::size_t columns = 0;
+    // The process exits when the run returns (gpuplan's own main; tests run in-process): the
+    // run's largest values are left to the exit (leave_to_exit) instead of freed one by one.
+    bool exits_after_run = false;
 };
+
+// Keeps `value` until the process exits: at exit the kernel drops the whole heap at once,
+// while freeing a plan of thousands of options block by block takes longer than writing it
+// (docs/architecture.md, "Speed"). The value stays reachable from a static list, so a leak
+// checker does not report it. Use only when Io::exits_after_run.
+void leave_to_exit(const void* value);
+
+// Frees `value` now, or leaves it to the exit when `io` says the process exits after the run.
+template <class T> void release(std::unique_ptr<T> value, const Io& io) {
+    if (io.exits_after_run) {
+        leave_to_exit(value.release());
+    }
+}
 
 struct CommonOptions {
     std::vector<std::string> catalogs;

@@ -61,6 +61,7 @@ int main(int argc, char** argv) {
     gpuplan::cli::Io io{std::cout, std::cerr, ::isatty(STDOUT_FILENO) == 1,
                         std::getenv("NO_COLOR") != nullptr, std::nullopt};
     io.err_is_tty = ::isatty(STDERR_FILENO) == 1;
+    io.exits_after_run = true;
     io.cache_dir = gpuplan::cli::cache_dir_from(std::getenv("XDG_CACHE_HOME"), std::getenv("HOME"));
     io.config_file =
         gpuplan::cli::config_file_from(std::getenv("XDG_CONFIG_HOME"), std::getenv("HOME"));

@@ -141,15 +141,18 @@ recommend::Recommendation make_recommendation(const CommonOptions& common,
 
 Exit run_recommend(const CommonOptions& common, const RecommendOptions& options, Io& io) {
     std::optional<recommend::PriceCache> cache;
-    const catalog::Catalog catalog = load_catalog(common, &cache);
-    (void)check_catalog_age(catalog, common, io);
-    const recommend::Recommendation recommendation =
-        make_recommendation(common, options, catalog, io, false, cache);
+    auto catalog = std::make_unique<const catalog::Catalog>(load_catalog(common, &cache));
+    (void)check_catalog_age(*catalog, common, io);
+    auto recommendation = std::make_unique<const recommend::Recommendation>(
+        make_recommendation(common, options, *catalog, io, false, cache));
     const std::string text = timed("render", [&] {
-        return report::render_recommend(recommendation, common.format, common.width);
+        return report::render_recommend(*recommendation, common.format, common.width);
     });
     timed("write", [&] { write_output(common, text, io); });
-    if (options.fail_if_none && recommendation.ranked.empty()) {
+    const bool none = recommendation->ranked.empty();
+    release(std::move(recommendation), io);
+    release(std::move(catalog), io);
+    if (options.fail_if_none && none) {
         io.err << "gpuplan: no feasible option (--fail-if-none)\n";
         return Exit::gate_failed;
     }
