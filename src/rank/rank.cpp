@@ -44,13 +44,23 @@ struct Keyed {
     std::size_t index = 0;
 };
 
-template <class Tie> std::vector<std::size_t> sorted(std::vector<Keyed>& keyed, const Tie& tie) {
-    std::sort(keyed.begin(), keyed.end(), [&](const Keyed& a, const Keyed& b) {
+// The indices of `keyed` in order, the first `count` of them (all by default).
+template <class Tie>
+std::vector<std::size_t> sorted(std::vector<Keyed>& keyed, const Tie& tie,
+                                std::size_t count = std::numeric_limits<std::size_t>::max()) {
+    const auto less = [&](const Keyed& a, const Keyed& b) {
         if (a.key != b.key) {
             return a.key < b.key;
         }
         return tie(a.index, b.index);
-    });
+    };
+    if (count < keyed.size()) {
+        const auto end = keyed.begin() + static_cast<std::ptrdiff_t>(count);
+        std::partial_sort(keyed.begin(), end, keyed.end(), less);
+        keyed.erase(end, keyed.end());
+    } else {
+        std::sort(keyed.begin(), keyed.end(), less);
+    }
     std::vector<std::size_t> order;
     order.reserve(keyed.size());
     for (const Keyed& k : keyed) {
@@ -63,6 +73,11 @@ template <class Tie> std::vector<std::size_t> sorted(std::vector<Keyed>& keyed, 
 
 std::vector<std::size_t> rank(std::span<const cost::Option> options, Objective objective,
                               Candidates candidates) {
+    return rank_first(options, objective, candidates, std::numeric_limits<std::size_t>::max());
+}
+
+std::vector<std::size_t> rank_first(std::span<const cost::Option> options, Objective objective,
+                                    Candidates candidates, std::size_t count) {
     const auto candidate = [candidates](const cost::Option& option) {
         return !option.rejection || (candidates == Candidates::feasible_or_rule_excluded &&
                                      *option.rejection == cost::Rejection::excluded_by_rule);
@@ -95,15 +110,18 @@ std::vector<std::size_t> rank(std::span<const cost::Option> options, Objective o
             keyed.push_back({key(options[i]), i});
         }
     }
-    return sorted(keyed, [&](std::size_t a, std::size_t b) {
-        // The decision tree's preferences order ties: a favoured GPU first, in rule order.
-        const auto& pa = options[a].rule_preference;
-        const auto& pb = options[b].rule_preference;
-        if (pa != pb) {
-            return pa.has_value() && (!pb.has_value() || *pa < *pb);
-        }
-        return tie_break(options[a], options[b]);
-    });
+    return sorted(
+        keyed,
+        [&](std::size_t a, std::size_t b) {
+            // The decision tree's preferences order ties: a favoured GPU first, in rule order.
+            const auto& pa = options[a].rule_preference;
+            const auto& pb = options[b].rule_preference;
+            if (pa != pb) {
+                return pa.has_value() && (!pb.has_value() || *pa < *pb);
+            }
+            return tie_break(options[a], options[b]);
+        },
+        count);
 }
 
 std::vector<std::size_t> rejected(std::span<const cost::Option> options) {

@@ -84,9 +84,9 @@ namespace {
 // Moves the options only a rule excludes out of `r.plan`, keeping those that would have ranked
 // among the first k_left_out_rank in `r.left_out`.
 void leave_out_excluded(Recommendation& r, rank::Objective objective) {
-    const std::vector<std::size_t> without_rules =
-        rank::rank(r.plan.options(), objective, rank::Candidates::feasible_or_rule_excluded);
-    for (std::size_t place = 0; place < std::min(without_rules.size(), k_left_out_rank); ++place) {
+    const std::vector<std::size_t> without_rules = rank::rank_first(
+        r.plan.options(), objective, rank::Candidates::feasible_or_rule_excluded, k_left_out_rank);
+    for (std::size_t place = 0; place < without_rules.size(); ++place) {
         const cost::Option& option = r.plan.options()[without_rules[place]];
         if (option.rejection == cost::Rejection::excluded_by_rule) {
             r.left_out.push_back({option, place + 1});

@@ -44,6 +44,28 @@ TEST_CASE("equal options fall back to GPU count and then id, a total order", "[r
     CHECK(rank::rank(options, rank::Objective::cost) == std::vector<std::size_t>{0, 2, 1});
 }
 
+TEST_CASE("rank_first is the head of rank, ties and all", "[rank]") {
+    // Equal NPVs and wall hours leave the order to GPU count and id.
+    std::vector<cost::Option> options;
+    for (int i = 0; i < 40; ++i) {
+        options.push_back(
+            option(std::string(1, static_cast<char>('z' - i % 26)) + std::to_string(i),
+                   100.0 + (i % 7), 10.0 + (i % 3), 8 + (i % 2) * 8));
+    }
+    options[5].rejection = cost::Rejection::over_budget;
+    for (const auto objective :
+         {rank::Objective::cost, rank::Objective::time, rank::Objective::balanced}) {
+        const std::vector<std::size_t> all = rank::rank(options, objective);
+        for (const std::size_t count :
+             {std::size_t{0}, std::size_t{1}, std::size_t{10}, all.size(), all.size() + 5}) {
+            const std::vector<std::size_t> head =
+                rank::rank_first(options, objective, rank::Candidates::feasible, count);
+            const auto n = static_cast<std::ptrdiff_t>(std::min(count, all.size()));
+            CHECK(head == std::vector<std::size_t>(all.begin(), all.begin() + n));
+        }
+    }
+}
+
 TEST_CASE("objective names parse and print", "[rank]") {
     CHECK(rank::parse_objective("balanced") == rank::Objective::balanced);
     CHECK_FALSE(rank::parse_objective("fastest").has_value());

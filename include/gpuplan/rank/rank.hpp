@@ -31,6 +31,12 @@ enum class Candidates {
                                             Objective objective,
                                             Candidates candidates = Candidates::feasible);
 
+// The first `count` of rank() (all of them when fewer), in the same order, without ordering the
+// rest.
+[[nodiscard]] std::vector<std::size_t> rank_first(std::span<const cost::Option> options,
+                                                  Objective objective, Candidates candidates,
+                                                  std::size_t count);
+
 // Indices of the rejected options, cheapest NPV first, then id.
 [[nodiscard]] std::vector<std::size_t> rejected(std::span<const cost::Option> options);
 
