@@ -208,6 +208,9 @@ Recommendation recommend(const workload::Workload& workload, const catalog::Cata
     r.objective = settings.objective;
     r.ranked = rank::rank(r.plan.options(), settings.objective);
     r.rejected = rank::rejected(r.plan.options());
+    for (const std::size_t index : r.rejected) {
+        ++r.rejection_counts[std::string(cost::to_string(*r.plan.options()[index].rejection))];
+    }
     r.default_decides = default_decides(r);
     r.stale_prices = stale_prices(r, settings);
     r.top = settings.top;

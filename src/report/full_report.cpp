@@ -366,15 +366,10 @@ std::string rejected_section(const recommend::Recommendation& r) {
     if (r.rejected.empty()) {
         return out + "None.\n";
     }
-    std::map<std::string, std::size_t> counts;
-    for (std::size_t index : r.rejected) {
-        const cost::Option& o = option_at(r, index);
-        counts[o.rejection ? std::string(cost::to_string(*o.rejection)) : "unknown"] += 1;
-    }
     TextTable by_reason;
     by_reason.add_column("reason");
     by_reason.add_column("options", Align::right);
-    for (const auto& [reason, count] : counts) {
+    for (const auto& [reason, count] : r.rejection_counts) {
         by_reason.add_row({reason, std::to_string(count)});
     }
     out += by_reason.render_markdown() + "\n";

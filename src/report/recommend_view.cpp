@@ -364,14 +364,6 @@ std::string headline(const recommend::Recommendation& r) {
                        r.plan.currency);
 }
 
-std::map<std::string, std::size_t> rejection_counts(const recommend::Recommendation& r) {
-    std::map<std::string, std::size_t> counts;
-    for (std::size_t index : r.rejected) {
-        ++counts[std::string(cost::to_string(*r.plan.options()[index].rejection))];
-    }
-    return counts;
-}
-
 std::string counts_text(const std::map<std::string, std::size_t>& counts) {
     std::string text;
     for (const auto& [code, count] : counts) {
@@ -596,7 +588,7 @@ std::string ranked_text(const recommend::Recommendation& r, bool markdown, std::
 std::string rejected_text(const recommend::Recommendation& r, bool markdown,
                           const std::string& bullet) {
     std::string out = part_heading(
-        fmt::format("Rejected: {} ({})", r.rejected.size(), counts_text(rejection_counts(r))),
+        fmt::format("Rejected: {} ({})", r.rejected.size(), counts_text(r.rejection_counts)),
         markdown);
     const std::size_t listed =
         r.explain ? r.rejected.size() : std::min(k_rejected_shown, r.rejected.size());

@@ -116,6 +116,13 @@ TEST_CASE("check_plan is what the gate reads from recommend's JSON", "[recommend
     CHECK(in_process.options.size() == r.ranked.size());
     CHECK(in_process.rejected.size() == r.rejected.size());
     CHECK(in_process == from_json);
+    // The counts by reason the views print add up to the rejected options, code by code.
+    std::map<std::string, std::size_t> counted;
+    for (const std::size_t index : r.rejected) {
+        ++counted[std::string(cost::to_string(*r.plan.options()[index].rejection))];
+    }
+    CHECK(!counted.empty());
+    CHECK(r.rejection_counts == counted);
 }
 
 TEST_CASE("tco honours the rules: an excluded GPU model is listed as rejected with its rule",

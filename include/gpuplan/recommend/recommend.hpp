@@ -17,6 +17,7 @@
 #include "gpuplan/workload/workload.hpp"
 
 #include <cstddef>
+#include <map>
 #include <optional>
 #include <span>
 #include <string>
@@ -149,7 +150,9 @@ struct Recommendation {
     cost::Plan plan;
     std::vector<std::size_t> ranked;   // indices into plan.options(), best first (all of them)
     std::vector<std::size_t> rejected; // indices into plan.options()
-    int top = 10;                      // options shown; 0 = all
+    // How many options each reason rejected, by reason code (cost::to_string(Rejection)).
+    std::map<std::string, std::size_t> rejection_counts;
+    int top = 10;                             // options shown; 0 = all
     std::optional<decide::Decision> decision; // the decision tree's verdict; nullopt = no rules
     std::string rules_file;                   // the tree applied
     std::vector<LeftOut> left_out; // RuleUse::apply: excluded options that would rank high
