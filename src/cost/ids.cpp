@@ -3,6 +3,7 @@
 #include <array>
 #include <charconv>
 #include <fmt/format.h>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -84,7 +85,66 @@ std::string Option::id() const {
     return out;
 }
 
+namespace {
+
+// Part `i` of an option's id as id_parts() has it (without building the others); empty past the
+// last part.
+std::string_view id_part(const Option& o, std::size_t i) {
+    if (o.purchase != PurchaseOption::self_built) {
+        switch (i) {
+        case 0:
+            return o.provider;
+        case 1:
+            return o.region;
+        case 2:
+            return o.instance;
+        case 3:
+            return gpuplan::to_string(o.purchase);
+        default:
+            return {};
+        }
+    }
+    switch (i) {
+    case 0:
+        return "self_built";
+    case 1:
+        return o.instance;
+    case 2:
+        return o.bridged ? "bridge" : std::string_view();
+    default:
+        return {};
+    }
+}
+
+// How a's id orders against b's when the first part that differs settles it: a character where
+// the two parts differ orders the ids as it orders the parts. nullopt when one part is a prefix of
+// the other or every part is equal, where the separators and the suffix decide.
+std::optional<bool> first_difference(const Option& a, const Option& b) {
+    constexpr std::size_t k_max_parts = 4;
+    for (std::size_t i = 0; i < k_max_parts; ++i) {
+        const std::string_view pa = id_part(a, i);
+        const std::string_view pb = id_part(b, i);
+        if (pa == pb) {
+            continue;
+        }
+        const std::size_t n = std::min(pa.size(), pb.size());
+        for (std::size_t k = 0; k < n; ++k) {
+            if (pa[k] != pb[k]) {
+                return static_cast<unsigned char>(pa[k]) < static_cast<unsigned char>(pb[k]);
+            }
+        }
+        return std::nullopt;
+    }
+    return std::nullopt;
+}
+
+} // namespace
+
 bool id_less(const Option& a, const Option& b) {
+    // Most comparisons are settled inside the first part that differs, with no id built.
+    if (const std::optional<bool> settled = first_difference(a, b)) {
+        return *settled;
+    }
     // Equal leading parts (a provider, a region) compare equal with their separators; the walk
     // character by character starts at the first part that differs, so the order is that of the
     // id strings.
