@@ -52,8 +52,9 @@ struct Io {
 
 // Keeps `value` until the process exits: at exit the kernel drops the whole heap at once,
 // while freeing a plan of thousands of options block by block takes longer than writing it
-// (docs/architecture.md, "Speed"). The value stays reachable from a static list, so a leak
-// checker does not report it. Use only when Io::exits_after_run.
+// (docs/architecture.md, "Pricing many offers"). The value stays reachable from a static list
+// that is never destroyed, so a leak checker does not report it. Use only when
+// Io::exits_after_run.
 void leave_to_exit(const void* value);
 
 // Frees `value` now, or leaves it to the exit when `io` says the process exits after the run.
