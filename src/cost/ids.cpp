@@ -21,12 +21,41 @@ struct IdParts {
     [[nodiscard]] std::string_view tail() const { return {suffix.data(), suffix_size}; }
 };
 
+// Part `i` of an option's id (without building the others); empty past the last part:
+// provider/region/instance/purchase, or self_built/BUILD[/bridge].
+std::string_view id_part(const Option& o, std::size_t i) {
+    if (o.purchase != PurchaseOption::self_built) {
+        switch (i) {
+        case 0:
+            return o.provider;
+        case 1:
+            return o.region;
+        case 2:
+            return o.instance;
+        case 3:
+            return gpuplan::to_string(o.purchase);
+        default:
+            return {};
+        }
+    }
+    switch (i) {
+    case 0:
+        return "self_built";
+    case 1:
+        return o.instance;
+    case 2:
+        return o.bridged ? "bridge" : std::string_view();
+    default:
+        return {};
+    }
+}
+
 IdParts id_parts(const Option& o) {
-    IdParts id =
-        o.purchase != PurchaseOption::self_built
-            ? IdParts{{o.provider, o.region, o.instance, gpuplan::to_string(o.purchase)}, 4}
-        : o.bridged ? IdParts{{"self_built", o.instance, "bridge", {}}, 3}
-                    : IdParts{{"self_built", o.instance, {}, {}}, 2};
+    IdParts id;
+    id.count = o.purchase != PurchaseOption::self_built ? 4 : o.bridged ? 3 : 2;
+    for (std::size_t i = 0; i < id.count; ++i) {
+        id.parts[i] = id_part(o, i);
+    }
     if (o.larger_count) {
         const auto [end, ec] =
             std::to_chars(id.suffix.data() + 1, id.suffix.data() + id.suffix.size(), o.gpu_count);
@@ -86,35 +115,6 @@ std::string Option::id() const {
 }
 
 namespace {
-
-// Part `i` of an option's id as id_parts() has it (without building the others); empty past the
-// last part.
-std::string_view id_part(const Option& o, std::size_t i) {
-    if (o.purchase != PurchaseOption::self_built) {
-        switch (i) {
-        case 0:
-            return o.provider;
-        case 1:
-            return o.region;
-        case 2:
-            return o.instance;
-        case 3:
-            return gpuplan::to_string(o.purchase);
-        default:
-            return {};
-        }
-    }
-    switch (i) {
-    case 0:
-        return "self_built";
-    case 1:
-        return o.instance;
-    case 2:
-        return o.bridged ? "bridge" : std::string_view();
-    default:
-        return {};
-    }
-}
 
 // How a's id orders against b's when the first part that differs settles it: a character where
 // the two parts differ orders the ids as it orders the parts. nullopt when one part is a prefix of
