@@ -240,6 +240,101 @@ Gpu slice_gpu(const Gpu& parent, const GpuSlice& slice) {
     return out;
 }
 
+namespace {
+
+// Names of the product enums, in enumerator order.
+constexpr std::array<std::string_view, 6> k_fabric_names{"unknown", "none", "ethernet",
+                                                         "roce",    "efa",  "infiniband"};
+constexpr std::array<std::string_view, 4> k_sold_as_names{"unknown", "single", "vm", "cluster"};
+constexpr std::array<std::string_view, 3> k_capacity_names{"unknown", "guaranteed", "marketplace"};
+
+template <class E, std::size_t N>
+std::string_view enum_name(const std::array<std::string_view, N>& names, E value) {
+    const auto index = static_cast<std::size_t>(value);
+    return index < N ? names.at(index) : std::string_view("?");
+}
+
+} // namespace
+
+std::string_view to_string(Fabric value) {
+    return enum_name(k_fabric_names, value);
+}
+
+std::string_view to_string(SoldAs value) {
+    return enum_name(k_sold_as_names, value);
+}
+
+std::string_view to_string(Capacity value) {
+    return enum_name(k_capacity_names, value);
+}
+
+const Product* find_product(const Catalog& catalog, std::string_view name) {
+    for (const Product& product : catalog.products) {
+        if (detail::iequals(product.provider, name)) {
+            return &product;
+        }
+    }
+    return nullptr;
+}
+
+bool matches_instance(std::string_view pattern, std::string_view type) {
+    if (!pattern.empty() && pattern.back() == '*') {
+        pattern.remove_suffix(1);
+        return type.substr(0, pattern.size()) == pattern;
+    }
+    return pattern == type;
+}
+
+const Cluster* find_cluster(const Catalog& catalog, std::string_view provider,
+                            std::string_view instance) {
+    const Product* product = find_product(catalog, provider);
+    if (product == nullptr) {
+        return nullptr;
+    }
+    for (auto it = product->clusters.rbegin(); it != product->clusters.rend(); ++it) {
+        if (std::any_of(it->instances.begin(), it->instances.end(),
+                        [&](const std::string& p) { return matches_instance(p, instance); })) {
+            return &*it;
+        }
+    }
+    return nullptr;
+}
+
+bool has_nvlink(const Instance& instance, const Gpu& gpu) {
+    if (instance.nvlink) {
+        return true;
+    }
+    // HGX and OAM boards connect every module over NVLink or Infinity Fabric; a PCIe card needs
+    // a bridge, which only the instance can state.
+    return gpu.form_factor != FormFactor::pcie && gpu.nvlink_gb_per_s > 0.0 &&
+           instance.gpu_count >= 2.0 && instance.gpu_count == std::floor(instance.gpu_count) &&
+           !is_slice(instance);
+}
+
+bool is_undated(const Catalog& catalog, const std::vector<std::string>& sources) {
+    if (sources.empty()) {
+        return false;
+    }
+    return std::all_of(sources.begin(), sources.end(), [&](const std::string& id) {
+        const auto it = catalog.sources.find(id);
+        return it != catalog.sources.end() && it->second.undated && !it->second.as_of;
+    });
+}
+
+std::optional<Date> price_as_of(const Catalog& catalog, const Provider& provider,
+                                const PriceRow& row) {
+    if (is_undated(catalog, row.sources.empty() ? provider.sources : row.sources)) {
+        return std::nullopt;
+    }
+    return row.as_of.value_or(provider.as_of);
+}
+
+std::string price_as_of_text(const Catalog& catalog, const Provider& provider,
+                             const PriceRow& row) {
+    const auto date = price_as_of(catalog, provider, row);
+    return date ? date->to_string() : std::string("undated");
+}
+
 const Provider* find_provider(const Catalog& catalog, std::string_view name) {
     for (const Provider& provider : catalog.providers) {
         if (detail::iequals(provider.name, name)) {

@@ -46,6 +46,14 @@ struct PendingReference {
     std::optional<double> slice_memory_gib;
 };
 
+// A name in a `products` entry that must resolve once every file is merged: a provider, or an
+// instance type of it (a published commitment price).
+struct PendingProductReference {
+    std::string provider;
+    std::string instance; // empty: the provider only
+    Diagnostic where;
+};
+
 // The (region, zone) of every price row an instance has so far.
 using PriceRowKeys = std::set<std::pair<std::string, std::string>>;
 
@@ -72,7 +80,8 @@ void replace_or_append(std::vector<T>& items, std::type_identity_t<T>&& item, Sa
 class FileReader {
 public:
     FileReader(const TextFile& file, Catalog& catalog, DiagnosticSink& sink,
-               std::vector<PendingReference>& pending);
+               std::vector<PendingReference>& pending,
+               std::vector<PendingProductReference>& pending_products);
 
     // Parses the file and merges what it holds into the catalog.
     void read();
@@ -125,6 +134,13 @@ private:
     void read_price_rows(const YamlNode& node, Instance& instance);
     void read_price_row(const YamlNode& node, Instance& instance, PriceRowKeys& seen);
     void read_reserved_price(const YamlNode& node, Instance& instance);
+    // A commitment price's fields (term, payment, price, upfront share, region, source, date).
+    ReservedPrice read_reserved_fields(const YamlNode& node);
+
+    // Product facts: clusters, capacity, start-up, commitments sold (read_products.cpp).
+    void read_product(const YamlNode& node);
+    std::optional<Cluster> read_cluster(const YamlNode& node);
+    std::optional<CommitmentSale> read_commitment_sale(const YamlNode& node);
 
     // Self-built servers and their site (read_self_built.cpp).
     void read_self_built(const YamlNode& node);
@@ -139,6 +155,7 @@ private:
     const TextFile& m_file;
     Catalog& m_catalog;
     std::vector<PendingReference>& m_pending;
+    std::vector<PendingProductReference>& m_pending_products;
     detail::YamlContext m_context;
     detail::SourceIds m_local_sources;
     std::vector<Gpu> m_file_gpus;
@@ -149,6 +166,10 @@ private:
 // GPU reference its model's canonical name.
 void check_references(Catalog& catalog, const std::vector<PendingReference>& pending,
                       DiagnosticSink& sink);
+
+// Reports every `products` entry whose provider or instance type the merged catalog lacks.
+void check_products(const Catalog& catalog, const std::vector<PendingProductReference>& pending,
+                    DiagnosticSink& sink);
 
 // Reports the site parameters self-built builds need and the merged catalog lacks.
 void check_site(const Catalog& catalog, DiagnosticSink& sink);

@@ -15,8 +15,9 @@ constexpr std::int64_t k_schema_version = 1;
 } // namespace
 
 FileReader::FileReader(const TextFile& file, Catalog& catalog, DiagnosticSink& sink,
-                       std::vector<PendingReference>& pending)
-    : m_file(file), m_catalog(catalog), m_pending(pending) {
+                       std::vector<PendingReference>& pending,
+                       std::vector<PendingProductReference>& pending_products)
+    : m_file(file), m_catalog(catalog), m_pending(pending), m_pending_products(pending_products) {
     m_context.file = file.name;
     m_context.sink = &sink;
 }
@@ -26,8 +27,8 @@ void FileReader::read() {
     if (!root) {
         return;
     }
-    if (!root->expect_map(
-            {"schema_version", "sources", "gpus", "providers", "self_built", "fx", "benchmarks"})) {
+    if (!root->expect_map({"schema_version", "sources", "gpus", "providers", "products",
+                           "self_built", "fx", "benchmarks"})) {
         return;
     }
     if (auto version = root->require("schema_version")) {
@@ -48,6 +49,9 @@ void FileReader::read() {
     if (auto providers = root->get("providers")) {
         read_list(*providers, [this](const YamlNode& n) { read_provider(n); });
     }
+    if (auto products = root->get("products")) {
+        read_list(*products, [this](const YamlNode& n) { read_product(n); });
+    }
     if (auto self_built = root->get("self_built")) {
         read_self_built(*self_built);
     }
@@ -65,13 +69,15 @@ namespace {
 
 Catalog load_into(Catalog catalog, std::span<const TextFile> files, DiagnosticSink& sink) {
     std::vector<reading::PendingReference> pending;
+    std::vector<reading::PendingProductReference> pending_products;
     for (const TextFile& file : files) {
-        reading::FileReader(file, catalog, sink, pending).read();
+        reading::FileReader(file, catalog, sink, pending, pending_products).read();
         catalog.files.push_back(file.name);
         catalog.digest = fnv1a64_hex(file.text, catalog.digest);
     }
     reading::check_references(catalog, pending, sink);
     reading::check_site(catalog, sink);
+    reading::check_products(catalog, pending_products, sink);
     return catalog;
 }
 

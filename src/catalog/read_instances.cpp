@@ -155,6 +155,10 @@ void FileReader::read_reserved_price(const YamlNode& node, Instance& instance) {
                           "source", "as_of"})) {
         return;
     }
+    instance.reserved.push_back(read_reserved_fields(node));
+}
+
+ReservedPrice FileReader::read_reserved_fields(const YamlNode& node) {
     ReservedPrice price;
     auto term = node.require("term");
     auto payment = node.require("payment");
@@ -171,7 +175,7 @@ void FileReader::read_reserved_price(const YamlNode& node, Instance& instance) {
     if (auto as_of = node.get("as_of")) {
         price.as_of = as_of->as_date();
     }
-    instance.reserved.push_back(std::move(price));
+    return price;
 }
 
 } // namespace gpuplan::catalog::reading

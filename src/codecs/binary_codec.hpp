@@ -30,7 +30,7 @@ template <class A> void members(A& a, Date& v) {
     a(v.year), a(v.month), a(v.day);
 }
 template <class A> void members(A& a, Source& v) {
-    a(v.id), a(v.title), a(v.url), a(v.grade), a(v.note), a(v.undated);
+    a(v.id), a(v.title), a(v.url), a(v.grade), a(v.note), a(v.undated), a(v.as_of);
 }
 
 } // namespace gpuplan

@@ -67,9 +67,23 @@ template <class A> void members(A& a, Benchmark& v) {
     a(v.model), a(v.gpu), a(v.precision), a(v.metric), a(v.value), a(v.gpu_count), a(v.sources),
         a(v.as_of);
 }
+template <class A> void members(A& a, Cluster& v) {
+    a(v.instances), a(v.fabric), a(v.gbps_per_node), a(v.sold_as), a(v.min_nodes), a(v.max_nodes),
+        a(v.nvlink_domain), a(v.sources), a(v.note);
+}
+template <class A> void members(A& a, CommitmentSale& v) {
+    a(v.instances), a(v.terms), a(v.min_gpus), a(v.sources), a(v.note);
+}
+template <class A> void members(A& a, ProductReservedPrice& v) {
+    a(v.instance), a(v.price);
+}
+template <class A> void members(A& a, Product& v) {
+    a(v.provider), a(v.capacity), a(v.capacity_sources), a(v.startup_minutes), a(v.clusters),
+        a(v.commitments), a(v.reserved_prices);
+}
 template <class A> void members(A& a, Catalog& v) {
-    a(v.gpus), a(v.providers), a(v.self_built), a(v.fx), a(v.benchmarks), a(v.sources), a(v.files),
-        a(v.digest);
+    a(v.gpus), a(v.providers), a(v.products), a(v.self_built), a(v.fx), a(v.benchmarks),
+        a(v.sources), a(v.files), a(v.digest);
 }
 
 } // namespace gpuplan::catalog

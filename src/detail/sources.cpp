@@ -8,7 +8,7 @@
 namespace gpuplan::detail {
 
 std::optional<Source> read_source_entry(const YamlNode& entry, const std::string& id) {
-    if (!entry.expect_map({"title", "url", "grade", "note", "date", "undated"})) {
+    if (!entry.expect_map({"title", "url", "grade", "note", "date", "as_of", "undated"})) {
         return std::nullopt;
     }
     Source source;
@@ -24,6 +24,9 @@ std::optional<Source> read_source_entry(const YamlNode& entry, const std::string
     source.note = entry.string_at("note", false).value_or("");
     if (auto undated = entry.get("undated")) {
         source.undated = undated->as_bool().value_or(false);
+    }
+    if (auto as_of = entry.get("as_of")) {
+        source.as_of = as_of->as_date();
     }
     if (auto date = entry.get("date")) {
         if (auto parsed = date->as_date()) {

@@ -242,9 +242,73 @@ struct Benchmark {
     bool operator==(const Benchmark&) const = default;
 };
 
+// How the nodes of an instance type reach each other (docs/catalog-format.md, `products`).
+// unknown: no source states it; gpuplan then plans one node at most.
+enum class Fabric { unknown, none, ethernet, roce, efa, infiniband };
+// How a provider sells nodes together: vm (VMs that join a placement group or cluster on
+// demand), cluster (only as a cluster product, with its sizes), single (one machine, never
+// joined); unknown: no source states it (one node at most).
+enum class SoldAs { unknown, single, vm, cluster };
+// How a provider holds its capacity: guaranteed (its own on-demand fleet) or marketplace (hosts
+// of third parties that come and go); unknown is planned as marketplace.
+enum class Capacity { unknown, guaranteed, marketplace };
+[[nodiscard]] std::string_view to_string(Fabric value);
+[[nodiscard]] std::string_view to_string(SoldAs value);
+[[nodiscard]] std::string_view to_string(Capacity value);
+
+// The scale-out facts of some instance types of a provider.
+struct Cluster {
+    std::vector<std::string> instances; // type names; a trailing '*' matches a prefix
+    Fabric fabric = Fabric::unknown;
+    std::optional<double> gbps_per_node;
+    SoldAs sold_as = SoldAs::unknown;
+    std::optional<int> min_nodes;
+    std::optional<int> max_nodes;
+    std::optional<int> nvlink_domain; // GPUs in one NVLink domain (72 for NVL72)
+    std::vector<std::string> sources;
+    std::string note;
+
+    bool operator==(const Cluster&) const = default;
+};
+
+// Where a provider sells a commitment term: for these instance types, from this size.
+struct CommitmentSale {
+    std::vector<std::string> instances; // type names; a trailing '*' matches a prefix
+    std::vector<Term> terms;
+    std::optional<int> min_gpus;
+    std::vector<std::string> sources;
+    std::string note;
+
+    bool operator==(const CommitmentSale&) const = default;
+};
+
+// A published commitment price of `products` (applied to the instance's `reserved` at load).
+struct ProductReservedPrice {
+    std::string instance;
+    ReservedPrice price;
+
+    bool operator==(const ProductReservedPrice&) const = default;
+};
+
+// The curated product facts of one provider, from the `products` sections of every file.
+struct Product {
+    std::string provider;
+    Capacity capacity = Capacity::unknown;
+    std::vector<std::string> capacity_sources;
+    std::optional<Parameter> startup_minutes; // provisioning, boot and image start
+    std::vector<Cluster> clusters;            // later entries win
+    // nullopt: no file says where the provider sells commitments (every commitment is a quote
+    // unless the instance has a published price).
+    std::optional<std::vector<CommitmentSale>> commitments;
+    std::vector<ProductReservedPrice> reserved_prices;
+
+    bool operator==(const Product&) const = default;
+};
+
 struct Catalog {
     std::vector<Gpu> gpus;
     std::vector<Provider> providers;
+    std::vector<Product> products;
     std::optional<SelfBuilt> self_built;
     Fx fx;
     std::vector<Benchmark> benchmarks;
@@ -292,6 +356,16 @@ struct GpuSlice {
 // `parent` as the slice sees it: named by the slice's label, its figures scaled, no NVLink.
 [[nodiscard]] Gpu slice_gpu(const Gpu& parent, const GpuSlice& slice);
 [[nodiscard]] const Provider* find_provider(const Catalog& catalog, std::string_view name);
+// The product facts of provider `name`; nullptr when no file states any.
+[[nodiscard]] const Product* find_product(const Catalog& catalog, std::string_view name);
+// Whether `pattern` (a type name, or a prefix ending in '*') names instance type `type`.
+[[nodiscard]] bool matches_instance(std::string_view pattern, std::string_view type);
+// The scale-out facts of `instance` of `provider` (the last matching entry); nullptr = unknown.
+[[nodiscard]] const Cluster* find_cluster(const Catalog& catalog, std::string_view provider,
+                                          std::string_view instance);
+// Whether the GPUs of `instance` talk over NVLink: stated by the instance, or implied by an
+// SXM or OAM module with NVLink on a board of two or more (docs/methodology.md, "Interconnect").
+[[nodiscard]] bool has_nvlink(const Instance& instance, const Gpu& gpu);
 
 // What a name given to `gpuplan catalog show` names: a GPU model (find_gpu), else a provider
 // (find_provider), else the first instance type of that name in the catalog's provider order
@@ -315,6 +389,17 @@ struct Named {
                                          Date on);
 // The currencies the catalog converts between: the base and every rated one, sorted.
 [[nodiscard]] std::vector<std::string> currencies(const Catalog& catalog);
+// Whether figures citing `sources` (catalog source ids) have no date of their own: each source
+// is marked undated and states no as_of of its own (an as_of beside them is the day they were
+// read, never the day the prices were set). False for an empty list.
+[[nodiscard]] bool is_undated(const Catalog& catalog, const std::vector<std::string>& sources);
+// The date of a price row: its own as_of, else its provider's; nullopt when its sources (its
+// own, else its provider's) are undated.
+[[nodiscard]] std::optional<Date> price_as_of(const Catalog& catalog, const Provider& provider,
+                                              const PriceRow& row);
+// "undated", or the row's date as YYYY-MM-DD.
+[[nodiscard]] std::string price_as_of_text(const Catalog& catalog, const Provider& provider,
+                                           const PriceRow& row);
 // Number of price rows (offers) across all providers.
 [[nodiscard]] std::size_t offer_count(const Catalog& catalog);
 // Oldest and newest as_of of every price row; nullopt for a catalog without prices.

@@ -1,0 +1,187 @@
+// Product facts: how a provider sells nodes together and links them, how it holds capacity,
+// how long a machine takes to start, where it sells commitments and their published prices.
+
+#include "detail/strings.hpp"
+#include "file_reader.hpp"
+
+#include <fmt/format.h>
+
+namespace gpuplan::catalog::reading {
+
+namespace {
+
+// Node counts of a cluster product: whole, at least one.
+constexpr NumberRange k_node_count{1.0, 100'000.0, false, "a whole number of nodes from 1"};
+// Start-up minutes: a machine that takes more than a day to start is a lead time, not a start.
+constexpr NumberRange k_startup_minutes{0.0, 1'440.0, false, "minutes from 0 to 1440"};
+// Scale-out bandwidth per node, Gbps: 0 to 100 Tbps.
+constexpr NumberRange k_gbps{0.0, 100'000.0, true, "a positive number of Gbps up to 100000"};
+
+std::optional<int> whole_count(const YamlNode& node, std::string_view key) {
+    auto value = node.number_at(key, false, k_node_count);
+    if (!value) {
+        return std::nullopt;
+    }
+    if (*value != std::floor(*value)) {
+        node.get(key)->error(fmt::format("expected a whole number, got {:g}", *value));
+        return std::nullopt;
+    }
+    return static_cast<int>(*value);
+}
+
+std::vector<std::string> instance_patterns(const YamlNode& node) {
+    auto instances = node.require("instances");
+    if (!instances) {
+        return {};
+    }
+    auto names = instances->as_string_list();
+    if (names && names->empty()) {
+        instances->error("expected at least one instance type");
+    }
+    return names.value_or(std::vector<std::string>{});
+}
+
+} // namespace
+
+void FileReader::read_product(const YamlNode& node) {
+    if (!node.expect_map({"provider", "capacity", "capacity_source", "startup_minutes", "clusters",
+                          "commitments", "reserved_prices"})) {
+        return;
+    }
+    auto name = node.string_at("provider", true);
+    if (!name) {
+        return;
+    }
+    m_pending_products.push_back({*name, {}, node.get("provider")->diagnostic("")});
+    Product* product = nullptr;
+    for (Product& p : m_catalog.products) {
+        if (detail::iequals(p.provider, *name)) {
+            product = &p;
+        }
+    }
+    if (product == nullptr) {
+        product = &m_catalog.products.emplace_back();
+        product->provider = *name;
+    }
+    if (auto capacity = node.get("capacity")) {
+        if (auto index = capacity->as_choice({"guaranteed", "marketplace"})) {
+            product->capacity = static_cast<Capacity>(*index + 1);
+        }
+        if (auto source = node.require("capacity_source")) {
+            product->capacity_sources = read_source_refs(*source);
+        }
+    }
+    if (node.get("startup_minutes")) {
+        product->startup_minutes = parameter_at(node, "startup_minutes", false, k_startup_minutes);
+    }
+    if (auto clusters = node.get("clusters")) {
+        for (const YamlNode& item : clusters->items()) {
+            if (auto cluster = read_cluster(item)) {
+                product->clusters.push_back(std::move(*cluster));
+            }
+        }
+    }
+    if (auto commitments = node.get("commitments")) {
+        if (!product->commitments) {
+            product->commitments.emplace();
+        }
+        for (const YamlNode& item : commitments->items()) {
+            if (auto sale = read_commitment_sale(item)) {
+                product->commitments->push_back(std::move(*sale));
+            }
+        }
+    }
+    if (auto prices = node.get("reserved_prices")) {
+        for (const YamlNode& item : prices->items()) {
+            if (!item.expect_map({"instance", "term", "payment", "effective_per_hour",
+                                  "upfront_fraction", "region", "source", "as_of"})) {
+                continue;
+            }
+            auto instance = item.string_at("instance", true);
+            ReservedPrice price = read_reserved_fields(item);
+            if (instance) {
+                m_pending_products.push_back(
+                    {*name, *instance, item.get("instance")->diagnostic("")});
+                product->reserved_prices.push_back({*instance, std::move(price)});
+            }
+        }
+    }
+}
+
+std::optional<Cluster> FileReader::read_cluster(const YamlNode& node) {
+    if (!node.expect_map({"instances", "fabric", "gbps_per_node", "sold_as", "min_nodes",
+                          "max_nodes", "nvlink_domain", "source", "note"})) {
+        return std::nullopt;
+    }
+    Cluster cluster;
+    cluster.instances = instance_patterns(node);
+    if (auto fabric = node.require("fabric")) {
+        if (auto index = fabric->as_choice({"none", "ethernet", "roce", "efa", "infiniband"})) {
+            cluster.fabric = static_cast<Fabric>(*index + 1);
+        }
+    }
+    cluster.gbps_per_node = node.number_at("gbps_per_node", false, k_gbps);
+    if (cluster.fabric != Fabric::none && cluster.fabric != Fabric::unknown &&
+        !cluster.gbps_per_node && node.get("fabric")) {
+        node.error("missing required key 'gbps_per_node' (a fabric's bandwidth per node)");
+    }
+    if (auto sold_as = node.require("sold_as")) {
+        if (auto index = sold_as->as_choice({"single", "vm", "cluster"})) {
+            cluster.sold_as = static_cast<SoldAs>(*index + 1);
+        }
+    }
+    cluster.min_nodes = whole_count(node, "min_nodes");
+    cluster.max_nodes = whole_count(node, "max_nodes");
+    if (cluster.min_nodes && cluster.max_nodes && *cluster.min_nodes > *cluster.max_nodes) {
+        node.get("max_nodes")
+            ->error(fmt::format("max_nodes {} is below min_nodes {}", *cluster.max_nodes,
+                                *cluster.min_nodes));
+    }
+    cluster.nvlink_domain = whole_count(node, "nvlink_domain");
+    cluster.sources = required_sources(node);
+    cluster.note = node.string_at("note", false).value_or("");
+    return cluster;
+}
+
+std::optional<CommitmentSale> FileReader::read_commitment_sale(const YamlNode& node) {
+    if (!node.expect_map({"instances", "terms", "min_gpus", "source", "note"})) {
+        return std::nullopt;
+    }
+    CommitmentSale sale;
+    sale.instances = instance_patterns(node);
+    if (auto terms = node.require("terms")) {
+        for (const YamlNode& item : terms->items()) {
+            if (auto term = read_term(item)) {
+                sale.terms.push_back(*term);
+            }
+        }
+    }
+    sale.min_gpus = whole_count(node, "min_gpus");
+    sale.sources = required_sources(node);
+    sale.note = node.string_at("note", false).value_or("");
+    return sale;
+}
+
+void check_products(const Catalog& catalog, const std::vector<PendingProductReference>& pending,
+                    DiagnosticSink& sink) {
+    for (const PendingProductReference& ref : pending) {
+        const Provider* provider = find_provider(catalog, ref.provider);
+        if (provider == nullptr) {
+            Diagnostic d = ref.where;
+            d.message =
+                fmt::format("unknown provider '{}': no such provider in `providers`", ref.provider);
+            sink.add(std::move(d));
+            continue;
+        }
+        if (!ref.instance.empty() &&
+            std::none_of(provider->instances.begin(), provider->instances.end(),
+                         [&](const Instance& i) { return i.type == ref.instance; })) {
+            Diagnostic d = ref.where;
+            d.message = fmt::format("unknown instance type '{}' of provider '{}'", ref.instance,
+                                    ref.provider);
+            sink.add(std::move(d));
+        }
+    }
+}
+
+} // namespace gpuplan::catalog::reading
