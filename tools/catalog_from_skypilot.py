@@ -36,9 +36,12 @@ from decimal import Decimal
 
 SKYPILOT_AS_OF = "2026-07-09"
 SKYPILOT_DATE_NOTE = (
-    "Commit dates are unknown (the source is marked undated); as_of 2026-07-09 is an estimate: the date "
-    "of PR skypilot-org/skypilot-catalog#185 (v9 catalog). "
-    "Prices are a snapshot of public list prices, not current prices.")
+    "The commit's own date is unknown; the v9 folder was created by PR skypilot-org/skypilot-catalog#185 "
+    "on 2026-07-09 as a copy of the daily-refreshed v8 feed, so a v9 commit's prices are no older than "
+    "that: the source's as_of 2026-07-09 is that lower bound, taken from the source's history, not the "
+    "day it was read. Prices are a snapshot of public list prices, not current prices.")
+# The date of PR skypilot-org/skypilot-catalog#185, which created the v9 folder.
+SKYPILOT_V9_AS_OF = "2026-07-09"
 # The Azure extract is a v6 file of unknown date; SkyPilot refreshes old schema folders too, so the
 # v9 date says nothing about it. Its as_of is the date the extract was read.
 AZURE_AS_OF = "2026-12-01"
@@ -363,6 +366,7 @@ def skypilot_source(cloud, version, commit, grade="R", extra="", date_note=SKYPI
         "grade": grade,
         "note": note,
         "undated": True,
+        **({"as_of": SKYPILOT_V9_AS_OF} if version == "v9" and date_note == SKYPILOT_DATE_NOTE else {}),
     }
 
 
@@ -793,6 +797,8 @@ def emit_sources(lines, sources):
             lines.append("    note: %s" % ystr(src["note"]))
         if src.get("undated"):
             lines.append("    undated: true")
+        if src.get("as_of"):
+            lines.append("    as_of: %s" % src["as_of"])
 
 
 # --------------------------------------------------------------------------

@@ -304,6 +304,9 @@ void add_recommend_command(CLI::App& app, Parsed& parsed) {
         ->type_name("N");
     recommend->add_flag("--expand-regions", recommend_options->expand_regions,
                         "One row per option: do not group identical offers in several regions");
+    recommend->add_flag("--accept-soft", recommend_options->accept_soft,
+                        "Rank soft answers (undated or outlier prices, derived commitments, "
+                        "marketplace capacity, quotes) among the firm ones");
     recommend
         ->add_option("--rules", recommend_options->rules.file,
                      "Use this decision tree instead of the shipped one")
@@ -335,6 +338,8 @@ void add_report_command(CLI::App& app, Parsed& parsed) {
     report_command->add_flag(
         "--expand-regions", report_options->recommend.expand_regions,
         "One row per option: do not group identical offers in several regions");
+    report_command->add_flag("--accept-soft", report_options->recommend.accept_soft,
+                             "Rank soft answers among the firm ones");
     report_command
         ->add_option("--chart", report_options->chart,
                      "Also write the cumulative-cost chart as a standalone SVG")

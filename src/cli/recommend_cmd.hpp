@@ -37,6 +37,7 @@ struct RecommendOptions {
     std::string objective = "cost";
     int top = 10;
     bool expand_regions = false; // --expand-regions: one row per option, identical ones too
+    bool accept_soft = false;    // --accept-soft: soft answers rank among the firm ones
     bool fail_if_none = false;
     RulesChoice rules;
     // Not a flag: check prices the larger GPU counts (as --objective time does) to find an option

@@ -283,10 +283,11 @@ SpotOverhead spot_overhead(int nodes, const SpotRisk& risk) {
 }
 
 CashFlows spot_cash_flows(const Usage& usage, double price_per_node_hour,
-                          const SpotOverhead& overhead) {
+                          const SpotOverhead& overhead, const catalog::Billing& billing) {
     Usage stretched = usage;
     stretched.busy_hours_per_run *= overhead.wall_factor;
-    return usage_cash_flows(usage_profile(stretched, 0.0), Item::compute, price_per_node_hour);
+    return usage_cash_flows(usage_profile(stretched, 0.0), Item::compute,
+                            price_per_node_hour * session_factor(stretched, billing));
 }
 
 namespace {

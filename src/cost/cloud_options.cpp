@@ -1,4 +1,5 @@
 #include "cost/commitments.hpp"
+#include "cost/firmness.hpp"
 #include "cost/planner.hpp"
 #include "cost/regions.hpp"
 #include "gpuplan/units.hpp"
@@ -86,6 +87,11 @@ struct Planner::CloudOffer {
     Usage usage{};
     bool endless = false; // the work outlasts k_max_plan_months at on-demand speed
     CashFlows hidden{};
+    const catalog::Product* product = nullptr;
+    bool undated = false; // the provider's prices have no date of their own
+    PriceBasis basis = PriceBasis::snapshot;
+    // Each price row's spot price as a share of its on-demand price: (region, zone, share).
+    std::vector<std::tuple<std::string_view, std::string_view, double>> spot_shares{};
     Option proto{}; // of the commitments
     Option on_demand_proto{};
     Option spot_proto{};
@@ -105,7 +111,16 @@ void Planner::add_cloud(const catalog::Provider& provider, const catalog::Instan
     // A slice is one GPU of its own figures (gpu is already slice_gpu's): the workload runs on
     // one slice or not at all, never across several.
     const int per_node = slice != nullptr ? 1 : static_cast<int>(instance.gpu_count);
-    const estimate::NodeShape shape = estimate::node_shape(instance);
+    const catalog::Cluster* cluster =
+        slice != nullptr ? nullptr : catalog::find_cluster(m_catalog, provider.name, instance.type);
+    estimate::NodeShape shape = estimate::node_shape(instance);
+    if (slice == nullptr) {
+        shape.nvlink = catalog::has_nvlink(instance, gpu);
+        // The fabric's bandwidth is what a multi-node job's collectives cross.
+        if (cluster != nullptr && cluster->gbps_per_node) {
+            shape.network_gbps = cluster->gbps_per_node;
+        }
+    }
     const estimate::GpuEstimate& e = slice != nullptr ? m_cache.get_one(gpu, shape)
                                      : gpu_count      ? m_cache.at(gpu, shape, *gpu_count)
                                                       : m_cache.get(gpu, shape);
@@ -114,7 +129,11 @@ void Planner::add_cloud(const catalog::Provider& provider, const catalog::Instan
                      .gpu = gpu,
                      .slice = slice,
                      .e = e,
-                     .rate = fx(provider.currency)};
+                     .rate = fx(provider.currency),
+                     .product = catalog::find_product(m_catalog, provider.name),
+                     .undated = catalog::is_undated(m_catalog, provider.sources),
+                     .basis = price_basis_of(m_catalog, provider.sources)};
+    offer.spot_shares = spot_shares(instance);
     Option& proto = offer.proto;
     proto = base_option(gpu, e, per_node);
     proto.larger_count = gpu_count.has_value();
@@ -125,11 +144,16 @@ void Planner::add_cloud(const catalog::Provider& provider, const catalog::Instan
     proto.provider = provider.name;
     proto.instance = instance.type;
     proto.price_currency = provider.currency;
-    proto.nvlink = instance.nvlink;
-    proto.network_gbps = instance.network_gbps;
+    proto.nvlink = shape.nvlink;
+    proto.network_gbps = shape.network_gbps;
+    describe_interconnect(proto, cluster, shape, per_node);
+    proto.capacity =
+        offer.product != nullptr ? offer.product->capacity : catalog::Capacity::unknown;
     proto.fx_rate = offer.rate.value_or(1.0);
-    proto.wall_hours = e.wall_hours;
+    add_startup(proto, offer.product);
+    proto.wall_hours = e.wall_hours + proto.startup_hours;
     offer.usage = usage_of(m_workload, e, proto.nodes);
+    offer.usage.busy_hours_per_run += proto.startup_hours;
     offer.endless = usage_end_hour(offer.usage, 0.0) > k_max_plan_months * k_hours_per_month;
     if (!offer.endless) {
         offer.hidden = hidden_flows(e, offer.usage, provider, proto.fx_rate);
@@ -166,11 +190,15 @@ void Planner::plan_spot(CloudOffer& offer) {
     spot_proto = offer.proto;
     spot_proto.purchase = PurchaseOption::spot;
     offer.overhead = stretch_for_spot(m_workload, m_settings, offer.e, spot, spot_proto);
+    spot_proto.wall_hours += spot_proto.startup_hours;
+    if (spot_proto.p90_wall_hours) {
+        *spot_proto.p90_wall_hours += spot_proto.startup_hours;
+    }
     const SpotOverhead& overhead = offer.overhead;
     const int nodes = offer.proto.nodes;
     if (m_workload.task != Task::inference && nodes > 1 &&
         spot_proto.wall_hours > k_spot_gang_caveat_hours) {
-        spot_proto.notes.push_back(add_note(make_note(
+        spot_proto.risks.push_back(add_note(make_note(
             NoteKind::spot_capacity, {static_cast<double>(nodes), spot_proto.wall_hours})));
     }
     spot_proto.notes.push_back(add_note(
@@ -189,8 +217,10 @@ void Planner::plan_spot(CloudOffer& offer) {
         offer.simulation = simulate_spot(offer.e.wall_hours, offer.usage.runs, overhead, spot,
                                          m_settings.simulate, m_settings.seed);
     }
-    offer.unit_spot = flows_of(
-        spot_endless ? CashFlows{} : spot_cash_flows(offer.usage, 1.0, overhead), offer.hidden);
+    offer.unit_spot =
+        flows_of(spot_endless ? CashFlows{}
+                              : spot_cash_flows(offer.usage, 1.0, overhead, offer.provider.billing),
+                 offer.hidden);
     spot_proto.finishes = !spot_endless;
 }
 
@@ -245,8 +275,8 @@ const Planner::UnitCommitment& Planner::unit_commitment(CloudOffer& offer,
 }
 
 void Planner::add_commitment(CloudOffer& offer, const Region& region, PurchaseOption kind) {
-    commitments_for(offer.provider, offer.instance, region, kind, m_workload.horizon_months,
-                    offer.choices);
+    commitments_for(offer.provider, offer.product, offer.instance, region, kind,
+                    m_workload.horizon_months, offer.choices);
     if (offer.choices.empty()) {
         return;
     }
@@ -264,15 +294,23 @@ void Planner::add_commitment(CloudOffer& offer, const Region& region, PurchaseOp
     option.payment = best->payment;
     const bool reserved = is_reserved(kind);
     option.prices_as_of =
-        reserved
-            ? reserved_as_of(offer.instance, region, reserved_term(kind)).value_or(*region.as_of)
-            : region.as_of;
+        reserved ? reserved_as_of(offer.product, offer.instance, region, reserved_term(kind))
+                       .value_or(*region.as_of)
+                 : region.as_of;
     const UnitCommitment& unit = unit_commitment(offer, best->commitment);
     add_commitment_notes(option, unit.use, best->commitment,
                          reserved ? std::string(catalog::to_string(best->payment))
                                   : std::string("prepaid"));
     if (best->is_default) {
         option.notes.push_back(add_note(make_note(NoteKind::default_commitment_price)));
+    }
+    if (reserved) {
+        const CommitmentChoice& choice = *best;
+        const bool published = !choice.from_discount;
+        assess_commitment(
+            offer, option, published, choice.is_default,
+            published && reserved_as_of(offer.product, offer.instance, region, reserved_term(kind))
+                             .has_value());
     }
     // A spill exists only where the region has an on-demand price (commitments_for).
     price_and_judge(offer, option, unit.flows, best->commitment.effective_per_hour,
@@ -285,6 +323,7 @@ void Planner::add_spot(CloudOffer& offer, const Region& region) {
     option.region = region.name;
     option.zone = region.spot_zone;
     option.prices_as_of = region.spot_as_of;
+    assess_spot(offer, option, region);
     if (const std::optional<SpotSimulation>& simulation = offer.simulation) {
         option.p90_wall_hours = simulation->p90_wall_hours;
         const double per_hour = *region.spot * offer.proto.nodes * offer.proto.fx_rate;
@@ -303,8 +342,101 @@ void Planner::add_spot(CloudOffer& offer, const Region& region) {
     price_and_judge(offer, option, offer.unit_spot, *region.spot);
 }
 
+void Planner::add_startup(Option& proto, const catalog::Product* product) {
+    const bool stated = product != nullptr && product->startup_minutes.has_value();
+    const double minutes = stated ? product->startup_minutes->value : k_default_startup_minutes;
+    const bool placeholder = !stated || product->startup_minutes->note.rfind("PLACEHOLDER", 0) == 0;
+    if (m_workload.task == Task::inference) {
+        return; // a service starts once over its horizon
+    }
+    proto.startup_hours = minutes / 60.0;
+    proto.notes.push_back(add_note(
+        make_note(NoteKind::startup, {minutes}, placeholder ? "placeholder" : std::string())));
+}
+
+void Planner::assess_offer(const CloudOffer& offer, Option& option) {
+    if (!is_reserved(option.purchase)) {
+        option.price_basis = offer.discount ? PriceBasis::negotiated : offer.basis;
+        if (offer.undated) {
+            option.prices_as_of.reset();
+            option.risks.push_back(add_note(make_note(
+                NoteKind::risk_undated_price, {m_workload.horizon_months}, offer.provider.name)));
+        }
+    }
+    if (option.capacity == catalog::Capacity::guaranteed) {
+        return;
+    }
+    const bool service = m_workload.task == Task::inference;
+    const double hours = service ? 0.0 : offer.usage.busy_hours_per_run;
+    if (service || option.gpu_count > k_marketplace_max_gpus || hours > k_marketplace_max_hours) {
+        option.risks.push_back(add_note(
+            make_note(NoteKind::risk_marketplace, {static_cast<double>(option.gpu_count), hours},
+                      offer.provider.name, std::string(catalog::to_string(option.capacity)))));
+    }
+}
+
+void Planner::assess_commitment(const CloudOffer& offer, Option& option, bool published,
+                                bool is_default, bool own_date) {
+    option.price_basis = !published ? (is_default ? PriceBasis::derived : PriceBasis::list)
+                         : own_date ? PriceBasis::list
+                                    : offer.basis;
+    if (is_default) {
+        option.risks.push_back(add_note(make_note(NoteKind::risk_derived_commitment)));
+    }
+    if (offer.undated && !own_date) {
+        option.prices_as_of.reset();
+        option.risks.push_back(add_note(make_note(
+            NoteKind::risk_undated_price, {m_workload.horizon_months}, offer.provider.name)));
+    }
+    int min_gpus = 0;
+    std::string unsold =
+        published ? std::string()
+                  : unsold_commitment(offer.product, offer.instance.type,
+                                      reserved_term(option.purchase), option.gpu_count, min_gpus);
+    if (!unsold.empty()) {
+        option.price_basis = PriceBasis::quote;
+        option.risks.push_back(add_note(
+            make_note(NoteKind::risk_quote,
+                      {static_cast<double>(option.gpu_count), static_cast<double>(min_gpus)},
+                      offer.provider.name, std::move(unsold))));
+    }
+}
+
+void Planner::assess_spot(const CloudOffer& offer, Option& option, const Region& region) {
+    if (!region.spot || !region.on_demand || *region.on_demand <= 0.0) {
+        return;
+    }
+    const double share = *region.spot / *region.on_demand;
+    if (const auto outlier =
+            spot_outlier(offer.spot_shares, region.name, region.spot_zone, share)) {
+        option.risks.push_back(add_note(
+            make_note(NoteKind::risk_spot_outlier, {outlier->share, outlier->low, outlier->high},
+                      std::string(region.spot_zone.empty() ? region.name : region.spot_zone))));
+    }
+}
+
 void Planner::price_and_judge(const CloudOffer& offer, Option& option, const Flows& unit,
                               double price, const Flows* spill, double spill_price) {
+    assess_offer(offer, option);
+    if (m_settings.today && option.prices_as_of) {
+        const auto age = static_cast<double>(m_settings.today->days_since_epoch() -
+                                             option.prices_as_of->days_since_epoch());
+        if (age > k_max_firm_price_age_days) {
+            option.risks.push_back(
+                add_note(make_note(NoteKind::risk_stale_price, {age, k_max_firm_price_age_days},
+                                   option.prices_as_of->to_string())));
+        }
+    }
+    if (option.nodes > 1 && option.sold_as == catalog::SoldAs::cluster) {
+        const auto* cluster =
+            catalog::find_cluster(m_catalog, offer.provider.name, offer.instance.type);
+        option.price_basis = PriceBasis::quote;
+        option.risks.push_back(add_note(make_note(
+            NoteKind::risk_cluster_quote,
+            {static_cast<double>(option.nodes),
+             static_cast<double>(cluster != nullptr ? cluster->min_nodes.value_or(0) : 0)},
+            offer.provider.name)));
+    }
     finish(option, unit, price, offer.discount ? &*offer.discount : nullptr, spill, spill_price);
     judge(option, offer.e, offer.gpu, offer.rate.has_value());
 }

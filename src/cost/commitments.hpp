@@ -19,10 +19,29 @@ struct CommitmentChoice {
     catalog::Payment payment = catalog::Payment::no_upfront;
     Commitment commitment;
     bool is_default = false;
+    bool from_discount = false; // priced from a provider discount, not a published price
 };
 
+// Calls `fn` with each published commitment price of `instance`: its own, then those the
+// provider's product facts (`products`, may be nullptr) publish for its type.
+template <class Fn>
+void for_each_reserved(const catalog::Product* product, const catalog::Instance& instance,
+                       Fn&& fn) {
+    for (const catalog::ReservedPrice& price : instance.reserved) {
+        fn(price);
+    }
+    if (product != nullptr) {
+        for (const catalog::ProductReservedPrice& published : product->reserved_prices) {
+            if (published.instance == instance.type) {
+                fn(published.price);
+            }
+        }
+    }
+}
+
 // The date of the instance's first dated commitment price for a term in a region.
-[[nodiscard]] std::optional<Date> reserved_as_of(const catalog::Instance& instance,
+[[nodiscard]] std::optional<Date> reserved_as_of(const catalog::Product* product,
+                                                 const catalog::Instance& instance,
                                                  const Region& region, catalog::Term term);
 
 // The ways to commit in advance: reservations and prepaid subscriptions.
@@ -63,8 +82,8 @@ template <class Value>
 // subscription is prepaid for each whole period (a 730-hour month, or twelve of them). Terms
 // after the first end within `horizon_months` when the region has an on-demand price to pay the
 // spill with; else they are bought as needed.
-void commitments_for(const catalog::Provider& provider, const catalog::Instance& instance,
-                     const Region& region, PurchaseOption kind, double horizon_months,
-                     std::vector<CommitmentChoice>& choices);
+void commitments_for(const catalog::Provider& provider, const catalog::Product* product,
+                     const catalog::Instance& instance, const Region& region, PurchaseOption kind,
+                     double horizon_months, std::vector<CommitmentChoice>& choices);
 
 } // namespace gpuplan::cost::detail

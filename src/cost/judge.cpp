@@ -1,3 +1,4 @@
+#include "cost/firmness.hpp"
 #include "cost/planner.hpp"
 #include "gpuplan/units.hpp"
 
@@ -48,6 +49,11 @@ void reject_first(const Workload& w, Option& option, const estimate::GpuEstimate
     }
     if (c.gpu_count && option.gpu_count != *c.gpu_count) {
         reject(option, Rejection::gpu_count_mismatch, 0.0, *c.gpu_count);
+    }
+    if (!may_span_nodes(option)) {
+        // The price of the GPUs the gang would need, for the line that says a quote is needed.
+        reject(option, Rejection::needs_cluster,
+               option.gpu_hours > 0.0 ? option.total / option.gpu_hours : 0.0, option.nodes);
     }
     if (option.purchase == PurchaseOption::spot && !c.interruptible) {
         reject(option, Rejection::not_interruptible);

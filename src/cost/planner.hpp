@@ -77,6 +77,17 @@ private:
     void add_commitment(CloudOffer& offer, const Region& region, PurchaseOption kind);
     // The spot option of a region whose spot price is usable.
     void add_spot(CloudOffer& offer, const Region& region);
+    // The start-up time of the provider's machines (training and fine-tuning runs), and its note.
+    void add_startup(Option& proto, const catalog::Product* product);
+    // The price basis of a cloud option and what a soft answer rests on: an undated price,
+    // marketplace capacity for a long run, many GPUs or a service (Option::risks).
+    void assess_offer(const CloudOffer& offer, Option& option);
+    // A reservation's basis (published, derived or a quote) and its risks; `own_date`: the
+    // published price states its date.
+    void assess_commitment(const CloudOffer& offer, Option& option, bool published, bool is_default,
+                           bool own_date);
+    // A spot price far below the instance type's other zones (NoteKind::risk_spot_outlier).
+    void assess_spot(const CloudOffer& offer, Option& option, const Region& region);
     // `commitment` at a price of 1 for the offer's usage, computed once per term, upfront share
     // and horizon.
     const UnitCommitment& unit_commitment(CloudOffer& offer, const Commitment& commitment);

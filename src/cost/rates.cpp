@@ -1,6 +1,7 @@
 #include "gpuplan/cost/rates.hpp"
 
 #include "cost/commitments.hpp"
+#include "cost/firmness.hpp"
 #include "cost/regions.hpp"
 #include "gpuplan/finance/finance.hpp"
 #include "gpuplan/units.hpp"
@@ -61,14 +62,19 @@ std::vector<std::string> price_sources(const catalog::Provider& provider,
 
 // The sources of the reservation price (or the provider's discount) of a term and payment.
 std::vector<std::string> reserved_sources(const catalog::Provider& provider,
+                                          const catalog::Product* product,
                                           const catalog::Instance& instance,
                                           std::string_view region, catalog::Term term,
                                           catalog::Payment payment) {
-    for (const catalog::ReservedPrice& price : instance.reserved) {
-        if (price.term == term && price.payment == payment &&
+    std::vector<std::string> found;
+    detail::for_each_reserved(product, instance, [&](const catalog::ReservedPrice& price) {
+        if (found.empty() && price.term == term && price.payment == payment &&
             (price.region.empty() || price.region == region) && !price.sources.empty()) {
-            return price.sources;
+            found = price.sources;
         }
+    });
+    if (!found.empty()) {
+        return found;
     }
     for (const catalog::ReservedDiscount& discount : provider.reserved_discounts) {
         if (discount.term == term && discount.payment == payment && !discount.sources.empty()) {
@@ -88,10 +94,11 @@ double term_npv(Commitment commitment, double monthly_rate) {
 // The commitment of `kind` a region offers with the lowest present value over a whole term, if
 // it offers one; `choices` is a buffer, `sources` the instance's price sources.
 std::optional<CommitmentRate>
-commitment_rate(const catalog::Provider& provider, const catalog::Instance& instance,
-                const Region& region, PurchaseOption kind, double monthly_rate,
-                std::vector<CommitmentChoice>& choices, const std::vector<std::string>& sources) {
-    commitments_for(provider, instance, region, kind, 0.0, choices);
+commitment_rate(const catalog::Provider& provider, const catalog::Product* product,
+                const catalog::Instance& instance, const Region& region, PurchaseOption kind,
+                double monthly_rate, std::vector<CommitmentChoice>& choices,
+                const std::vector<std::string>& sources, bool undated) {
+    commitments_for(provider, product, instance, region, kind, 0.0, choices);
     const CommitmentChoice* best =
         cheapest_choice(choices, [monthly_rate](const CommitmentChoice& choice) {
             return choice.commitment.effective_per_hour * term_npv(choice.commitment, monthly_rate);
@@ -101,16 +108,24 @@ commitment_rate(const catalog::Provider& provider, const catalog::Instance& inst
     }
     if (!is_reserved(kind)) {
         return CommitmentRate{kind,         best->payment, best->commitment, best->is_default,
-                              region.as_of, sources};
+                              region.as_of, sources,       !undated};
     }
-    return CommitmentRate{
-        kind,
-        best->payment,
-        best->commitment,
-        best->is_default,
-        reserved_as_of(instance, region, reserved_term(kind))
-            .value_or(region.as_of.value_or(Date{})),
-        reserved_sources(provider, instance, region.name, reserved_term(kind), best->payment)};
+    const auto own_date = reserved_as_of(product, instance, region, reserved_term(kind));
+    int min_gpus = 0;
+    const bool sold = !best->from_discount ||
+                      detail::unsold_commitment(product, instance.type, reserved_term(kind),
+                                                static_cast<int>(instance.gpu_count), min_gpus)
+                          .empty();
+    // Firm: a published or provider-stated price, sold for this type, with a date of its own.
+    const bool firm = sold && !best->is_default && (own_date.has_value() || !undated);
+    return CommitmentRate{kind,
+                          best->payment,
+                          best->commitment,
+                          best->is_default,
+                          own_date.value_or(region.as_of.value_or(Date{})),
+                          reserved_sources(provider, product, instance, region.name,
+                                           reserved_term(kind), best->payment),
+                          firm};
 }
 
 } // namespace
@@ -143,8 +158,10 @@ std::optional<OfferRates> offer_rates(const catalog::Catalog& catalog, const Opt
     rates.as_of = region->as_of;
     std::vector<CommitmentChoice> choices;
     for (const PurchaseOption kind : k_commitment_kinds) {
-        if (auto rate = commitment_rate(*provider, *instance, *region, kind, monthly_rate, choices,
-                                        rates.sources)) {
+        if (auto rate =
+                commitment_rate(*provider, catalog::find_product(catalog, provider->name),
+                                *instance, *region, kind, monthly_rate, choices, rates.sources,
+                                catalog::is_undated(catalog, provider->sources))) {
             rates.commitments.push_back(std::move(*rate));
         }
     }

@@ -1,6 +1,7 @@
 #include "gpuplan/cost/plan.hpp"
 #include "gpuplan/units.hpp"
 
+#include <array>
 #include <fmt/format.h>
 #include <string>
 #include <string_view>
@@ -29,8 +30,16 @@ std::string_view to_string(Rejection rejection) {
         return "no_exchange_rate";
     case Rejection::excluded_by_rule:
         return "excluded_by_rule";
+    case Rejection::needs_cluster:
+        return "needs_cluster";
     }
     return "?";
+}
+
+std::string_view to_string(PriceBasis basis) {
+    constexpr std::array<std::string_view, 5> k_names{"list", "snapshot", "derived", "negotiated",
+                                                      "quote"};
+    return k_names.at(static_cast<std::size_t>(basis));
 }
 
 std::string reason(const Plan& plan, const Option& o) {
@@ -77,6 +86,11 @@ std::string reason(const Plan& plan, const Option& o) {
     case Rejection::over_budget:
         return fmt::format("costs {:.2f} {}; budget is {:.2f} {}", d.value, plan.currency, d.limit,
                            plan.budget ? plan.budget->currency : plan.currency);
+    case Rejection::needs_cluster:
+        return fmt::format("would need a cluster quote from {}: {} x {} on {} nodes at {:.2f} {} "
+                           "per GPU-hour; it sells no cluster of {} with a known fabric",
+                           o.provider, o.gpu_count, o.gpu, o.nodes, d.value, plan.currency,
+                           o.instance);
     case Rejection::misses_latency_target:
     case Rejection::excluded_by_rule:
         return o.reason;

@@ -20,6 +20,14 @@ void Planner::add_self_built(const catalog::Build& build, const catalog::Gpu& gp
     proto.prices_as_of = build.as_of;
     proto.nvlink = build.nvlink;
     proto.network_gbps = build.network_gbps;
+    proto.nvlink_domain = build.nvlink ? build.gpu_count : 1;
+    proto.sold_as = catalog::SoldAs::cluster;
+    proto.capacity = catalog::Capacity::guaranteed;
+    // Servers are bought on a vendor's quote; the catalog's capex is a market survey.
+    proto.price_basis = PriceBasis::quote;
+    proto.risks.push_back(add_note(
+        make_note(NoteKind::risk_quote, {static_cast<double>(build.gpu_count), 0.0}, "self_built",
+                  "a server build priced from market surveys, bought on a vendor quote")));
     proto.fx_rate = rate.value_or(1.0);
     const Usage usage = usage_of(m_workload, e, proto.nodes);
 

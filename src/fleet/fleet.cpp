@@ -28,9 +28,15 @@ struct Candidate {
 };
 
 std::vector<Candidate> candidates_of(const cost::Plan& plan, bool interruptible) {
+    // Firm answers first, as recommend ranks them: soft ones only when a job has no firm one
+    // (docs/methodology.md, "C9c").
+    const bool any_firm =
+        std::any_of(plan.options().begin(), plan.options().end(), [](const Option& o) {
+            return !o.rejection && o.purchase == PurchaseOption::on_demand && o.firm();
+        });
     std::map<std::pair<std::string, std::string>, Candidate> best;
     for (const Option& o : plan.options()) {
-        if (o.rejection || o.purchase != PurchaseOption::on_demand) {
+        if (o.rejection || o.purchase != PurchaseOption::on_demand || (any_firm && !o.firm())) {
             continue;
         }
         Candidate& c = best[{o.gpu, o.provider}];
@@ -43,8 +49,8 @@ std::vector<Candidate> candidates_of(const cost::Plan& plan, bool interruptible)
         c.score = c.on_demand->npv;
         for (const Option& o : plan.options()) {
             if (interruptible && !o.rejection && o.purchase == PurchaseOption::spot &&
-                o.provider == c.on_demand->provider && o.region == c.on_demand->region &&
-                o.instance == c.on_demand->instance) {
+                (!any_firm || o.firm()) && o.provider == c.on_demand->provider &&
+                o.region == c.on_demand->region && o.instance == c.on_demand->instance) {
                 c.spot = &o;
                 c.score = std::min(c.score, o.npv);
             }
@@ -90,6 +96,9 @@ std::string join_dates(const std::optional<Date>& date) {
 
 void add_commitment_offers(Pool& pool, const cost::OfferRates& rates, int horizon, double rate) {
     for (const cost::CommitmentRate& c : rates.commitments) {
+        if (!c.firm) {
+            continue; // a fleet commits only where the term is sold at a dated published price
+        }
         Offer offer;
         offer.purchase = c.kind;
         offer.term_months = c.commitment.term_months;

@@ -42,6 +42,7 @@ bool tie_break(const cost::Option& a, const cost::Option& b) {
 struct Keyed {
     double key = 0.0;
     std::size_t index = 0;
+    int tier = 0; // 0 before 1: firm options before soft ones
 };
 
 // The indices of `keyed` in order, the first `count` of them (all by default).
@@ -49,6 +50,9 @@ template <class Tie>
 std::vector<std::size_t> sorted(std::vector<Keyed>& keyed, const Tie& tie,
                                 std::size_t count = std::numeric_limits<std::size_t>::max()) {
     const auto less = [&](const Keyed& a, const Keyed& b) {
+        if (a.tier != b.tier) {
+            return a.tier < b.tier;
+        }
         if (a.key != b.key) {
             return a.key < b.key;
         }
@@ -72,12 +76,13 @@ std::vector<std::size_t> sorted(std::vector<Keyed>& keyed, const Tie& tie,
 } // namespace
 
 std::vector<std::size_t> rank(std::span<const cost::Option> options, Objective objective,
-                              Candidates candidates) {
-    return rank_first(options, objective, candidates, std::numeric_limits<std::size_t>::max());
+                              Candidates candidates, Soft soft) {
+    return rank_first(options, objective, candidates, std::numeric_limits<std::size_t>::max(),
+                      soft);
 }
 
 std::vector<std::size_t> rank_first(std::span<const cost::Option> options, Objective objective,
-                                    Candidates candidates, std::size_t count) {
+                                    Candidates candidates, std::size_t count, Soft soft) {
     const auto candidate = [candidates](const cost::Option& option) {
         return !option.rejection || (candidates == Candidates::feasible_or_rule_excluded &&
                                      *option.rejection == cost::Rejection::excluded_by_rule);
@@ -107,7 +112,8 @@ std::vector<std::size_t> rank_first(std::span<const cost::Option> options, Objec
     std::vector<Keyed> keyed;
     for (std::size_t i = 0; i < options.size(); ++i) {
         if (candidate(options[i])) {
-            keyed.push_back({key(options[i]), i});
+            const int tier = soft == Soft::after && !options[i].firm() ? 1 : 0;
+            keyed.push_back({key(options[i]), i, tier});
         }
     }
     return sorted(

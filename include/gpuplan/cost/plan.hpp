@@ -64,7 +64,31 @@ struct Settings {
     int simulate = 0;       // Monte Carlo samples for spot (0 = none)
     std::uint64_t seed = 1; // Monte Carlo seed
     GpuCounts counts = GpuCounts::minimum;
+    // The date prices are aged to; nullopt = no age check. A price older than
+    // k_max_firm_price_age_days is a risk (NoteKind::risk_stale_price).
+    std::optional<Date> today;
 };
+
+// How firm an option's price is (docs/methodology.md, "Firm and soft answers"): list (a
+// published price), snapshot (a third party's copy of one), derived (a default discount or a
+// market survey), negotiated (the user's own), quote (priced, but not sold in this form
+// without a quote).
+enum class PriceBasis { list, snapshot, derived, negotiated, quote };
+[[nodiscard]] std::string_view to_string(PriceBasis basis);
+
+// A marketplace offer (hosts come and go) is a risk past this many GPUs (one 8-GPU node)...
+inline constexpr int k_marketplace_max_gpus = 8;
+// ...or past this many machine-hours of one run, a week (gpuplan's threshold).
+inline constexpr double k_marketplace_max_hours = 168.0;
+// A spot price is an outlier when its share of on-demand is below this fraction of the median
+// share of the instance type's other zones and regions (gpuplan's threshold: the AWS case of 10%
+// against 21-31% is 0.4 of the median).
+inline constexpr double k_spot_outlier_fraction = 0.6;
+// A dated price older than this many days is no firm answer (gpuplan's threshold: a year; the
+// public GPU lists moved by 20-45% within a year in 2025-2026, docs/methodology.md).
+inline constexpr double k_max_firm_price_age_days = 365.0;
+// Start-up minutes when neither the provider nor the catalog states any (a PLACEHOLDER).
+inline constexpr double k_default_startup_minutes = 10.0;
 
 // Why an option cannot be ranked.
 enum class Rejection {
@@ -78,6 +102,7 @@ enum class Rejection {
     over_budget,
     no_exchange_rate,
     excluded_by_rule, // the decision tree rules it out (docs/decision-rules.md)
+    needs_cluster,    // several nodes of a type not sold as a cluster with a known fabric
 };
 // The published reason code, e.g. `misses_deadline`.
 [[nodiscard]] std::string_view to_string(Rejection rejection);
@@ -120,6 +145,8 @@ struct RejectionDetail {
     double limit = 0.0;   // GiB on the GPU model, a GPU count, the deadline or the budget
     int gpu_count = 0;    // does_not_fit: the GPUs the memory is spread over
     bool service = false; // misses_deadline: an inference service (lead time, not runs)
+    // needs_cluster: the price per GPU-hour of one node (output currency) is `value`, the
+    // nodes `limit`.
 
     bool at_p90 = false; // misses_deadline: `value` is the P90 wall time (spot)
 
@@ -141,6 +168,19 @@ struct Option {
     bool larger_count = false;
     bool nvlink = false;                // the node's GPUs are NVLink-connected
     std::optional<double> network_gbps; // node-to-node bandwidth; nullopt = unknown
+    // The scale-out facts of the instance type (catalog `products`): the fabric, how nodes are
+    // sold together, the GPUs of one NVLink domain and the sources; unknown when none states it.
+    catalog::Fabric fabric = catalog::Fabric::unknown;
+    catalog::SoldAs sold_as = catalog::SoldAs::unknown;
+    int nvlink_domain = 1;
+    std::optional<int> cluster_max_nodes; // the largest cluster sold, nodes
+    std::vector<std::string> interconnect_sources;
+    catalog::Capacity capacity = catalog::Capacity::unknown;
+    PriceBasis price_basis = PriceBasis::snapshot;
+    double startup_hours = 0.0; // per run: provisioning, boot and image, in wall_hours
+    // What a soft answer rests on (undated or outlier prices, derived commitments, marketplace
+    // capacity, quotes): indices into Plan::notes. Empty = a firm answer.
+    std::vector<NoteIndex> risks;
     PurchaseOption purchase = PurchaseOption::on_demand;
     std::optional<catalog::Payment> payment; // reserved: how the commitment is paid
     bool bridged = false;
@@ -174,6 +214,8 @@ struct Option {
     // provider/region/instance/purchase, or self_built/BUILD[/bridge], then @GPU_COUNT for a
     // larger count: unique within a plan.
     [[nodiscard]] std::string id() const;
+    // Whether the option can be bought as described at a dated published price (no risks).
+    [[nodiscard]] bool firm() const { return risks.empty(); }
     bool operator==(const Option&) const = default;
 };
 

@@ -22,6 +22,9 @@ struct CommitmentRate {
     bool is_default = false; // priced from a provider-wide default discount
     std::optional<Date> as_of;
     std::vector<std::string> sources;
+    // Sold as priced, at a published or provider-stated price with a date of its own: what
+    // fleet planning may commit to (docs/methodology.md, "Firm and soft answers").
+    bool firm = false;
 };
 
 // The prices of the option's provider, region and instance type (price currency, per

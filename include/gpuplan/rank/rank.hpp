@@ -24,18 +24,24 @@ enum class Candidates {
     feasible_or_rule_excluded, // also those only a rule excludes: where they would have ranked
 };
 
-// Indices into `options` of the candidate options, best first. Ties on the objective fall back
+// Where soft options (cost::Option::firm() false) rank: after every firm one (the default
+// answer is firm), or among them by the objective alone (the user accepts soft answers).
+enum class Soft { after, mixed };
+
+// Indices into `options` of the candidate options, best first; with Soft::after the firm ones
+// first. Ties on the objective fall back
 // to the decision tree's GPU preference (a favoured model first), then NPV, then wall hours, then
 // GPU count, then id (unique), so the order is total.
 [[nodiscard]] std::vector<std::size_t> rank(std::span<const cost::Option> options,
                                             Objective objective,
-                                            Candidates candidates = Candidates::feasible);
+                                            Candidates candidates = Candidates::feasible,
+                                            Soft soft = Soft::after);
 
 // The first `count` of rank() (all of them when fewer), in the same order, without ordering the
 // rest.
 [[nodiscard]] std::vector<std::size_t> rank_first(std::span<const cost::Option> options,
                                                   Objective objective, Candidates candidates,
-                                                  std::size_t count);
+                                                  std::size_t count, Soft soft = Soft::after);
 
 // Indices of the rejected options, cheapest NPV first, then id.
 [[nodiscard]] std::vector<std::size_t> rejected(std::span<const cost::Option> options);

@@ -40,6 +40,9 @@ struct Settings {
     int top = 10;                // options shown; 0 = all
     bool sensitivity = false;    // also re-price with each sensitivity input moved (report)
     bool expand_regions = false; // one row per option: identical offers are not grouped
+    // Soft answers (undated or outlier prices, derived commitments, marketplace capacity for
+    // long runs, quotes) rank among the firm ones instead of after them.
+    bool accept_soft = false;
     // The date prices are aged to (the CLI's clock, UTC); nullopt = no age check. The best
     // option's prices older than `max_price_age_days` (or of unknown date) are flagged.
     std::optional<Date> today;

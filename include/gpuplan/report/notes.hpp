@@ -5,12 +5,17 @@
 
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace gpuplan::report {
 
 // One note as a sentence, e.g. `billed per 3600 s, minimum 0 s`.
 [[nodiscard]] std::string note_text(const cost::Note& note);
+
+// The published code of a risk note (`undated_price`, `derived_commitment`, `quote`,
+// `marketplace_capacity`, `spot_outlier`, `spot_capacity`).
+[[nodiscard]] std::string_view risk_code(cost::NoteKind kind);
 
 // The sentences of the notes at `indices` of `table` (a plan's notes), in order.
 [[nodiscard]] std::vector<std::string> note_texts(std::span<const cost::Note> table,
