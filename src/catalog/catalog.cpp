@@ -291,13 +291,12 @@ const Cluster* find_cluster(const Catalog& catalog, std::string_view provider,
     if (product == nullptr) {
         return nullptr;
     }
-    for (auto it = product->clusters.rbegin(); it != product->clusters.rend(); ++it) {
-        if (std::any_of(it->instances.begin(), it->instances.end(),
-                        [&](const std::string& p) { return matches_instance(p, instance); })) {
-            return &*it;
-        }
-    }
-    return nullptr;
+    const auto names = [&](const Cluster& c) {
+        return std::any_of(c.instances.begin(), c.instances.end(),
+                           [&](const std::string& p) { return matches_instance(p, instance); });
+    };
+    const auto it = std::find_if(product->clusters.rbegin(), product->clusters.rend(), names);
+    return it == product->clusters.rend() ? nullptr : &*it;
 }
 
 bool has_nvlink(const Instance& instance, const Gpu& gpu) {

@@ -139,6 +139,8 @@ private:
 
     // Product facts: clusters, capacity, start-up, commitments sold (read_products.cpp).
     void read_product(const YamlNode& node);
+    // A product's clusters, commitments sold and published commitment prices.
+    void read_product_lists(const YamlNode& node, const std::string& name, Product& product);
     std::optional<Cluster> read_cluster(const YamlNode& node);
     std::optional<CommitmentSale> read_commitment_sale(const YamlNode& node);
 

@@ -74,20 +74,25 @@ void FileReader::read_product(const YamlNode& node) {
     if (node.get("startup_minutes")) {
         product->startup_minutes = parameter_at(node, "startup_minutes", false, k_startup_minutes);
     }
+    read_product_lists(node, *name, *product);
+}
+
+void FileReader::read_product_lists(const YamlNode& node, const std::string& name,
+                                    Product& product) {
     if (auto clusters = node.get("clusters")) {
         for (const YamlNode& item : clusters->items()) {
             if (auto cluster = read_cluster(item)) {
-                product->clusters.push_back(std::move(*cluster));
+                product.clusters.push_back(std::move(*cluster));
             }
         }
     }
     if (auto commitments = node.get("commitments")) {
-        if (!product->commitments) {
-            product->commitments.emplace();
+        if (!product.commitments) {
+            product.commitments.emplace();
         }
         for (const YamlNode& item : commitments->items()) {
             if (auto sale = read_commitment_sale(item)) {
-                product->commitments->push_back(std::move(*sale));
+                product.commitments->push_back(std::move(*sale));
             }
         }
     }
@@ -101,8 +106,8 @@ void FileReader::read_product(const YamlNode& node) {
             ReservedPrice price = read_reserved_fields(item);
             if (instance) {
                 m_pending_products.push_back(
-                    {*name, *instance, item.get("instance")->diagnostic("")});
-                product->reserved_prices.push_back({*instance, std::move(price)});
+                    {name, *instance, item.get("instance")->diagnostic("")});
+                product.reserved_prices.push_back({*instance, std::move(price)});
             }
         }
     }
