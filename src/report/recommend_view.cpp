@@ -609,7 +609,7 @@ std::string firmness_text(const recommend::Recommendation& r, const std::string&
             continue;
         }
         out +=
-            fmt::format("{}soft answer {} saves {:.0f}%, rests on: {}\n", bullet, o.id(),
+            fmt::format("{}soft answer {} saves {:.0f}%: {}\n", bullet, o.id(),
                         100.0 * (1.0 - o.npv / best.npv), note_text(plan.notes[o.risks.front()]));
         ++shown;
     }
