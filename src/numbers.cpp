@@ -2,6 +2,7 @@
 
 #include "gpuplan/units.hpp"
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <fmt/format.h>
@@ -104,7 +105,11 @@ std::string format_duration(double hours) {
     if (!std::isfinite(hours) || hours < 0) {
         return "n/a";
     }
-    const double minutes_total = std::round(hours * 60.0);
+    const double seconds_total = std::round(hours * k_seconds_per_hour);
+    if (seconds_total < 60) {
+        return fmt::format("{}s", static_cast<long>(seconds_total)); // never "0m" for a short run
+    }
+    const double minutes_total = std::max(1.0, std::round(hours * 60.0));
     if (minutes_total < 60) {
         return fmt::format("{}m", static_cast<long>(minutes_total));
     }

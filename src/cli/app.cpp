@@ -755,6 +755,7 @@ void apply_settings(Parsed& parsed, const Io& io) {
     c.catalogs = s.catalogs.values;
     c.discounts = s.discounts.values;
     c.discount_rate = s.discount_rate.value;
+    c.accept_soft = s.accept_soft.value == "true";
     c.settings = std::move(s);
 }
 

@@ -84,6 +84,7 @@ struct CommonOptions {
     std::string cache_dir;       // the price cache folder (Io::cache_dir); empty = none
     std::vector<std::string> discounts; // PROVIDER=FRACTION from the environment or the file
     std::string discount_rate;          // from the environment or the file; empty = none
+    bool accept_soft = false;           // accept_soft from the environment or the file
     Settings settings;                  // every setting with its origin (config show)
 };
 

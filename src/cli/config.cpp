@@ -95,6 +95,10 @@ bool color_choice(const std::string& text) {
     return text == "auto" || text == "always" || text == "never";
 }
 
+bool bool_choice(const std::string& text) {
+    return text == "true" || text == "false";
+}
+
 bool currency_choice(const std::string& text) {
     return is_currency_code(text);
 }
@@ -109,7 +113,7 @@ void read_file(const std::string& path, const std::string& home, Settings& setti
     detail::YamlContext context{file.name, &sink};
     auto root = detail::parse_yaml_document(file.text, context);
     if (root && root->expect_map({"schema_version", "currency", "catalogs", "discounts",
-                                  "discount_rate", "color"})) {
+                                  "discount_rate", "color", "accept_soft"})) {
         bool version_ok = false;
         if (auto version = root->require("schema_version")) {
             const auto value = version->as_integer(0, 1'000'000);
@@ -127,6 +131,8 @@ void read_file(const std::string& path, const std::string& home, Settings& setti
                         "an annual rate such as 0.10 or 10%");
             read_scalar(*root, "color", settings.color, path, color_choice,
                         "auto, always or never");
+            read_scalar(*root, "accept_soft", settings.accept_soft, path, bool_choice,
+                        "true or false");
             read_lists(*root, settings, path, home);
         }
     }
@@ -171,6 +177,10 @@ void read_environment(const std::map<std::string, std::string>& env, Settings& s
         check(*value, "GPUPLAN_COLOR", color_choice(*value), "auto, always or never");
         settings.color = {*value, "GPUPLAN_COLOR"};
     }
+    if (const std::string* value = variable("GPUPLAN_ACCEPT_SOFT")) {
+        check(*value, "GPUPLAN_ACCEPT_SOFT", bool_choice(*value), "true or false");
+        settings.accept_soft = {*value, "GPUPLAN_ACCEPT_SOFT"};
+    }
     if (const std::string* value = variable("GPUPLAN_CATALOG")) {
         settings.catalogs = {split(*value, ':'), "GPUPLAN_CATALOG"};
     }
@@ -196,9 +206,9 @@ std::string config_file_from(const char* xdg_config_home, const char* home) {
 }
 
 const std::vector<std::string>& setting_variables() {
-    static const std::vector<std::string> k_variables{"GPUPLAN_CATALOG", "GPUPLAN_COLOR",
-                                                      "GPUPLAN_CURRENCY", "GPUPLAN_DISCOUNT",
-                                                      "GPUPLAN_DISCOUNT_RATE"};
+    static const std::vector<std::string> k_variables{
+        "GPUPLAN_ACCEPT_SOFT", "GPUPLAN_CATALOG",  "GPUPLAN_COLOR",
+        "GPUPLAN_CURRENCY",    "GPUPLAN_DISCOUNT", "GPUPLAN_DISCOUNT_RATE"};
     return k_variables;
 }
 

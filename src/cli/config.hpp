@@ -28,6 +28,8 @@ struct Settings {
     ListSetting discounts; // PROVIDER=FRACTION, before the --discount flags
     Setting discount_rate; // empty: each workload's own (default 0.10)
     Setting color{"auto"}; // auto, always or never
+    // true: soft answers rank among the firm ones (recommend and report --accept-soft)
+    Setting accept_soft{"false"};
 };
 
 // The configuration file's path: $XDG_CONFIG_HOME/gpuplan/config.yaml, else

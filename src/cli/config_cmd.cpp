@@ -35,6 +35,7 @@ Exit run_config_show(const CommonOptions& common, Io& io) {
             s.discount_rate.value.empty() ? "(each workload's, else 0.10)" : s.discount_rate.value,
             s.discount_rate.origin);
     text += row("color", s.color.value, s.color.origin);
+    text += row("accept_soft", s.accept_soft.value, s.accept_soft.origin);
     struct stat info {};
     const std::string file =
         io.config_file.empty() ? "none (neither XDG_CONFIG_HOME nor HOME is set)"

@@ -119,7 +119,7 @@ recommend::Recommendation make_recommendation(const CommonOptions& common,
                                        .top = options.top,
                                        .sensitivity = with_sensitivity,
                                        .expand_regions = options.expand_regions,
-                                       .accept_soft = options.accept_soft,
+                                       .accept_soft = options.accept_soft || common.accept_soft,
                                        .today = today(io),
                                        .max_price_age_days =
                                            age_limit ? *age_limit / k_hours_per_day

@@ -129,7 +129,9 @@ TEST_CASE("SI counts keep three significant digits and drop trailing zeros", "[f
 }
 
 TEST_CASE("durations pick minutes, hours, days, months or years", "[format][duration]") {
-    CHECK(format_duration(0) == "0m");
+    CHECK(format_duration(0) == "0s");
+    CHECK(format_duration(20.0 / 3600.0) == "20s"); // a sub-minute run prints in seconds
+    CHECK(format_duration(59.6 / 3600.0) == "1m");
     CHECK(format_duration(0.75) == "45m");
     CHECK(format_duration(0.99) == "59m"); // 59.4 minutes
     CHECK(format_duration(0.995) == "1h"); // 59.7 minutes round to the hour
