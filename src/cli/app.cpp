@@ -362,6 +362,9 @@ void add_fleet_command(CLI::App& app, Parsed& parsed) {
         ->add_option("--chart", fleet_options->chart,
                      "Also write the demand-against-capacity chart as a standalone SVG")
         ->type_name("FILE.svg");
+    fleet->add_flag("--accept-soft", fleet_options->accept_soft,
+                    "Also commit to soft offers: derived or unsold commitment terms, servers "
+                    "bought on a quote");
     fleet->callback([&parsed, fleet_options] {
         parsed.action = [&parsed, fleet_options](Io& io) {
             return run_fleet(parsed.common, *fleet_options, io);

@@ -40,6 +40,7 @@ Exit run_fleet(const CommonOptions& common, const FleetOptions& options, Io& io)
     const decide::Tree tree = load_tree("", catalog);
     cost::Settings settings;
     settings.currency = common.currency;
+    settings.accept_soft = options.accept_soft || common.accept_soft;
     const fleet::Planned planned = timed("fleet", [&] {
         return fleet::plan_fleet(portfolio, catalog, &tree, settings, generator_info(common));
     });

@@ -10,6 +10,7 @@ namespace gpuplan::cli {
 struct FleetOptions {
     std::string portfolio;
     std::string chart; // also write the demand chart as SVG; empty = none
+    bool accept_soft = false; // --accept-soft: also commit to soft offers
 };
 
 [[nodiscard]] Exit run_fleet(const CommonOptions& common, const FleetOptions& options, Io& io);

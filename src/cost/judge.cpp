@@ -50,11 +50,6 @@ void reject_first(const Workload& w, Option& option, const estimate::GpuEstimate
     if (c.gpu_count && option.gpu_count != *c.gpu_count) {
         reject(option, Rejection::gpu_count_mismatch, 0.0, *c.gpu_count);
     }
-    if (!may_span_nodes(option)) {
-        // The price of the GPUs the gang would need, for the line that says a quote is needed.
-        reject(option, Rejection::needs_cluster,
-               option.gpu_hours > 0.0 ? option.total / option.gpu_hours : 0.0, option.nodes);
-    }
     if (option.purchase == PurchaseOption::spot && !c.interruptible) {
         reject(option, Rejection::not_interruptible);
     }
@@ -79,6 +74,12 @@ void reject_first(const Workload& w, Option& option, const estimate::GpuEstimate
     }
     if (!option.within_budget) {
         reject(option, Rejection::over_budget, option.total, c.budget->amount);
+    }
+    // Judged last, so a gang rejected only for want of a cluster is one that would otherwise
+    // answer: the line that says a cluster quote is needed quotes its price per GPU-hour.
+    if (!may_span_nodes(option)) {
+        reject(option, Rejection::needs_cluster,
+               option.gpu_hours > 0.0 ? option.total / option.gpu_hours : 0.0, option.nodes);
     }
 }
 

@@ -94,9 +94,10 @@ std::string join_dates(const std::optional<Date>& date) {
     return date ? date->to_string() : std::string();
 }
 
-void add_commitment_offers(Pool& pool, const cost::OfferRates& rates, int horizon, double rate) {
+void add_commitment_offers(Pool& pool, const cost::OfferRates& rates, int horizon, double rate,
+                           bool accept_soft) {
     for (const cost::CommitmentRate& c : rates.commitments) {
-        if (!c.firm) {
+        if (!c.firm && !accept_soft) {
             continue; // a fleet commits only where the term is sold at a dated published price
         }
         Offer offer;
@@ -189,6 +190,7 @@ struct Builder {
     using Key = std::tuple<std::string, std::string, std::string, std::string>;
     const catalog::Catalog& catalog;
     std::string currency;
+    bool accept_soft = false;
     Problem problem;
     std::map<Key, Pool> built;        // every pool priced so far
     std::map<Key, std::size_t> index; // those in the problem
@@ -205,9 +207,13 @@ struct Builder {
         if (const auto rates = cost::offer_rates(catalog, od, problem.monthly_rate)) {
             pool.on_demand_per_gpu_hour =
                 rates->on_demand.value_or(0.0) * rates->fx_rate / od.gpus_per_node;
-            add_commitment_offers(pool, *rates, problem.horizon_months, problem.monthly_rate);
+            add_commitment_offers(pool, *rates, problem.horizon_months, problem.monthly_rate,
+                                  accept_soft);
         }
-        add_self_built_offer(pool, catalog, currency, problem.horizon_months, problem.monthly_rate);
+        if (accept_soft) { // servers are bought on a vendor's quote: never a firm commitment
+            add_self_built_offer(pool, catalog, currency, problem.horizon_months,
+                                 problem.monthly_rate);
+        }
         return built.emplace(key, std::move(pool)).first->second;
     }
 
@@ -472,7 +478,7 @@ Planned plan_fleet(const Portfolio& portfolio, const catalog::Catalog& catalog,
     out.currency = settings.currency.empty() ? portfolio.finance.currency : settings.currency;
     out.discount_rate = portfolio.finance.discount_rate;
     out.horizon_months = portfolio.horizon_months;
-    Builder builder{catalog, out.currency, {}, {}, {}, {}};
+    Builder builder{catalog, out.currency, settings.accept_soft, {}, {}, {}, {}};
     Problem& problem = builder.problem;
     problem.horizon_months = portfolio.horizon_months;
     problem.monthly_rate = finance::monthly_rate(portfolio.finance.discount_rate);

@@ -163,10 +163,13 @@ Portfolio fixture_portfolio(const std::string& name) {
     return read_portfolio({name, fixture("fleet/" + name)}, load);
 }
 
-Planned plan_fixture(const std::string& portfolio, const std::string& catalog_file) {
+Planned plan_fixture(const std::string& portfolio, const std::string& catalog_file,
+                     bool accept_soft = false) {
     const std::vector<TextFile> files{{catalog_file, fixture("fleet/" + catalog_file)}};
     const catalog::Catalog catalog = catalog::load_catalog(files);
-    return plan_fleet(fixture_portfolio(portfolio), catalog, nullptr, {}, {});
+    cost::Settings settings;
+    settings.accept_soft = accept_soft;
+    return plan_fleet(fixture_portfolio(portfolio), catalog, nullptr, settings, {});
 }
 
 int units_of(const Solution& solution, const Problem& problem, PurchaseOption kind) {
@@ -270,7 +273,8 @@ TEST_CASE("demand rising from 8 to 64 GPUs is covered by staggered commitments",
 }
 
 TEST_CASE("owning wins for the base load when a server is cheaper than a 3-year term", "[fleet]") {
-    const Planned planned = plan_fixture("owned-base.yaml", "owned-catalog.yaml");
+    // Servers are bought on a quote: a soft commitment the user accepts.
+    const Planned planned = plan_fixture("owned-base.yaml", "owned-catalog.yaml", true);
     const Solution& s = planned.solution;
     REQUIRE(s.optimal);
     CHECK(units_of(s, planned.problem, PurchaseOption::self_built) == 1);
@@ -302,4 +306,11 @@ TEST_CASE("a portfolio's problems are reported together at their places", "[flee
               std::string::npos);
         CHECK(error.diagnostics()[1].line == 4);
     }
+}
+
+TEST_CASE("by default a fleet buys no server: it is priced from surveys and bought on a quote",
+          "[fleet]") {
+    const Planned planned = plan_fixture("owned-base.yaml", "owned-catalog.yaml");
+    REQUIRE(planned.solution.optimal);
+    CHECK(units_of(planned.solution, planned.problem, PurchaseOption::self_built) == 0);
 }

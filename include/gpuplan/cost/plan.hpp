@@ -67,6 +67,9 @@ struct Settings {
     // The date prices are aged to; nullopt = no age check. A price older than
     // k_max_firm_price_age_days is a risk (NoteKind::risk_stale_price).
     std::optional<Date> today;
+    // Fleet planning: also commit to soft offers (derived or unsold commitment terms, servers
+    // bought on a quote); by default a fleet commits only to firm ones.
+    bool accept_soft = false;
 };
 
 // How firm an option's price is (docs/methodology.md, "Firm and soft answers"): list (a
