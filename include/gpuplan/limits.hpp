@@ -22,6 +22,9 @@ inline constexpr double k_max_magnitude = 1e18;
 inline constexpr double k_max_price_per_hour = 1e9;
 // GPUs in one instance type (catalog and feeds).
 inline constexpr double k_max_instance_gpus = 1024.0;
+// The smallest share of one GPU an instance type may sell (a MIG slice is 1/7, a vendor fraction
+// 1/8); below it a count is a corrupt value, not a product (docs/limits.md, `instance_gpus`).
+inline constexpr double k_min_instance_gpus = 0.01;
 // vCPUs of one instance type (catalog feeds).
 inline constexpr double k_max_instance_vcpus = 100000.0;
 // Memory of one instance type, GiB.

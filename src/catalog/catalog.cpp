@@ -1,6 +1,7 @@
 #include "gpuplan/catalog/catalog.hpp"
 
 #include "detail/strings.hpp"
+#include "gpuplan/limits.hpp"
 
 #include <algorithm>
 #include <array>
@@ -426,6 +427,52 @@ std::size_t offer_count(const Catalog& catalog) {
     return count;
 }
 
+namespace {
+
+bool valid_price(const std::optional<double>& price) {
+    return !price ||
+           (std::isfinite(*price) && *price >= 0.0 && *price <= limits::k_max_price_per_hour);
+}
+
+// What is out of range in one instance; empty when nothing.
+std::string invalid_instance(const Instance& instance) {
+    if (!(instance.gpu_count >= limits::k_min_instance_gpus &&
+          instance.gpu_count <= limits::k_max_instance_gpus)) {
+        return fmt::format("GPU count {:g}", instance.gpu_count);
+    }
+    for (const PriceRow& row : instance.prices) {
+        for (const auto& price : {row.on_demand, row.spot, row.monthly, row.yearly}) {
+            if (!valid_price(price)) {
+                return fmt::format("price {:g} in {}", *price, row.region);
+            }
+        }
+    }
+    for (const ReservedPrice& price : instance.reserved) {
+        if (!valid_price(price.effective_per_hour) ||
+            !(price.upfront_fraction >= 0.0 && price.upfront_fraction <= 1.0)) {
+            return fmt::format("commitment price {:g}", price.effective_per_hour);
+        }
+    }
+    if (const auto& rate = instance.spot_interruption_rate_per_node_hour;
+        rate && !(rate->value >= 0.0 && rate->value <= k_max_interruption_rate_per_node_hour)) {
+        return fmt::format("spot interruption rate {:g}", rate->value);
+    }
+    return {};
+}
+
+} // namespace
+
+std::string invalid_value(const Catalog& catalog) {
+    for (const Provider& provider : catalog.providers) {
+        for (const Instance& instance : provider.instances) {
+            if (std::string what = invalid_instance(instance); !what.empty()) {
+                return fmt::format("{}/{}: {}", provider.name, instance.type, what);
+            }
+        }
+    }
+    return {};
+}
+
 std::optional<std::pair<Date, Date>> price_date_range(const Catalog& catalog) {
     std::optional<std::pair<Date, Date>> range;
     auto widen = [&](const Date& date) {
@@ -439,7 +486,9 @@ std::optional<std::pair<Date, Date>> price_date_range(const Catalog& catalog) {
     for (const Provider& provider : catalog.providers) {
         for (const Instance& instance : provider.instances) {
             for (const PriceRow& row : instance.prices) {
-                widen(row.as_of.value_or(provider.as_of));
+                if (const auto date = price_as_of(catalog, provider, row)) {
+                    widen(*date);
+                }
             }
         }
     }

@@ -97,9 +97,14 @@ InstanceSummary summarise(const Catalog& catalog, const Selection& selection,
         listing.offers.push_back({&provider, &instance, &row, &sources});
         listing.sources.insert(sources.begin(), sources.end());
         regions.insert(row.region);
+        // An undated row converts at the rates of the day it was read: the latest it can be from.
         const Date as_of = row.as_of.value_or(provider.as_of);
         lower(summary.on_demand, converted(catalog, provider, currency, row.on_demand, as_of));
         lower(summary.spot, converted(catalog, provider, currency, row.spot, as_of));
+        if (!price_as_of(catalog, provider, row)) {
+            ++listing.undated;
+            continue;
+        }
         summary.as_of = std::max(summary.as_of, as_of);
         listing.oldest = listing.oldest ? std::min(*listing.oldest, as_of) : as_of;
         listing.newest = listing.newest ? std::max(*listing.newest, as_of) : as_of;

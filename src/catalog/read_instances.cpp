@@ -9,8 +9,8 @@ namespace gpuplan::catalog::reading {
 namespace {
 
 // Limits that keep catalog numbers physical: a server holds at most this many GPUs.
-constexpr NumberRange k_instance_gpu_count{0.0, limits::k_max_instance_gpus, true,
-                                           "a positive number"};
+constexpr NumberRange k_instance_gpu_count{limits::k_min_instance_gpus, limits::k_max_instance_gpus,
+                                           false, "a GPU count from 0.01 (a share of one GPU)"};
 constexpr NumberRange k_instance_memory{0.0, limits::k_max_instance_memory_gib, true,
                                         "a positive number"};
 

@@ -112,6 +112,11 @@ recommend::PriceCache apply_cache_bytes(catalog::Catalog& catalog, std::string_v
                                ? why
                                : "it is damaged or from another gpuplan build");
     }
+    // The cache is read without the readers' range checks: a value no reader would accept (a
+    // NaN or negative price from a damaged or planted file) leaves the whole cache out.
+    if (const std::string bad = catalog::invalid_value(overlay); !bad.empty()) {
+        throw RuntimeError("it holds a value no catalog may: " + bad);
+    }
     for (const catalog::Provider& provider : overlay.providers) {
         // The one check of the merge that could fail, made before `catalog` is touched.
         if (provider.currency != catalog.fx.base &&

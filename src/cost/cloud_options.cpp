@@ -198,7 +198,7 @@ void Planner::plan_spot(CloudOffer& offer) {
     const int nodes = offer.proto.nodes;
     if (m_workload.task != Task::inference && nodes > 1 &&
         spot_proto.wall_hours > k_spot_gang_caveat_hours) {
-        spot_proto.risks.push_back(add_note(make_note(
+        spot_proto.risks.push_back(add_risk(make_note(
             NoteKind::spot_capacity, {static_cast<double>(nodes), spot_proto.wall_hours})));
     }
     spot_proto.notes.push_back(add_note(
@@ -359,7 +359,7 @@ void Planner::assess_offer(const CloudOffer& offer, Option& option) {
         option.price_basis = offer.discount ? PriceBasis::negotiated : offer.basis;
         if (offer.undated) {
             option.prices_as_of.reset();
-            option.risks.push_back(add_note(make_note(
+            option.risks.push_back(add_risk(make_note(
                 NoteKind::risk_undated_price, {m_workload.horizon_months}, offer.provider.name)));
         }
     }
@@ -369,7 +369,7 @@ void Planner::assess_offer(const CloudOffer& offer, Option& option) {
     const bool service = m_workload.task == Task::inference;
     const double hours = service ? 0.0 : offer.usage.busy_hours_per_run;
     if (service || option.gpu_count > k_marketplace_max_gpus || hours > k_marketplace_max_hours) {
-        option.risks.push_back(add_note(
+        option.risks.push_back(add_risk(
             make_note(NoteKind::risk_marketplace, {static_cast<double>(option.gpu_count), hours},
                       offer.provider.name, std::string(catalog::to_string(option.capacity)))));
     }
@@ -381,11 +381,11 @@ void Planner::assess_commitment(const CloudOffer& offer, Option& option, bool pu
                          : own_date ? PriceBasis::list
                                     : offer.basis;
     if (is_default) {
-        option.risks.push_back(add_note(make_note(NoteKind::risk_derived_commitment)));
+        option.risks.push_back(add_risk(make_note(NoteKind::risk_derived_commitment)));
     }
     if (offer.undated && !own_date) {
         option.prices_as_of.reset();
-        option.risks.push_back(add_note(make_note(
+        option.risks.push_back(add_risk(make_note(
             NoteKind::risk_undated_price, {m_workload.horizon_months}, offer.provider.name)));
     }
     int min_gpus = 0;
@@ -395,7 +395,7 @@ void Planner::assess_commitment(const CloudOffer& offer, Option& option, bool pu
                                       reserved_term(option.purchase), option.gpu_count, min_gpus);
     if (!unsold.empty()) {
         option.price_basis = PriceBasis::quote;
-        option.risks.push_back(add_note(
+        option.risks.push_back(add_risk(
             make_note(NoteKind::risk_quote,
                       {static_cast<double>(option.gpu_count), static_cast<double>(min_gpus)},
                       offer.provider.name, std::move(unsold))));
@@ -409,7 +409,7 @@ void Planner::assess_spot(const CloudOffer& offer, Option& option, const Region&
     const double share = *region.spot / *region.on_demand;
     if (const auto outlier =
             spot_outlier(offer.spot_shares, region.name, region.spot_zone, share)) {
-        option.risks.push_back(add_note(
+        option.risks.push_back(add_risk(
             make_note(NoteKind::risk_spot_outlier, {outlier->share, outlier->low, outlier->high},
                       std::string(region.spot_zone.empty() ? region.name : region.spot_zone))));
     }
@@ -423,7 +423,7 @@ void Planner::price_and_judge(const CloudOffer& offer, Option& option, const Flo
                                              option.prices_as_of->days_since_epoch());
         if (age > k_max_firm_price_age_days) {
             option.risks.push_back(
-                add_note(make_note(NoteKind::risk_stale_price, {age, k_max_firm_price_age_days},
+                add_risk(make_note(NoteKind::risk_stale_price, {age, k_max_firm_price_age_days},
                                    option.prices_as_of->to_string())));
         }
     }
@@ -431,7 +431,7 @@ void Planner::price_and_judge(const CloudOffer& offer, Option& option, const Flo
         const auto* cluster =
             catalog::find_cluster(m_catalog, offer.provider.name, offer.instance.type);
         option.price_basis = PriceBasis::quote;
-        option.risks.push_back(add_note(make_note(
+        option.risks.push_back(add_risk(make_note(
             NoteKind::risk_cluster_quote,
             {static_cast<double>(option.nodes),
              static_cast<double>(cluster != nullptr ? cluster->min_nodes.value_or(0) : 0)},

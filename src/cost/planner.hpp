@@ -13,6 +13,7 @@
 #include "gpuplan/workload/workload.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cstddef>
 #include <map>
 #include <optional>
@@ -135,6 +136,15 @@ private:
     [[nodiscard]] std::vector<Option, LargeBufferAllocator<Option>>& options() {
         return m_plan.option_list.buffer().options;
     }
+    // Keeps a risk note in the plan's table once: options that share a risk share its note.
+    NoteIndex add_risk(Note note) {
+        auto key = std::tuple{note.kind, note.figures, note.subject, note.detail};
+        auto it = m_risk_notes.find(key);
+        if (it == m_risk_notes.end()) {
+            it = m_risk_notes.emplace(std::move(key), add_note(std::move(note))).first;
+        }
+        return it->second;
+    }
     // Keeps `note` in the plan's table; its index for Option::notes.
     NoteIndex add_note(Note note) {
         m_plan.notes.push_back(std::move(note));
@@ -156,6 +166,9 @@ private:
     std::map<std::string, double> m_cheapest_on_demand_per_gpu_hour; // GPU -> output currency
     std::size_t m_unusable_spot = 0;    // spot prices at or above on-demand, not offered
     std::size_t m_unplanned_counts = 0; // instance types with a count like 1.5 GPUs
+    // add_risk(): each risk note once.
+    std::map<std::tuple<NoteKind, std::array<double, 7>, std::string, std::string>, NoteIndex>
+        m_risk_notes;
     // note_fx_gap(): by price currency and price date.
     std::map<std::pair<std::string, Date>, std::optional<NoteIndex>> m_fx_gaps;
 };

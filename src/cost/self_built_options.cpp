@@ -25,7 +25,7 @@ void Planner::add_self_built(const catalog::Build& build, const catalog::Gpu& gp
     proto.capacity = catalog::Capacity::guaranteed;
     // Servers are bought on a vendor's quote; the catalog's capex is a market survey.
     proto.price_basis = PriceBasis::quote;
-    proto.risks.push_back(add_note(
+    proto.risks.push_back(add_risk(
         make_note(NoteKind::risk_quote, {static_cast<double>(build.gpu_count), 0.0}, "self_built",
                   "a server build priced from market surveys, bought on a vendor quote")));
     proto.fx_rate = rate.value_or(1.0);

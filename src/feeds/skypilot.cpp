@@ -755,10 +755,14 @@ private:
         row.accelerator = state.cells[col_accelerator];
         // The same ranges as a YAML catalog's instances (gpuplan/limits.hpp).
         read_number(reader, record, state, col_count, Quantity::number, row.count);
-        if (row.count && !(*row.count >= 0.0 && *row.count <= limits::k_max_instance_gpus)) {
+        // 0 is the feeds' "no accelerator"; a positive count below a share of one GPU is corrupt.
+        if (row.count && !(*row.count == 0.0 || (*row.count >= limits::k_min_instance_gpus &&
+                                                 *row.count <= limits::k_max_instance_gpus))) {
             return refuse(reader, record, state, col_count,
-                          fmt::format("expected an accelerator count from 0 to {:g}, got {:g}",
-                                      limits::k_max_instance_gpus, *row.count));
+                          fmt::format("expected an accelerator count of 0 or from {:g} to {:g}, "
+                                      "got {:g}",
+                                      limits::k_min_instance_gpus, limits::k_max_instance_gpus,
+                                      *row.count));
         }
         read_number(reader, record, state, col_vcpus, Quantity::whole, row.vcpus);
         // Stored as an int: a count outside int range would be undefined to convert.

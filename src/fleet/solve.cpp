@@ -91,6 +91,12 @@ double uncovered_rate(const Pool& pool, bool interruptible) {
                : pool.on_demand_per_gpu_hour;
 }
 
+// The branch-and-bound subproblems GLPK may select before it stops with the best solution found
+// (docs/fleet-format.md, "Limits"): deterministic, unlike a time limit.
+constexpr long k_max_branch_nodes = 20'000;
+// A backstop in wall time for a single subproblem's LP that will not finish, milliseconds.
+constexpr int k_max_solve_ms = 120'000;
+
 struct GlpDelete {
     void operator()(glp_prob* p) const { glp_delete_prob(p); }
 };
@@ -129,7 +135,8 @@ public:
     }
     void set_constant(double value) { glp_set_obj_coef(m_prob.get(), 0, value); }
 
-    // Solves; false when GLPK finds no integer solution.
+    // Solves within k_max_branch_nodes subproblems (then the best solution found, not proven
+    // optimal) and k_max_solve_ms; false when GLPK finds no integer solution.
     bool solve() {
         glp_load_matrix(m_prob.get(), static_cast<int>(m_ia.size()) - 1, m_ia.data(), m_ja.data(),
                         m_ar.data());
@@ -137,8 +144,22 @@ public:
         glp_init_iocp(&parm);
         parm.presolve = GLP_ON;
         parm.msg_lev = GLP_MSG_OFF;
+        parm.tm_lim = k_max_solve_ms;
+        long nodes = 0;
+        parm.cb_info = &nodes;
+        parm.cb_func = [](glp_tree* tree, void* info) {
+            // Counting subproblems, not seconds, keeps the answer the same on every machine.
+            if (glp_ios_reason(tree) == GLP_ISELECT &&
+                ++*static_cast<long*>(info) > k_max_branch_nodes) {
+                glp_ios_terminate(tree);
+            }
+        };
         const int status = glp_intopt(m_prob.get(), &parm);
-        m_status = status == 0 ? glp_mip_status(m_prob.get()) : GLP_UNDEF;
+        const bool stopped = status == GLP_ESTOP || status == GLP_ETMLIM;
+        m_status = status == 0 || stopped ? glp_mip_status(m_prob.get()) : GLP_UNDEF;
+        if (stopped && m_status == GLP_OPT) {
+            m_status = GLP_FEAS; // GLPK stopped before proving it
+        }
         return m_status == GLP_OPT || m_status == GLP_FEAS;
     }
     [[nodiscard]] bool optimal() const { return m_status == GLP_OPT; }

@@ -31,8 +31,8 @@ ordered_json catalog_header(const Catalog& catalog) {
 }
 
 // A price row as the catalog holds it, with the instance it prices and the sources it rests on.
-ordered_json offer_json(const Provider& provider, const Instance& instance, const PriceRow& row,
-                        const std::vector<std::string>& sources) {
+ordered_json offer_json(const Catalog& catalog, const Provider& provider, const Instance& instance,
+                        const PriceRow& row, const std::vector<std::string>& sources) {
     ordered_json offer;
     offer["provider"] = provider.name;
     offer["instance"] = instance.type;
@@ -52,7 +52,7 @@ ordered_json offer_json(const Provider& provider, const Instance& instance, cons
     if (row.yearly) {
         offer["yearly"] = *row.yearly;
     }
-    offer["as_of"] = row.as_of.value_or(provider.as_of).to_string();
+    offer["as_of"] = catalog::price_as_of_text(catalog, provider, row);
     offer["sources"] = sources_json(sources);
     return offer;
 }
@@ -65,7 +65,8 @@ std::string list_json(const Catalog& catalog, const catalog::Listing& listing,
     out["catalog"] = catalog_header(catalog);
     ordered_json offers = ordered_json::array();
     for (const catalog::ListedOffer& offer : listing.offers) {
-        offers.push_back(offer_json(*offer.provider, *offer.instance, *offer.row, *offer.sources));
+        offers.push_back(
+            offer_json(catalog, *offer.provider, *offer.instance, *offer.row, *offer.sources));
     }
     ordered_json gpus = ordered_json::array();
     for (const Gpu* gpu : listing.gpus) {
@@ -194,11 +195,14 @@ std::string list_summary(const catalog::Listing& listing) {
     };
     return fmt::format(
         "{}, {}, {}; CPU: vCPUs, RAM: host GiB, REG: regions; cheapest price per instance-hour "
-        "across the listed regions; prices as of {} to {}",
+        "across the listed regions; prices as of {} to {}{}",
         plural(listing.instances.size(), "instance type"), plural(listing.offers.size(), "offer"),
         plural(listing.provider_count, "provider"),
         listing.oldest ? listing.oldest->to_string() : "-",
-        listing.newest ? listing.newest->to_string() : "-");
+        listing.newest ? listing.newest->to_string() : "-",
+        listing.undated == 0 ? std::string()
+                             : fmt::format(", {} undated (their sources state no date)",
+                                           plural(listing.undated, "offer")));
 }
 
 std::string list_table(const catalog::Listing& listing, Format format, std::size_t width) {

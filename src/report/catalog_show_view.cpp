@@ -82,8 +82,8 @@ std::string show_gpu(const Catalog& catalog, const Gpu& gpu, Format format,
 }
 
 // An instance type with every price row the catalog holds, in the provider's currency.
-std::string instance_json(const Provider& provider, const Instance& instance,
-                          const GeneratorInfo& generator) {
+std::string instance_json(const Catalog& catalog, const Provider& provider,
+                          const Instance& instance, const GeneratorInfo& generator) {
     ordered_json out;
     out["schema_version"] = k_json_schema_version;
     put_generator(out, generator);
@@ -105,15 +105,15 @@ std::string instance_json(const Provider& provider, const Instance& instance,
              {"on_demand_per_hour",
               row.on_demand ? ordered_json(*row.on_demand) : ordered_json(nullptr)},
              {"spot_per_hour", row.spot ? ordered_json(*row.spot) : ordered_json(nullptr)},
-             {"as_of", row.as_of.value_or(provider.as_of).to_string()}});
+             {"as_of", catalog::price_as_of_text(catalog, provider, row)}});
     }
     out["prices"] = prices;
     return out.dump(2) + "\n";
 }
 
 // An instance type's figures in one line, then a table of its price rows.
-std::string instance_text(const Provider& provider, const Instance& instance, Format format,
-                          std::size_t width) {
+std::string instance_text(const Catalog& catalog, const Provider& provider,
+                          const Instance& instance, Format format, std::size_t width) {
     TextTable table;
     table.add_column("REGION");
     table.add_column("ZONE");
@@ -124,7 +124,7 @@ std::string instance_text(const Provider& provider, const Instance& instance, Fo
         table.add_row({row.region, row.zone.empty() ? "-" : row.zone,
                        row.on_demand ? format_price(*row.on_demand) : "-",
                        row.spot ? format_price(*row.spot) : "-",
-                       row.as_of.value_or(provider.as_of).to_string()});
+                       catalog::price_as_of_text(catalog, provider, row)});
     }
     std::string header = fmt::format(
         "{} {}: {} x {}, {} vCPU, {} GiB RAM, network {}, prices in {}\n", provider.name,
@@ -146,8 +146,9 @@ std::string render_catalog_show(const Catalog& catalog, const catalog::Named& na
     if (named.provider == nullptr || named.instance == nullptr) {
         return {};
     }
-    return format == Format::json ? instance_json(*named.provider, *named.instance, generator)
-                                  : instance_text(*named.provider, *named.instance, format, width);
+    return format == Format::json
+               ? instance_json(catalog, *named.provider, *named.instance, generator)
+               : instance_text(catalog, *named.provider, *named.instance, format, width);
 }
 
 } // namespace gpuplan::report

@@ -1,6 +1,7 @@
 #include "gpuplan/report/fleet_view.hpp"
 
 #include "gpuplan/numbers.hpp"
+#include "gpuplan/report/escape.hpp"
 #include "gpuplan/report/html_report.hpp"
 #include "gpuplan/report/text_table.hpp"
 #include "report/catalog_json.hpp"
@@ -139,8 +140,8 @@ TextTable month_table(const FleetPlan& plan) {
 std::vector<std::string> summary_lines(const FleetPlan& plan) {
     std::vector<std::string> lines;
     lines.push_back(fmt::format("Portfolio {}: {} workloads over {} months, {} at {} a year.",
-                                plan.name, plan.jobs.size(), plan.horizon_months, plan.currency,
-                                percent(plan.discount_rate)));
+                                escape_control(plan.name), plan.jobs.size(), plan.horizon_months,
+                                plan.currency, percent(plan.discount_rate)));
     lines.push_back(
         fmt::format("NPV of the plan: {} ({}).", format_money(plan.npv, plan.currency),
                     plan.optimal ? "optimal for the model" : "best found, not proven optimal"));
@@ -172,7 +173,7 @@ std::string render_text(const FleetPlan& plan, bool markdown, std::size_t width)
     auto heading = [markdown](const std::string& title) {
         return markdown ? "\n## " + title + "\n\n" : "\n" + title + "\n";
     };
-    std::string out = markdown ? "# Fleet plan: " + plan.name + "\n\n" : "";
+    std::string out = markdown ? "# Fleet plan: " + escape_markdown_cell(plan.name) + "\n\n" : "";
     for (const std::string& line : summary_lines(plan)) {
         out += markdown ? "- " + line + "\n" : wrap_lines(line + "\n", width);
     }

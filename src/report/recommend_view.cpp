@@ -1,6 +1,7 @@
 #include "gpuplan/finance/finance.hpp"
 #include "gpuplan/recommend/provenance.hpp"
 #include "gpuplan/report/decision_view.hpp"
+#include "gpuplan/report/escape.hpp"
 #include "gpuplan/report/notes.hpp"
 #include "gpuplan/report/recommend.hpp"
 #include "gpuplan/report/text_table.hpp"
@@ -543,9 +544,9 @@ std::string part_heading(const std::string& title, bool markdown) {
 
 // The headline and what was ranked, rejected and shown.
 std::string summary_text(const recommend::Recommendation& r, bool markdown) {
-    std::string out =
-        markdown ? fmt::format("# gpuplan recommend: {}\n\n{}.\n\n", r.workload.name, headline(r))
-                 : headline(r) + "\n";
+    std::string out = markdown ? fmt::format("# gpuplan recommend: {}\n\n{}.\n\n",
+                                             escape_markdown_cell(r.workload.name), headline(r))
+                               : headline(r) + "\n";
     out += fmt::format("{} ranked by {}{}, {} rejected, {} shown; {}\n\n", r.ranked.size(),
                        rank::to_string(r.objective),
                        r.groups.size() == r.ranked.size()

@@ -7,6 +7,7 @@
 #include "gpuplan/embedded.hpp"
 
 #include <catch2/catch.hpp>
+#include <cmath>
 #include <fstream>
 #include <sstream>
 
@@ -29,14 +30,14 @@ gpuplan::test::CliResult run_with_cache(const std::vector<std::string>& args,
     return result;
 }
 
-// A cache holding one provider of the embedded catalog with one price changed.
-std::string sample_cache() {
+// A cache holding one provider of the embedded catalog with one price changed to `price`.
+std::string sample_cache(double price = 0.123456) {
     gpuplan::catalog::Catalog overlay;
     const gpuplan::catalog::Catalog& embedded = gpuplan::embedded::catalog();
     gpuplan::catalog::Provider lambda = *gpuplan::catalog::find_provider(embedded, "lambda");
     lambda.instances.resize(1);
     lambda.instances.front().prices.resize(1);
-    lambda.instances.front().prices.front().on_demand = 0.123456;
+    lambda.instances.front().prices.front().on_demand = price;
     lambda.sources = {"skypilot-lambda-feed"};
     overlay.sources["skypilot-lambda-feed"] = {
         "skypilot-lambda-feed", "test feed", "", "R", "", false, std::nullopt};
@@ -89,6 +90,29 @@ TEST_CASE("a run finds the cache, names it in its provenance, and --offline leav
     const auto damaged = run_with_cache({"catalog", "list", "--provider", "lambda"}, dir.string());
     CHECK(damaged.exit_code == 0);
     CHECK_THAT(damaged.err, Catch::Contains("the price cache " + file + " is left out"));
+    fs::remove_all(dir);
+}
+
+TEST_CASE("a cache holding a NaN, negative or huge price is left out, never ranked",
+          "[cli][cache]") {
+    const fs::path dir = fs::temp_directory_path() / "gpuplan-test-cache-bad";
+    const std::string file = (dir / "prices.bin").string();
+    const auto plain = gpuplan::test::run_cli(
+        {"recommend", "--preset", "llama-7b-lora", "--provider", "lambda", "--format", "json"});
+    for (const double bad : {std::nan(""), -1.0, 1e300}) {
+        fs::remove_all(dir);
+        fs::create_directories(dir);
+        std::ofstream(dir / "prices.bin", std::ios::binary) << sample_cache(bad);
+        const auto r = run_with_cache(
+            {"recommend", "--preset", "llama-7b-lora", "--provider", "lambda", "--format", "json"},
+            dir.string());
+        INFO(bad);
+        CHECK(r.exit_code == 0);
+        CHECK_THAT(r.err, Catch::Contains("the price cache " + file +
+                                          " is left out: it holds a "
+                                          "value no catalog may: lambda/"));
+        CHECK(r.out == plain.out); // the embedded prices, as without a cache
+    }
     fs::remove_all(dir);
 }
 

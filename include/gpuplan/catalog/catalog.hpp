@@ -400,9 +400,15 @@ struct Named {
 // "undated", or the row's date as YYYY-MM-DD.
 [[nodiscard]] std::string price_as_of_text(const Catalog& catalog, const Provider& provider,
                                            const PriceRow& row);
+// The first value of `catalog`'s providers outside the ranges the readers enforce (a price that is
+// NaN, negative or above limits::k_max_price_per_hour; a GPU count outside the instance limits; a
+// spot interruption rate outside its range), as "provider/instance: what"; empty when none. For
+// catalogs that reach gpuplan without a reader: the price cache.
+[[nodiscard]] std::string invalid_value(const Catalog& catalog);
 // Number of price rows (offers) across all providers.
 [[nodiscard]] std::size_t offer_count(const Catalog& catalog);
-// Oldest and newest as_of of every price row; nullopt for a catalog without prices.
+// Oldest and newest as_of of every dated price row (price_as_of); nullopt for a catalog without
+// dated prices.
 [[nodiscard]] std::optional<std::pair<Date, Date>> price_date_range(const Catalog& catalog);
 
 } // namespace gpuplan::catalog

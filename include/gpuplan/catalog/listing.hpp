@@ -43,7 +43,7 @@ struct InstanceSummary {
     std::size_t regions = 0;         // distinct regions of its selected rows
     std::optional<double> on_demand; // cheapest, per instance-hour, in the listing's currency
     std::optional<double> spot;
-    Date as_of; // newest date of its selected rows
+    Date as_of; // newest date of its selected dated rows
 };
 
 // The pointers point into the catalog the listing was made from.
@@ -55,8 +55,9 @@ struct Listing {
     std::vector<InstanceSummary> instances; // in the order asked for
     std::set<std::string> sources;          // every source the offers and GPU models cite
     std::size_t provider_count = 0;         // providers of the summarised instance types
-    std::optional<Date> oldest;             // dates of the selected price rows
+    std::optional<Date> oldest;             // dates of the selected dated price rows
     std::optional<Date> newest;
+    std::size_t undated = 0; // selected rows whose source states no date
 };
 
 // The GPU models listed are the ones the filter names, else every model when nothing is

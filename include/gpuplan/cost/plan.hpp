@@ -12,6 +12,7 @@
 #include "gpuplan/purchase.hpp"
 #include "gpuplan/workload/workload.hpp"
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <map>
@@ -156,6 +157,27 @@ struct RejectionDetail {
     bool operator==(const RejectionDetail&) const = default;
 };
 
+// An option's risks (what a soft answer rests on): indices into Plan::notes, kept inline, since
+// a plan prices hundreds of thousands of options. No option has more than five kinds of risk.
+struct RiskList {
+    std::array<NoteIndex, 7> items{};
+    std::uint8_t count = 0;
+
+    void push_back(NoteIndex index) {
+        if (count < items.size()) {
+            items.at(count++) = index;
+        }
+    }
+    [[nodiscard]] bool empty() const { return count == 0; }
+    [[nodiscard]] std::size_t size() const { return count; }
+    [[nodiscard]] NoteIndex front() const { return items.front(); }
+    [[nodiscard]] const NoteIndex* begin() const { return items.data(); }
+    [[nodiscard]] const NoteIndex* end() const { return items.data() + count; }
+    bool operator==(const RiskList& other) const {
+        return std::equal(begin(), end(), other.begin(), other.end());
+    }
+};
+
 // One priced way to run the workload.
 struct Option {
     std::string provider; // `self_built` for owned hardware
@@ -183,7 +205,7 @@ struct Option {
     double startup_hours = 0.0; // per run: provisioning, boot and image, in wall_hours
     // What a soft answer rests on (undated or outlier prices, derived commitments, marketplace
     // capacity, quotes): indices into Plan::notes. Empty = a firm answer.
-    std::vector<NoteIndex> risks;
+    RiskList risks;
     PurchaseOption purchase = PurchaseOption::on_demand;
     std::optional<catalog::Payment> payment; // reserved: how the commitment is paid
     bool bridged = false;
