@@ -102,6 +102,26 @@ struct Target {
     std::string key; // the canonical folder and name, to find two outputs to one file
 };
 
+// The kernel's fs.protected_symlinks rule, which a writer that resolves links itself must apply:
+// a link in a sticky, world-writable folder is followed only when it belongs to the follower or
+// to the folder's owner, so one user cannot point another's output at a file of theirs.
+void refuse_foreign_link(const std::string& given, const fs::path& link,
+                         const struct stat& link_info) {
+    const fs::path folder = link.has_parent_path() ? link.parent_path() : fs::path(".");
+    struct stat folder_info {};
+    if (::stat(folder.c_str(), &folder_info) != 0) {
+        return; // reported when the folder is written
+    }
+    const bool shared =
+        (folder_info.st_mode & S_ISVTX) != 0 && (folder_info.st_mode & S_IWOTH) != 0;
+    if (shared && link_info.st_uid != folder_info.st_uid && link_info.st_uid != ::geteuid()) {
+        throw RuntimeError(fmt::format("{}: error: refusing to follow a symlink that another user "
+                                       "owns in the shared folder {} (as the kernel's "
+                                       "fs.protected_symlinks does)",
+                                       given, folder.string()));
+    }
+}
+
 Target resolve(const std::string& given) {
     Target target{given, fs::path(given), {}, std::nullopt, {}};
     for (int hops = 0;; ++hops) {
@@ -120,6 +140,7 @@ Target resolve(const std::string& given) {
         if (hops == k_max_symlink_hops) {
             throw RuntimeError(system_error(given, "cannot write file", ELOOP));
         }
+        refuse_foreign_link(given, target.path, info);
         std::error_code ec;
         const fs::path link = fs::read_symlink(target.path, ec);
         if (ec) {

@@ -90,8 +90,11 @@ struct Planner::CloudOffer {
     const catalog::Product* product = nullptr;
     bool undated = false; // the provider's prices have no date of their own
     PriceBasis basis = PriceBasis::snapshot;
-    // Each price row's spot price as a share of its on-demand price: (region, zone, share).
-    std::vector<std::tuple<std::string_view, std::string_view, double>> spot_shares{};
+    std::vector<double> spot_shares{}; // each row's spot price as a share of on-demand, sorted
+    // The risks every option of the offer shares, noted once (assess_offer).
+    std::optional<NoteIndex> undated_risk{};
+    std::optional<NoteIndex> marketplace_risk{};
+
     Option proto{}; // of the commitments
     Option on_demand_proto{};
     Option spot_proto{};
@@ -133,7 +136,9 @@ void Planner::add_cloud(const catalog::Provider& provider, const catalog::Instan
                      .product = catalog::find_product(m_catalog, provider.name),
                      .undated = catalog::is_undated(m_catalog, provider.sources),
                      .basis = price_basis_of(m_catalog, provider.sources)};
-    offer.spot_shares = spot_shares(instance);
+    if (allowed(m_plan.purchase_options, PurchaseOption::spot)) {
+        offer.spot_shares = spot_shares(instance);
+    }
     Option& proto = offer.proto;
     proto = base_option(gpu, e, per_node);
     proto.larger_count = gpu_count.has_value();
@@ -154,6 +159,7 @@ void Planner::add_cloud(const catalog::Provider& provider, const catalog::Instan
     proto.wall_hours = e.wall_hours + proto.startup_hours;
     offer.usage = usage_of(m_workload, e, proto.nodes);
     offer.usage.busy_hours_per_run += proto.startup_hours;
+    note_offer_risks(offer);
     offer.endless = usage_end_hour(offer.usage, 0.0) > k_max_plan_months * k_hours_per_month;
     if (!offer.endless) {
         offer.hidden = hidden_flows(e, offer.usage, provider, proto.fx_rate);
@@ -354,24 +360,34 @@ void Planner::add_startup(Option& proto, const catalog::Product* product) {
         make_note(NoteKind::startup, {minutes}, placeholder ? "placeholder" : std::string())));
 }
 
-void Planner::assess_offer(const CloudOffer& offer, Option& option) {
-    if (!is_reserved(option.purchase)) {
-        option.price_basis = offer.discount ? PriceBasis::negotiated : offer.basis;
-        if (offer.undated) {
-            option.prices_as_of.reset();
-            option.risks.push_back(add_risk(make_note(
-                NoteKind::risk_undated_price, {m_workload.horizon_months}, offer.provider.name)));
-        }
+void Planner::note_offer_risks(CloudOffer& offer) {
+    if (offer.undated) {
+        offer.undated_risk = add_risk(make_note(NoteKind::risk_undated_price,
+                                                {m_workload.horizon_months}, offer.provider.name));
     }
-    if (option.capacity == catalog::Capacity::guaranteed) {
+    const Option& proto = offer.proto;
+    if (proto.capacity == catalog::Capacity::guaranteed) {
         return;
     }
     const bool service = m_workload.task == Task::inference;
     const double hours = service ? 0.0 : offer.usage.busy_hours_per_run;
-    if (service || option.gpu_count > k_marketplace_max_gpus || hours > k_marketplace_max_hours) {
-        option.risks.push_back(add_risk(
-            make_note(NoteKind::risk_marketplace, {static_cast<double>(option.gpu_count), hours},
-                      offer.provider.name, std::string(catalog::to_string(option.capacity)))));
+    if (service || proto.gpu_count > k_marketplace_max_gpus || hours > k_marketplace_max_hours) {
+        offer.marketplace_risk = add_risk(
+            make_note(NoteKind::risk_marketplace, {static_cast<double>(proto.gpu_count), hours},
+                      offer.provider.name, std::string(catalog::to_string(proto.capacity))));
+    }
+}
+
+void Planner::assess_offer(const CloudOffer& offer, Option& option) {
+    if (!is_reserved(option.purchase)) {
+        option.price_basis = offer.discount ? PriceBasis::negotiated : offer.basis;
+        if (offer.undated_risk) {
+            option.prices_as_of.reset();
+            option.risks.push_back(*offer.undated_risk);
+        }
+    }
+    if (offer.marketplace_risk) {
+        option.risks.push_back(*offer.marketplace_risk);
     }
 }
 
@@ -383,10 +399,9 @@ void Planner::assess_commitment(const CloudOffer& offer, Option& option, bool pu
     if (is_default) {
         option.risks.push_back(add_risk(make_note(NoteKind::risk_derived_commitment)));
     }
-    if (offer.undated && !own_date) {
+    if (offer.undated_risk && !own_date) {
         option.prices_as_of.reset();
-        option.risks.push_back(add_risk(make_note(
-            NoteKind::risk_undated_price, {m_workload.horizon_months}, offer.provider.name)));
+        option.risks.push_back(*offer.undated_risk);
     }
     int min_gpus = 0;
     std::string unsold =
@@ -407,8 +422,8 @@ void Planner::assess_spot(const CloudOffer& offer, Option& option, const Region&
         return;
     }
     const double share = *region.spot / *region.on_demand;
-    if (const auto outlier =
-            spot_outlier(offer.spot_shares, region.name, region.spot_zone, share)) {
+    if (const auto outlier = spot_outlier(
+            offer.spot_shares, spot_share(offer.instance.prices[region.spot_row]), share)) {
         option.risks.push_back(add_risk(
             make_note(NoteKind::risk_spot_outlier, {outlier->share, outlier->low, outlier->high},
                       std::string(region.spot_zone.empty() ? region.name : region.spot_zone))));

@@ -17,36 +17,42 @@ PriceBasis price_basis_of(const catalog::Catalog& catalog,
     return PriceBasis::snapshot;
 }
 
-std::vector<std::tuple<std::string_view, std::string_view, double>>
-spot_shares(const catalog::Instance& instance) {
-    std::vector<std::tuple<std::string_view, std::string_view, double>> out;
+std::optional<double> spot_share(const catalog::PriceRow& row) {
+    if (row.spot && row.on_demand && *row.on_demand > 0.0) {
+        return *row.spot / *row.on_demand;
+    }
+    return std::nullopt;
+}
+
+std::vector<double> spot_shares(const catalog::Instance& instance) {
+    std::vector<double> out;
     for (const catalog::PriceRow& row : instance.prices) {
-        if (row.spot && row.on_demand && *row.on_demand > 0.0) {
-            out.emplace_back(row.region, row.zone, *row.spot / *row.on_demand);
+        if (const auto share = spot_share(row)) {
+            out.push_back(*share);
         }
     }
+    std::sort(out.begin(), out.end());
     return out;
 }
 
-std::optional<SpotOutlier>
-spot_outlier(const std::vector<std::tuple<std::string_view, std::string_view, double>>& shares,
-             std::string_view region, std::string_view zone, double share) {
-    std::vector<double> others;
-    for (const auto& [r, z, s] : shares) {
-        if (!(r == region && z == zone)) {
-            others.push_back(s);
-        }
-    }
-    if (others.size() < 2) {
+std::optional<SpotOutlier> spot_outlier(const std::vector<double>& sorted,
+                                        std::optional<double> own, double share) {
+    const std::size_t skip =
+        own ? static_cast<std::size_t>(std::lower_bound(sorted.begin(), sorted.end(), *own) -
+                                       sorted.begin())
+            : sorted.size();
+    const bool skipped = skip < sorted.size();
+    const std::size_t n = skipped ? sorted.size() - 1 : sorted.size();
+    if (n < 2) {
         return std::nullopt;
     }
-    std::sort(others.begin(), others.end());
-    const std::size_t n = others.size();
-    const double median = n % 2 == 1 ? others[n / 2] : (others[n / 2 - 1] + others[n / 2]) / 2.0;
+    // The k-th of the others: the sorted shares with the one at `skip` taken out.
+    const auto other = [&](std::size_t k) { return sorted[k < skip ? k : k + 1]; };
+    const double median = n % 2 == 1 ? other(n / 2) : (other(n / 2 - 1) + other(n / 2)) / 2.0;
     if (share >= k_spot_outlier_fraction * median) {
         return std::nullopt;
     }
-    return SpotOutlier{share, others.front(), others.back()};
+    return SpotOutlier{share, other(0), other(n - 1)};
 }
 
 void describe_interconnect(Option& option, const catalog::Cluster* cluster,

@@ -20,21 +20,24 @@ namespace gpuplan::cost::detail {
 [[nodiscard]] PriceBasis price_basis_of(const catalog::Catalog& catalog,
                                         const std::vector<std::string>& sources);
 
-// Each price row's spot price as a share of its on-demand price: (region, zone, share).
-[[nodiscard]] std::vector<std::tuple<std::string_view, std::string_view, double>>
-spot_shares(const catalog::Instance& instance);
+// Each price row's spot price as a share of its on-demand price, sorted: what a region's spot
+// price is compared with.
+[[nodiscard]] std::vector<double> spot_shares(const catalog::Instance& instance);
 
-// A spot price's share of on-demand in (region, zone) against the instance type's other rows:
-// the share and the others' lowest and highest, when it is an outlier (below
-// k_spot_outlier_fraction of the others' median, with at least two others); nullopt otherwise.
+// The share of on-demand of one price row's spot price; nullopt unless the row has both.
+[[nodiscard]] std::optional<double> spot_share(const catalog::PriceRow& row);
+
+// A spot price's share of on-demand against the instance type's other rows (`sorted`, from
+// spot_shares, less the row `own` the price comes from when it is among them): the share and the
+// others' lowest and highest, when it is an outlier (below k_spot_outlier_fraction of the others'
+// median, with at least two others); nullopt otherwise.
 struct SpotOutlier {
     double share = 0.0;
     double low = 0.0;
     double high = 0.0;
 };
-[[nodiscard]] std::optional<SpotOutlier>
-spot_outlier(const std::vector<std::tuple<std::string_view, std::string_view, double>>& shares,
-             std::string_view region, std::string_view zone, double share);
+[[nodiscard]] std::optional<SpotOutlier> spot_outlier(const std::vector<double>& sorted,
+                                                      std::optional<double> own, double share);
 
 // The option's interconnect: the fabric and how nodes are sold (from `cluster`, nullptr when no
 // source states them), the NVLink domain and the sources.

@@ -80,9 +80,12 @@ private:
     void add_spot(CloudOffer& offer, const Region& region);
     // The start-up time of the provider's machines (training and fine-tuning runs), and its note.
     void add_startup(Option& proto, const catalog::Product* product);
+    // The risks every option of `offer` shares (an undated price; marketplace capacity for a
+    // long run, many GPUs or a service), each noted once for the offer.
+    void note_offer_risks(CloudOffer& offer);
     // The price basis of a cloud option and what a soft answer rests on: an undated price,
     // marketplace capacity for a long run, many GPUs or a service (Option::risks).
-    void assess_offer(const CloudOffer& offer, Option& option);
+    static void assess_offer(const CloudOffer& offer, Option& option);
     // A reservation's basis (published, derived or a quote) and its risks; `own_date`: the
     // published price states its date.
     void assess_commitment(const CloudOffer& offer, Option& option, bool published, bool is_default,

@@ -447,6 +447,7 @@ void add_sensitivity(FleetPlan& out, const Problem& problem, const Solution& sol
         const double base = evaluate(part.problem, part.purchases, assigned);
         for (const double factor : {k_sensitivity_low, k_sensitivity_high}) {
             SolveOptions options;
+            options.max_branch_nodes = k_sensitivity_branch_nodes;
             options.demand_scale.assign(part.problem.jobs.size(), 1.0);
             for (std::size_t k = 0; k < part.jobs.size(); ++k) {
                 options.demand_scale[k] = part.jobs[k] == j ? factor : 1.0;
@@ -485,6 +486,8 @@ Planned plan_fleet(const Portfolio& portfolio, const catalog::Catalog& catalog,
     const recommend::RuleUse rules =
         tree != nullptr ? recommend::RuleUse::apply : recommend::RuleUse::none;
     std::vector<int> starts; // of the planned jobs
+    // Per planned job, per candidate: the risks of its on-demand option.
+    std::vector<std::vector<std::vector<cost::Note>>> risks;
     for (const Entry& entry : portfolio.entries) {
         JobPlan row = job_row(entry);
         const cost::Plan priced =
@@ -497,7 +500,12 @@ Planned plan_fleet(const Portfolio& portfolio, const catalog::Catalog& catalog,
             continue;
         }
         Job job{entry.workload.name, entry.workload.constraints.interruptible, {}};
+        std::vector<std::vector<cost::Note>>& job_risks = risks.emplace_back();
         for (const Candidate& c : candidates) {
+            std::vector<cost::Note>& notes = job_risks.emplace_back();
+            for (const cost::NoteIndex index : c.on_demand->risks) {
+                notes.push_back(priced.notes[index]);
+            }
             Demand d;
             d.pool = builder.pool_of(*c.on_demand);
             d.gpus = c.on_demand->gpu_count;
@@ -550,6 +558,7 @@ Planned plan_fleet(const Portfolio& portfolio, const catalog::Catalog& catalog,
         row.provider = pool.provider;
         row.region = pool.region;
         row.gpu_count = d.gpus;
+        row.risks = risks[j][solution.assignment[j]];
         for (const double h : d.hours) {
             row.gpu_hours += h * d.gpus;
         }

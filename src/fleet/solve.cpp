@@ -91,9 +91,6 @@ double uncovered_rate(const Pool& pool, bool interruptible) {
                : pool.on_demand_per_gpu_hour;
 }
 
-// The branch-and-bound subproblems GLPK may select before it stops with the best solution found
-// (docs/fleet-format.md, "Limits"): deterministic, unlike a time limit.
-constexpr long k_max_branch_nodes = 20'000;
 // A backstop in wall time for a single subproblem's LP that will not finish, milliseconds.
 constexpr int k_max_solve_ms = 120'000;
 
@@ -135,9 +132,9 @@ public:
     }
     void set_constant(double value) { glp_set_obj_coef(m_prob.get(), 0, value); }
 
-    // Solves within k_max_branch_nodes subproblems (then the best solution found, not proven
-    // optimal) and k_max_solve_ms; false when GLPK finds no integer solution.
-    bool solve() {
+    // Solves within `max_nodes` subproblems (then the best solution found, not proven optimal)
+    // and k_max_solve_ms; false when GLPK finds no integer solution.
+    bool solve(long max_nodes) {
         glp_load_matrix(m_prob.get(), static_cast<int>(m_ia.size()) - 1, m_ia.data(), m_ja.data(),
                         m_ar.data());
         glp_iocp parm;
@@ -145,12 +142,12 @@ public:
         parm.presolve = GLP_ON;
         parm.msg_lev = GLP_MSG_OFF;
         parm.tm_lim = k_max_solve_ms;
-        long nodes = 0;
+        std::pair<long, long> nodes{0, max_nodes}; // selected so far, the limit
         parm.cb_info = &nodes;
         parm.cb_func = [](glp_tree* tree, void* info) {
             // Counting subproblems, not seconds, keeps the answer the same on every machine.
-            if (glp_ios_reason(tree) == GLP_ISELECT &&
-                ++*static_cast<long*>(info) > k_max_branch_nodes) {
+            auto& [selected, limit] = *static_cast<std::pair<long, long>*>(info);
+            if (glp_ios_reason(tree) == GLP_ISELECT && ++selected > limit) {
                 glp_ios_terminate(tree);
             }
         };
@@ -467,7 +464,7 @@ Solution solve(const Problem& problem, const SolveOptions& options) {
     add_purchases(problem, options, segments, program, cols);
     add_cells(problem, segments, program, cols);
     add_rows(segments, program, cols);
-    if (!program.solve()) {
+    if (!program.solve(options.max_branch_nodes)) {
         return {};
     }
     return read_solution(problem, segments, program, cols);

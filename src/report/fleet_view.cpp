@@ -3,6 +3,7 @@
 #include "gpuplan/numbers.hpp"
 #include "gpuplan/report/escape.hpp"
 #include "gpuplan/report/html_report.hpp"
+#include "gpuplan/report/notes.hpp"
 #include "gpuplan/report/text_table.hpp"
 #include "report/catalog_json.hpp"
 #include "report/generator_json.hpp"
@@ -166,6 +167,19 @@ std::vector<std::string> summary_lines(const FleetPlan& plan) {
 }
 
 // `width` 0 (--wide) fits nothing; a terminal lists the commitments as sentences.
+// One line for each workload planned on a soft option: the first thing its pool rests on.
+std::string soft_jobs_text(const FleetPlan& plan, bool markdown, std::size_t width) {
+    std::string out;
+    for (const fleet::JobPlan& j : plan.jobs) {
+        if (!j.risks.empty()) {
+            const std::string line = fmt::format("- {} is soft: {}\n", escape_control(j.name),
+                                                 note_text(j.risks.front()));
+            out += markdown ? line : wrap_lines(line, width);
+        }
+    }
+    return out;
+}
+
 std::string render_text(const FleetPlan& plan, bool markdown, std::size_t width) {
     auto render = [markdown, width](const TextTable& t) {
         return markdown ? t.render_markdown() : t.render_text(width);
@@ -173,7 +187,7 @@ std::string render_text(const FleetPlan& plan, bool markdown, std::size_t width)
     auto heading = [markdown](const std::string& title) {
         return markdown ? "\n## " + title + "\n\n" : "\n" + title + "\n";
     };
-    std::string out = markdown ? "# Fleet plan: " + escape_markdown_cell(plan.name) + "\n\n" : "";
+    std::string out = markdown ? "# Fleet plan: " + escape_control(plan.name) + "\n\n" : "";
     for (const std::string& line : summary_lines(plan)) {
         out += markdown ? "- " + line + "\n" : wrap_lines(line + "\n", width);
     }
@@ -189,6 +203,7 @@ std::string render_text(const FleetPlan& plan, bool markdown, std::size_t width)
     }
     out += heading("Workloads");
     out += render(workload_table(plan));
+    out += soft_jobs_text(plan, markdown, width);
     out += heading("Demand against committed capacity (GPU-hours per month)");
     if (markdown) {
         out += "\n```mermaid\n" + render_mermaid_xychart(fleet_chart(plan)) + "```\n\n";
@@ -251,6 +266,11 @@ ordered_json job_json(const fleet::JobPlan& w) {
     j["gpu_hours"] = round_to(w.gpu_hours, k_json_hour_digits);
     j["candidates"] = w.candidates;
     j["unplanned"] = w.unplanned.empty() ? ordered_json() : ordered_json(w.unplanned);
+    ordered_json risks = ordered_json::array();
+    for (const cost::Note& note : w.risks) {
+        risks.push_back(ordered_json{{"code", risk_code(note.kind)}, {"text", note_text(note)}});
+    }
+    j["risks"] = risks;
     return j;
 }
 

@@ -378,7 +378,7 @@ std::string recommend_json(const recommend::Recommendation& r) {
 std::string headline(const recommend::Recommendation& r) {
     const workload::Workload& w = r.workload;
     return fmt::format("{} ({}): horizon {:g} months, discount {}/yr, {}",
-                       w.name.empty() ? std::string("workload") : w.name,
+                       w.name.empty() ? std::string("workload") : escape_control(w.name),
                        workload::to_string(w.task), w.horizon_months, percent(r.plan.discount_rate),
                        r.plan.currency);
 }
@@ -545,7 +545,7 @@ std::string part_heading(const std::string& title, bool markdown) {
 // The headline and what was ranked, rejected and shown.
 std::string summary_text(const recommend::Recommendation& r, bool markdown) {
     std::string out = markdown ? fmt::format("# gpuplan recommend: {}\n\n{}.\n\n",
-                                             escape_markdown_cell(r.workload.name), headline(r))
+                                             escape_control(r.workload.name), headline(r))
                                : headline(r) + "\n";
     out += fmt::format("{} ranked by {}{}, {} rejected, {} shown; {}\n\n", r.ranked.size(),
                        rank::to_string(r.objective),

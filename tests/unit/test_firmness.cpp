@@ -9,18 +9,23 @@ using namespace gpuplan::cost::detail;
 
 TEST_CASE("a spot zone far below the others' share of on-demand is an outlier", "[firmness]") {
     // The AWS case: one zone at 10% of on-demand, the others at 21-31%.
-    const std::vector<std::tuple<std::string_view, std::string_view, double>> shares{
-        {"us-east-1", "use1-az1", 0.21},
-        {"us-east-1", "use1-az2", 0.26},
-        {"us-east-1", "use1-az3", 0.10},
-        {"us-east-2", "use2-az1", 0.31}};
-    const auto outlier = spot_outlier(shares, "us-east-1", "use1-az3", 0.10);
+    catalog::Instance instance;
+    instance.prices = {{"us-east-1", "use1-az1", 1.0, 0.21, {}, {}, {}, {}},
+                       {"us-east-1", "use1-az2", 1.0, 0.26, {}, {}, {}, {}},
+                       {"us-east-1", "use1-az3", 1.0, 0.10, {}, {}, {}, {}},
+                       {"us-east-2", "use2-az1", 1.0, 0.31, {}, {}, {}, {}}};
+    const std::vector<double> shares = spot_shares(instance);
+    const auto outlier = spot_outlier(shares, 0.10, 0.10);
     REQUIRE(outlier.has_value());
     CHECK(outlier->low == Approx(0.21));
     CHECK(outlier->high == Approx(0.31));
-    CHECK_FALSE(spot_outlier(shares, "us-east-1", "use1-az1", 0.21).has_value());
+    CHECK_FALSE(spot_outlier(shares, 0.21, 0.21).has_value());
+    // A price from no row of the list is compared with all of them.
+    CHECK(spot_outlier(shares, std::nullopt, 0.10).has_value());
     // With fewer than two other rows there is nothing to compare with.
-    CHECK_FALSE(spot_outlier({{"r", "z", 0.05}, {"r", "y", 0.5}}, "r", "z", 0.05).has_value());
+    CHECK_FALSE(spot_outlier({0.05, 0.5}, 0.05, 0.05).has_value());
+    CHECK(spot_share(instance.prices.front()) == Approx(0.21));
+    CHECK_FALSE(spot_share(catalog::PriceRow{"r", "", 1.0, {}, {}, {}, {}, {}}).has_value());
 }
 
 TEST_CASE("several nodes need a known fabric sold as VMs or a cluster, within its size",

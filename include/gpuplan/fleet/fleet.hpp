@@ -4,6 +4,7 @@
 // (docs/methodology.md, "Fleet planning"). Pure: the catalog and decision tree are passed in.
 
 #include "gpuplan/catalog/catalog.hpp"
+#include "gpuplan/cost/note.hpp"
 #include "gpuplan/cost/plan.hpp"
 #include "gpuplan/decide/tree.hpp"
 #include "gpuplan/fleet/model.hpp"
@@ -68,6 +69,9 @@ struct JobPlan {
     double gpu_hours = 0.0; // within the horizon
     std::size_t candidates = 0;
     std::string unplanned; // why it is left out (nothing fits), else empty
+    // What its on-demand option rests on (undated price, marketplace capacity, ...): the risks of
+    // the option it was planned on (docs/methodology.md, "C9c"); empty for a firm one.
+    std::vector<cost::Note> risks;
 
     bool operator==(const JobPlan&) const = default;
 };

@@ -101,7 +101,14 @@ struct SolveOptions {
     std::optional<PurchaseOption> only;         // buy only this kind
     std::optional<std::vector<Purchase>> fixed; // buy exactly these (the two above ignored)
     std::vector<double> demand_scale;           // per job multiplier of its GPU count; empty = 1
+    // Branch-and-bound subproblems GLPK may select before it stops with the best solution found
+    // (not proven optimal): counted, not timed, so every machine gives the same answer.
+    long max_branch_nodes = 20'000;
 };
+
+// The subproblems of each sensitivity re-plan (a workload's demand -30% or +30%): an estimate
+// of what re-planning would save, solved twice per workload, so a tenth of the plan's own.
+inline constexpr long k_sensitivity_branch_nodes = 2'000;
 
 // The start months offered to each offer of each pool, when not set: month 0 and each month in
 // which a pool's candidate demand rises (in GPUs or GPU-hours), each repeated every term
