@@ -9,7 +9,7 @@ namespace gpuplan::cli {
 
 struct FleetOptions {
     std::string portfolio;
-    std::string chart; // also write the demand chart as SVG; empty = none
+    std::string chart;        // also write the demand chart as SVG; empty = none
     bool accept_soft = false; // --accept-soft: also commit to soft offers
 };
 
