@@ -1,6 +1,7 @@
 #include "cli/recommend_cmd.hpp"
 
 #include "cli/rules_cmd.hpp"
+#include "detail/strings.hpp"
 #include "gpuplan/error.hpp"
 #include "gpuplan/rank/rank.hpp"
 #include "gpuplan/recommend/recommend.hpp"
@@ -39,6 +40,26 @@ std::optional<decide::Tree> tree_for(const RulesChoice& rules, const catalog::Ca
         return std::nullopt;
     }
     return timed("rules", [&] { return load_tree(rules.file, catalog); });
+}
+
+// A discount for a provider the catalog lacks would be ignored: a typo (`gpc=10%`) must not pass
+// for a negotiated price.
+void check_discounts(const cost::Settings& settings, const catalog::Catalog& catalog) {
+    std::vector<std::string_view> names;
+    for (const catalog::Provider& provider : catalog.providers) {
+        names.emplace_back(provider.name);
+    }
+    for (const auto& [provider, fraction] : settings.provider_discounts) {
+        if (catalog::find_provider(catalog, provider) != nullptr) {
+            continue;
+        }
+        const std::string hint = detail::closest_match(provider, names);
+        throw UsageError(fmt::format(
+            "--discount: no provider '{}' in the catalog{} (discounts "
+            "come from --discount, GPUPLAN_DISCOUNT and the "
+            "configuration file)",
+            provider, hint.empty() ? std::string() : fmt::format("; did you mean '{}'?", hint)));
+    }
 }
 
 } // namespace
@@ -105,6 +126,7 @@ recommend::Recommendation make_recommendation(const CommonOptions& common,
         throw UsageError("--top: expected a number of options >= 0 (0 = all)");
     }
     cost::Settings cost = parse_cost_flags(options.cost, common);
+    check_discounts(cost, catalog);
     cost.counts = options.counts;
     // The best option's prices are aged to today: against --max-catalog-age when given (its
     // syntax is checked by check_catalog_age), else the default quarter.
@@ -164,6 +186,7 @@ Exit run_tco(const CommonOptions& common, const TcoOptions& options, Io& io) {
     const cost::Settings settings = parse_cost_flags(options.cost, common);
     std::optional<recommend::PriceCache> cache;
     const catalog::Catalog catalog = load_catalog(common, &cache);
+    check_discounts(settings, catalog);
     const workload::Workload workload = resolve_workload(options.input, common, catalog);
     if (workload.constraints.gpu_models.size() == 1 &&
         catalog::find_gpu(catalog, workload.constraints.gpu_models[0]) == nullptr) {

@@ -65,6 +65,22 @@ private:
     std::chrono::steady_clock::time_point m_last;
 };
 
+// `url` without the user name and password a `--source` may carry (scheme://user:pw@host/...):
+// they are used for the download and never stored in the cache, its provenance or a report.
+std::string without_userinfo(const std::string& url) {
+    const auto scheme = url.find("://");
+    if (scheme == std::string::npos) {
+        return url;
+    }
+    const auto host = scheme + 3;
+    const auto path = url.find('/', host);
+    const auto at = url.rfind('@', path == std::string::npos ? url.size() : path);
+    if (at == std::string::npos || at < host) {
+        return url;
+    }
+    return url.substr(0, host) + url.substr(at + 1);
+}
+
 std::string source_root(const CatalogUpdateOptions& options) {
     std::string root =
         options.source.empty() ? std::string(k_default_update_source) : options.source;
@@ -109,7 +125,7 @@ std::vector<feeds::FeedFile> download_all(const std::string& root,
         download_options.progress = progress.for_file(
             fmt::format("{}/vms.csv ({} of {})", clouds[i], i + 1, clouds.size()));
         std::string body = download(url, download_options);
-        files.push_back({url, feeds::FeedText(std::move(body)), day});
+        files.push_back({without_userinfo(url), feeds::FeedText(std::move(body)), day});
     }
     return files;
 }
@@ -212,7 +228,7 @@ Update fetch_and_store(const CommonOptions& common, const CatalogUpdateOptions& 
                                         : load_catalog(models_options);
     Update update;
     update.record.downloaded_at = utc_timestamp();
-    update.record.source = root;
+    update.record.source = without_userinfo(root);
     update.record.file = cache_file(common.cache_dir);
     const Date day = *parse_date(update.record.downloaded_at.substr(0, 10));
     const std::vector<feeds::FeedFile> files =

@@ -11,7 +11,11 @@ namespace {
 
 const PlanOption* find_option(const Plan& plan, std::string_view selector) {
     if (selector == "best") {
-        return plan.options.empty() ? nullptr : &plan.options.front();
+        // Rank 1, wherever a re-sorted or merged plan put it (the lowest rank on a tie).
+        const auto best = std::min_element(
+            plan.options.begin(), plan.options.end(),
+            [](const PlanOption& a, const PlanOption& b) { return a.rank < b.rank; });
+        return best == plan.options.end() ? nullptr : &*best;
     }
     const auto it = std::find_if(plan.options.begin(), plan.options.end(),
                                  [&](const PlanOption& option) { return option.id == selector; });

@@ -5,6 +5,7 @@
 #include "gpuplan/numbers.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
@@ -189,11 +190,13 @@ void read_options(PlanWalker& walk, const json& options, Plan& plan) {
         PlanOption option;
         // Stored as an int: a rank outside int range would be undefined to convert.
         constexpr double k_max_rank = 1e9;
-        const double rank = walk.number(entry, path, "rank").value_or(0.0);
-        if (rank >= 0.0 && rank <= k_max_rank) {
-            option.rank = static_cast<int>(rank);
-        } else {
-            walk.fail(path + "/rank", fmt::format("expected a rank from 1 to 1e9, got {}", rank));
+        if (const auto rank = walk.number(entry, path, "rank")) {
+            if (*rank >= 1.0 && *rank <= k_max_rank && *rank == std::floor(*rank)) {
+                option.rank = static_cast<int>(*rank);
+            } else {
+                walk.fail(path + "/rank",
+                          fmt::format("expected a whole rank from 1 to 1e9, got {}", *rank));
+            }
         }
         option.id = walk.string(entry, path, "id").value_or("");
         option.purchase = walk.string(entry, path, "purchase").value_or("");

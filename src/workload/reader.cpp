@@ -385,12 +385,26 @@ void read_constraints(const YamlNode& node, Constraints& constraints, const std:
     }
     if (auto deadline = node.get("deadline")) {
         constraints.deadline_hours = deadline->as_duration_hours();
+        // The same limits as --deadline and --budget (docs/limits.md `hours`, `money`).
+        if (constraints.deadline_hours && !(*constraints.deadline_hours > 0.0 &&
+                                            *constraints.deadline_hours <= limits::k_max_hours)) {
+            deadline->error(fmt::format("expected a duration above 0 and at most 1e18 hours, "
+                                        "got {:g} hours",
+                                        *constraints.deadline_hours));
+            constraints.deadline_hours.reset();
+        }
     }
     if (auto confidence = node.get("deadline_confidence")) {
         assign(constraints.deadline_confidence, fraction_of(*confidence, k_confidence_range));
     }
     if (auto budget = node.get("budget")) {
         constraints.budget = budget->as_money(currency);
+        if (constraints.budget && !(constraints.budget->amount >= 0.0 &&
+                                    constraints.budget->amount <= limits::k_max_money)) {
+            budget->error(fmt::format("expected an amount from 0 to 1e18, got {:g}",
+                                      constraints.budget->amount));
+            constraints.budget.reset();
+        }
         if (constraints.budget && !known_currency(*budget, constraints.budget->currency, known)) {
             constraints.budget.reset();
         }

@@ -109,6 +109,16 @@ expect_unchanged() {
     expect_no_temporaries "$XDG_CACHE_HOME"
 }
 
+current="a password in --source is used for the download and stored nowhere"
+run catalog update --source "http://gpuplan:s3cret-pw@${base#http://}/good" --cloud aws
+expect_rc 0
+grep -q "s3cret-pw" "$cache" && fail "the cache holds the password"
+run recommend --preset llama-7b-lora --provider aws --format json
+case "$out" in *s3cret-pw*) fail "the provenance prints the password" ;; esac
+[ "$(json "d['catalog']['cache']['source']")" = "$base/good" ] ||
+    fail "cache source with credentials: $(json "d['catalog']['cache']['source']")"
+cp "$scratch/good.bin" "$cache"
+
 current="404 on one of the clouds"
 run catalog update --source "$base/good" --cloud aws --cloud nebius
 expect_rc 1

@@ -1,0 +1,59 @@
+// Inputs that used to pass silently or pick the wrong thing: a plan whose best option is not
+// first, a discount for a provider the catalog lacks, workload numbers past their limits.
+
+#include "../support/cli_runner.hpp"
+
+#include <algorithm>
+#include <catch2/catch.hpp>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+namespace fs = std::filesystem;
+
+TEST_CASE("check --option best gates rank 1 wherever a plan lists it; rank 0 is refused",
+          "[cli][check]") {
+    const fs::path dir = fs::temp_directory_path() / "gpuplan-test-best-rank";
+    fs::remove_all(dir);
+    fs::create_directories(dir);
+    std::ifstream in(fs::path(GPUPLAN_SOURCE_DIR) / "tests/fixtures/plans/plan-a.json");
+    nlohmann::json plan = nlohmann::json::parse(in);
+    auto& options = plan["options"];
+    std::reverse(options.begin(), options.end()); // rank 2 first, as a re-sorted plan may be
+    std::ofstream(dir / "reversed.json") << plan.dump(2);
+    const auto reversed = gpuplan::test::run_cli(
+        {"check", (dir / "reversed.json").string(), "--max-cost", "1000000"});
+    CHECK(reversed.exit_code == 0);
+    CHECK_THAT(reversed.out, Catch::Contains("testcloud/r1/big.8x/spot (rank 1)"));
+
+    options[0]["rank"] = 0;
+    std::ofstream(dir / "rank0.json") << plan.dump(2);
+    const auto zero =
+        gpuplan::test::run_cli({"check", (dir / "rank0.json").string(), "--max-cost", "1"});
+    CHECK(zero.exit_code == 3);
+    CHECK_THAT(zero.err, Catch::Contains("/options/0/rank: expected a whole rank from 1 to 1e9"));
+    fs::remove_all(dir);
+}
+
+TEST_CASE("a discount for a provider the catalog lacks is a usage error with a hint",
+          "[cli][recommend]") {
+    const auto r =
+        gpuplan::test::run_cli({"recommend", "--preset", "llama-7b-lora", "--discount", "gpc=10%"});
+    CHECK(r.exit_code == 2);
+    CHECK_THAT(r.err, Catch::Contains("--discount: no provider 'gpc' in the catalog; did you "
+                                      "mean 'gcp'?"));
+}
+
+TEST_CASE("a workload file's budget and deadline keep the flags' limits", "[cli][workload]") {
+    const fs::path dir = fs::temp_directory_path() / "gpuplan-test-workload-caps";
+    fs::remove_all(dir);
+    fs::create_directories(dir);
+    std::ofstream(dir / "w.yaml")
+        << "schema_version: 1\nname: w\ntask: finetune\nmodel: {family: transformer, params: 7B}\n"
+           "data: {tokens: 100M}\nconstraints: {budget: 1e308 USD, deadline: 1e308h}\n";
+    const auto r = gpuplan::test::run_cli({"recommend", (dir / "w.yaml").string()});
+    CHECK(r.exit_code == 3);
+    CHECK_THAT(r.err, Catch::Contains("/constraints/budget: expected an amount from 0 to 1e18"));
+    CHECK_THAT(r.err, Catch::Contains("/constraints/deadline: expected a duration above 0"));
+    fs::remove_all(dir);
+}
