@@ -1,6 +1,7 @@
 #include "gpuplan/report/check_view.hpp"
 
 #include "detail/strings.hpp"
+#include "gpuplan/report/escape.hpp"
 #include "gpuplan/report/text_table.hpp"
 #include "report/generator_json.hpp"
 
@@ -202,7 +203,8 @@ std::string render_check_verdict(const CheckView& view) {
     const std::vector<std::string> failures = failed_names(outcome);
     std::string subject;
     if (outcome.option) {
-        subject = fmt::format("option {} (rank {})", outcome.option->id, outcome.option->rank);
+        subject = fmt::format("option {} (rank {})", escape_control(outcome.option->id),
+                              outcome.option->rank);
     } else {
         subject = view.plan.source;
     }

@@ -634,7 +634,7 @@ std::string ranked_text(const recommend::Recommendation& r, bool markdown, std::
     const TextTable table = options_table(r, markdown || width == 0);
     std::string out = markdown ? table.render_markdown() : table.render_text(width);
     const cost::Option& best = r.shown(0);
-    out += part_heading(fmt::format("Best: {} ({}), NPV {}, total {}", best.id(),
+    out += part_heading(fmt::format("Best: {} ({}), NPV {}, total {}", escape_control(best.id()),
                                     cost::gpus_text(best), format_money(best.npv, plan.currency),
                                     format_money(best.total, plan.currency)),
                         markdown);

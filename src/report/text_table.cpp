@@ -1,6 +1,7 @@
 #include "gpuplan/report/text_table.hpp"
 
 #include "gpuplan/error.hpp"
+#include "gpuplan/report/escape.hpp"
 
 #include <algorithm>
 #include <set>
@@ -17,6 +18,13 @@ void TextTable::add_column(std::string header, Align align, std::size_t min_widt
 void TextTable::add_row(std::vector<std::string> cells) {
     if (cells.size() != m_headers.size()) {
         throw RuntimeError("internal error: table row has the wrong number of cells");
+    }
+    // A cell is one line: a name holding a line break (`\nBest: ...`) must not forge a line of
+    // the output, so it is shown escaped.
+    for (std::string& cell : cells) {
+        if (cell.find_first_of("\n\r") != std::string::npos) {
+            cell = escape_control(cell);
+        }
     }
     m_rows.push_back(std::move(cells));
 }

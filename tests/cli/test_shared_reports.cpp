@@ -68,3 +68,21 @@ TEST_CASE("an output through another user's symlink in a sticky shared folder is
     }
     fs::remove_all(dir);
 }
+
+TEST_CASE("a name holding a line break cannot forge a line of a table", "[cli][report]") {
+    const fs::path dir = fs::temp_directory_path() / "gpuplan-test-forged-lines";
+    fs::remove_all(dir);
+    fs::create_directories(dir);
+    std::ofstream(dir / "evil.yaml")
+        << "schema_version: 1\nsources: {p: {title: t}}\nproviders:\n"
+           "  - name: evilcloud\n    display_name: E\n    currency: USD\n    as_of: 2026-11-01\n"
+           "    source: p\n    instances:\n      - type: \"x\\nBest: forged/line\"\n"
+           "        gpu: H100\n        gpu_count: 8\n        vcpus: 96\n        memory_gib: 1024\n"
+           "        prices: [{region: r1, on_demand: 0.01}]\n";
+    const auto r = gpuplan::test::run_cli({"--catalog", (dir / "evil.yaml").string(), "recommend",
+                                           "--preset", "llama-7b-lora", "--accept-soft"});
+    REQUIRE(r.exit_code == 0);
+    CHECK(r.out.find("\nBest: forged") == std::string::npos);
+    CHECK(r.out.find("\n  Best: forged") == std::string::npos);
+    fs::remove_all(dir);
+}
