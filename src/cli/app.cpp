@@ -91,7 +91,13 @@ void add_common_options(CLI::App& app, Parsed& parsed) {
                    "also html)")
         ->type_name("FORMAT");
     app.add_option("-o,--output", c.output, "Write the output to FILE (atomically)")
-        ->type_name("FILE");
+        ->type_name("FILE")
+        ->check(CLI::Validator(
+            [](const std::string& value) {
+                // Empty would mean standard output: a script's unset variable, not a request.
+                return value.empty() ? std::string("expected a file name, got ''") : std::string();
+            },
+            "FILE"));
     app.add_option("--currency", c.currency, "Currency of money in the output (ISO 4217)")
         ->type_name("CODE");
     app.add_flag("-v,--verbose", parsed.verbose_count, "More log output on stderr (repeatable)");
@@ -811,7 +817,18 @@ std::optional<std::string> command_typo(const CLI::App& app, const std::vector<s
         }
         const std::string hint = detail::closest_match(arg, names);
         if (hint.empty()) {
-            return std::nullopt;
+            // A word like a path may be an option's value; a plain word is a command.
+            if (arg.find_first_of("./") != std::string::npos) {
+                return std::nullopt;
+            }
+            std::vector<std::string_view> shown; // hidden commands (man, completions) are not
+            for (const CLI::App* sub : subcommands) {
+                if (!sub->get_group().empty()) {
+                    shown.emplace_back(sub->get_name());
+                }
+            }
+            return fmt::format("unknown command '{}{}'; the commands are: {}", path, arg,
+                               fmt::join(shown, ", "));
         }
         return fmt::format("unknown command '{}{}'; did you mean '{}{}'?", path, arg, path, hint);
     }
@@ -985,7 +1002,15 @@ int report_diagnostics(Io& io, const InputError& e) {
 
 } // namespace
 
-int run(const std::vector<std::string>& args, Io& io) {
+int run(const std::vector<std::string>& given, Io& io) {
+    // `gpuplan help [COMMAND]` and `gpuplan version` are the words users try first.
+    std::vector<std::string> args = given;
+    if (!args.empty() && args.front() == "help") {
+        args.erase(args.begin());
+        args.emplace_back("--help");
+    } else if (args.size() == 1 && args.front() == "version") {
+        args.front() = "--version";
+    }
     Parsed parsed;
     CLI::App app{"gpuplan: plan where to run a deep-learning job and what it will cost", "gpuplan"};
     app.set_version_flag("--version", std::string("gpuplan ") + GPUPLAN_VERSION);

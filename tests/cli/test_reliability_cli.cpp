@@ -57,3 +57,27 @@ TEST_CASE("a workload file's budget and deadline keep the flags' limits", "[cli]
     CHECK_THAT(r.err, Catch::Contains("/constraints/deadline: expected a duration above 0"));
     fs::remove_all(dir);
 }
+
+TEST_CASE("help and version are commands too; an unknown word lists the commands", "[cli][usage]") {
+    const auto help = gpuplan::test::run_cli({"help"});
+    CHECK(help.exit_code == 0);
+    CHECK_THAT(help.out, Catch::Contains("Usage: gpuplan [OPTIONS] SUBCOMMAND"));
+    const auto help_recommend = gpuplan::test::run_cli({"help", "recommend"});
+    CHECK(help_recommend.exit_code == 0);
+    CHECK_THAT(help_recommend.out, Catch::Contains("Usage: gpuplan recommend"));
+    const auto version = gpuplan::test::run_cli({"version"});
+    CHECK(version.exit_code == 0);
+    CHECK_THAT(version.out, Catch::StartsWith("gpuplan "));
+    const auto unknown = gpuplan::test::run_cli({"xyz"});
+    CHECK(unknown.exit_code == 2);
+    CHECK_THAT(unknown.err,
+               Catch::Contains("unknown command 'xyz'; the commands are: catalog, check"));
+    CHECK_THAT(unknown.err, !Catch::Contains("completions"));
+}
+
+TEST_CASE("-o with an empty name is a usage error, not standard output", "[cli][usage]") {
+    const auto r = gpuplan::test::run_cli({"presets", "-o", ""});
+    CHECK(r.exit_code == 2);
+    CHECK(r.out.empty());
+    CHECK_THAT(r.err, Catch::Contains("--output: expected a file name, got ''"));
+}
