@@ -1002,9 +1002,9 @@ int report_diagnostics(Io& io, const InputError& e) {
 
 } // namespace
 
-int run(const std::vector<std::string>& given, Io& io) {
+int run(const std::vector<std::string>& args_given, Io& io) {
     // `gpuplan help [COMMAND]` and `gpuplan version` are the words users try first.
-    std::vector<std::string> args = given;
+    std::vector<std::string> args = args_given;
     if (!args.empty() && args.front() == "help") {
         args.erase(args.begin());
         args.emplace_back("--help");

@@ -9,7 +9,8 @@
 
 namespace gpuplan::cli {
 
-// Runs gpuplan with `args` (argv without the program name); returns the exit code. Never throws.
-[[nodiscard]] int run(const std::vector<std::string>& args, Io& io);
+// Runs gpuplan with `args_given` (argv without the program name); returns the exit code. Never
+// throws.
+[[nodiscard]] int run(const std::vector<std::string>& args_given, Io& io);
 
 } // namespace gpuplan::cli

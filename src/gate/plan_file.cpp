@@ -179,6 +179,21 @@ std::optional<int> schema_major(std::string_view version) {
     return major;
 }
 
+// An option's rank: a whole number from 1 (0, reported, when it is not one).
+int read_rank(PlanWalker& walk, const json& entry, const std::string& path) {
+    // Stored as an int: a rank outside int range would be undefined to convert.
+    constexpr double k_max_rank = 1e9;
+    const auto rank = walk.number(entry, path, "rank");
+    if (!rank) {
+        return 0;
+    }
+    if (*rank >= 1.0 && *rank <= k_max_rank && *rank == std::floor(*rank)) {
+        return static_cast<int>(*rank);
+    }
+    walk.fail(path + "/rank", fmt::format("expected a whole rank from 1 to 1e9, got {}", *rank));
+    return 0;
+}
+
 void read_options(PlanWalker& walk, const json& options, Plan& plan) {
     for (std::size_t i = 0; i < options.size(); ++i) {
         const std::string path = fmt::format("/options/{}", i);
@@ -188,16 +203,7 @@ void read_options(PlanWalker& walk, const json& options, Plan& plan) {
             continue;
         }
         PlanOption option;
-        // Stored as an int: a rank outside int range would be undefined to convert.
-        constexpr double k_max_rank = 1e9;
-        if (const auto rank = walk.number(entry, path, "rank")) {
-            if (*rank >= 1.0 && *rank <= k_max_rank && *rank == std::floor(*rank)) {
-                option.rank = static_cast<int>(*rank);
-            } else {
-                walk.fail(path + "/rank",
-                          fmt::format("expected a whole rank from 1 to 1e9, got {}", *rank));
-            }
-        }
+        option.rank = read_rank(walk, entry, path);
         option.id = walk.string(entry, path, "id").value_or("");
         option.purchase = walk.string(entry, path, "purchase").value_or("");
         option.wall_hours =
