@@ -75,7 +75,7 @@ TEST_CASE("help and version are commands too; an unknown word lists the commands
     CHECK_THAT(unknown.err, !Catch::Contains("completions"));
 }
 
-TEST_CASE("-o with an empty name is a usage error, not standard output", "[cli][usage]") {
+TEST_CASE("an empty -o name is a usage error, not standard output", "[cli][usage]") {
     const auto r = gpuplan::test::run_cli({"presets", "-o", ""});
     CHECK(r.exit_code == 2);
     CHECK(r.out.empty());
