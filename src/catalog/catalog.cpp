@@ -243,12 +243,6 @@ Gpu slice_gpu(const Gpu& parent, const GpuSlice& slice) {
 
 namespace {
 
-// Names of the product enums, in enumerator order.
-constexpr std::array<std::string_view, 6> k_fabric_names{"unknown", "none", "ethernet",
-                                                         "roce",    "efa",  "infiniband"};
-constexpr std::array<std::string_view, 4> k_sold_as_names{"unknown", "single", "vm", "cluster"};
-constexpr std::array<std::string_view, 3> k_capacity_names{"unknown", "guaranteed", "marketplace"};
-
 template <class E, std::size_t N>
 std::string_view enum_name(const std::array<std::string_view, N>& names, E value) {
     const auto index = static_cast<std::size_t>(value);

@@ -41,6 +41,16 @@ std::vector<std::string> instance_patterns(const YamlNode& node) {
     return names.value_or(std::vector<std::string>{});
 }
 
+// One of `names` but the first (`unknown`, which a file never states), as its enumerator.
+template <class E, std::size_t N>
+std::optional<E> stated_choice(const YamlNode& node, const std::array<std::string_view, N>& names) {
+    if (auto index =
+            node.as_choice(std::vector<std::string_view>(names.begin() + 1, names.end()))) {
+        return static_cast<E>(*index + 1);
+    }
+    return std::nullopt;
+}
+
 } // namespace
 
 void FileReader::read_product(const YamlNode& node) {
@@ -64,9 +74,8 @@ void FileReader::read_product(const YamlNode& node) {
         product->provider = *name;
     }
     if (auto capacity = node.get("capacity")) {
-        if (auto index = capacity->as_choice({"guaranteed", "marketplace"})) {
-            product->capacity = static_cast<Capacity>(*index + 1);
-        }
+        product->capacity =
+            stated_choice<Capacity>(*capacity, k_capacity_names).value_or(Capacity::unknown);
         if (auto source = node.require("capacity_source")) {
             product->capacity_sources = read_source_refs(*source);
         }
@@ -75,6 +84,12 @@ void FileReader::read_product(const YamlNode& node) {
         product->startup_minutes = parameter_at(node, "startup_minutes", false, k_startup_minutes);
     }
     read_product_lists(node, *name, *product);
+    // Sorted by instance type (stable: a later price of the same type stays later), so a type's
+    // published prices are one equal_range away (cost's for_each_reserved).
+    std::stable_sort(product->reserved_prices.begin(), product->reserved_prices.end(),
+                     [](const ProductReservedPrice& a, const ProductReservedPrice& b) {
+                         return a.instance < b.instance;
+                     });
 }
 
 void FileReader::read_product_lists(const YamlNode& node, const std::string& name,
@@ -121,9 +136,7 @@ std::optional<Cluster> FileReader::read_cluster(const YamlNode& node) {
     Cluster cluster;
     cluster.instances = instance_patterns(node);
     if (auto fabric = node.require("fabric")) {
-        if (auto index = fabric->as_choice({"none", "ethernet", "roce", "efa", "infiniband"})) {
-            cluster.fabric = static_cast<Fabric>(*index + 1);
-        }
+        cluster.fabric = stated_choice<Fabric>(*fabric, k_fabric_names).value_or(Fabric::unknown);
     }
     cluster.gbps_per_node = node.number_at("gbps_per_node", false, k_gbps);
     if (cluster.fabric != Fabric::none && cluster.fabric != Fabric::unknown &&
@@ -131,9 +144,8 @@ std::optional<Cluster> FileReader::read_cluster(const YamlNode& node) {
         node.error("missing required key 'gbps_per_node' (a fabric's bandwidth per node)");
     }
     if (auto sold_as = node.require("sold_as")) {
-        if (auto index = sold_as->as_choice({"single", "vm", "cluster"})) {
-            cluster.sold_as = static_cast<SoldAs>(*index + 1);
-        }
+        cluster.sold_as =
+            stated_choice<SoldAs>(*sold_as, k_sold_as_names).value_or(SoldAs::unknown);
     }
     cluster.min_nodes = whole_count(node, "min_nodes");
     cluster.max_nodes = whole_count(node, "max_nodes");

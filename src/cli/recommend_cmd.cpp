@@ -45,6 +45,9 @@ std::optional<decide::Tree> tree_for(const RulesChoice& rules, const catalog::Ca
 // A discount for a provider the catalog lacks would be ignored: a typo (`gpc=10%`) must not pass
 // for a negotiated price.
 void check_discounts(const cost::Settings& settings, const catalog::Catalog& catalog) {
+    if (settings.provider_discounts.empty()) {
+        return;
+    }
     std::vector<std::string_view> names;
     for (const catalog::Provider& provider : catalog.providers) {
         names.emplace_back(provider.name);

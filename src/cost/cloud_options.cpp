@@ -88,12 +88,14 @@ struct Planner::CloudOffer {
     bool endless = false; // the work outlasts k_max_plan_months at on-demand speed
     CashFlows hidden{};
     const catalog::Product* product = nullptr;
-    bool undated = false; // the provider's prices have no date of their own
+    const catalog::Cluster* cluster = nullptr; // the type's scale-out facts; nullptr = unknown
+    bool undated = false;                      // the provider's prices have no date of their own
     PriceBasis basis = PriceBasis::snapshot;
     std::vector<double> spot_shares{}; // each row's spot price as a share of on-demand, sorted
     // The risks every option of the offer shares, noted once (assess_offer).
     std::optional<NoteIndex> undated_risk{};
     std::optional<NoteIndex> marketplace_risk{};
+    std::optional<NoteIndex> cluster_risk{}; // several nodes of a cluster product: a quote
 
     Option proto{}; // of the commitments
     Option on_demand_proto{};
@@ -134,6 +136,7 @@ void Planner::add_cloud(const catalog::Provider& provider, const catalog::Instan
                      .e = e,
                      .rate = fx(provider.currency),
                      .product = catalog::find_product(m_catalog, provider.name),
+                     .cluster = cluster,
                      .undated = catalog::is_undated(m_catalog, provider.sources),
                      .basis = price_basis_of(m_catalog, provider.sources)};
     if (allowed(m_plan.purchase_options, PurchaseOption::spot)) {
@@ -151,7 +154,7 @@ void Planner::add_cloud(const catalog::Provider& provider, const catalog::Instan
     proto.price_currency = provider.currency;
     proto.nvlink = shape.nvlink;
     proto.network_gbps = shape.network_gbps;
-    describe_interconnect(proto, cluster, shape, per_node);
+    describe_interconnect(proto, cluster, shape.nvlink, per_node);
     proto.capacity =
         offer.product != nullptr ? offer.product->capacity : catalog::Capacity::unknown;
     proto.fx_rate = offer.rate.value_or(1.0);
@@ -299,10 +302,10 @@ void Planner::add_commitment(CloudOffer& offer, const Region& region, PurchaseOp
     option.purchase = kind;
     option.payment = best->payment;
     const bool reserved = is_reserved(kind);
-    option.prices_as_of =
+    const std::optional<Date> own_date =
         reserved ? reserved_as_of(offer.product, offer.instance, region, reserved_term(kind))
-                       .value_or(*region.as_of)
-                 : region.as_of;
+                 : std::nullopt;
+    option.prices_as_of = own_date ? own_date : region.as_of;
     const UnitCommitment& unit = unit_commitment(offer, best->commitment);
     add_commitment_notes(option, unit.use, best->commitment,
                          reserved ? std::string(catalog::to_string(best->payment))
@@ -311,12 +314,9 @@ void Planner::add_commitment(CloudOffer& offer, const Region& region, PurchaseOp
         option.notes.push_back(add_note(make_note(NoteKind::default_commitment_price)));
     }
     if (reserved) {
-        const CommitmentChoice& choice = *best;
-        const bool published = !choice.from_discount;
-        assess_commitment(
-            offer, option, published, choice.is_default,
-            published && reserved_as_of(offer.product, offer.instance, region, reserved_term(kind))
-                             .has_value());
+        const bool published = !best->from_discount;
+        assess_commitment(offer, option, published, best->is_default,
+                          published && own_date.has_value());
     }
     // A spill exists only where the region has an on-demand price (commitments_for).
     price_and_judge(offer, option, unit.flows, best->commitment.effective_per_hour,
@@ -349,23 +349,31 @@ void Planner::add_spot(CloudOffer& offer, const Region& region) {
 }
 
 void Planner::add_startup(Option& proto, const catalog::Product* product) {
-    const bool stated = product != nullptr && product->startup_minutes.has_value();
-    const double minutes = stated ? product->startup_minutes->value : k_default_startup_minutes;
-    const bool placeholder = !stated || product->startup_minutes->note.rfind("PLACEHOLDER", 0) == 0;
     if (m_workload.task == Task::inference) {
         return; // a service starts once over its horizon
     }
+    const bool stated = product != nullptr && product->startup_minutes.has_value();
+    const double minutes = stated ? product->startup_minutes->value : k_default_startup_minutes;
+    const bool placeholder = !stated || product->startup_minutes->note.rfind("PLACEHOLDER", 0) == 0;
     proto.startup_hours = minutes / 60.0;
     proto.notes.push_back(add_note(
         make_note(NoteKind::startup, {minutes}, placeholder ? "placeholder" : std::string())));
 }
 
 void Planner::note_offer_risks(CloudOffer& offer) {
+    const Option& proto = offer.proto;
     if (offer.undated) {
         offer.undated_risk = add_risk(make_note(NoteKind::risk_undated_price,
                                                 {m_workload.horizon_months}, offer.provider.name));
     }
-    const Option& proto = offer.proto;
+    if (proto.nodes > 1 && proto.sold_as == catalog::SoldAs::cluster) {
+        offer.cluster_risk = add_risk(
+            make_note(NoteKind::risk_cluster_quote,
+                      {static_cast<double>(proto.nodes),
+                       static_cast<double>(
+                           offer.cluster != nullptr ? offer.cluster->min_nodes.value_or(0) : 0)},
+                      offer.provider.name));
+    }
     if (proto.capacity == catalog::Capacity::guaranteed) {
         return;
     }
@@ -442,15 +450,9 @@ void Planner::price_and_judge(const CloudOffer& offer, Option& option, const Flo
                                    option.prices_as_of->to_string())));
         }
     }
-    if (option.nodes > 1 && option.sold_as == catalog::SoldAs::cluster) {
-        const auto* cluster =
-            catalog::find_cluster(m_catalog, offer.provider.name, offer.instance.type);
+    if (offer.cluster_risk) {
         option.price_basis = PriceBasis::quote;
-        option.risks.push_back(add_risk(make_note(
-            NoteKind::risk_cluster_quote,
-            {static_cast<double>(option.nodes),
-             static_cast<double>(cluster != nullptr ? cluster->min_nodes.value_or(0) : 0)},
-            offer.provider.name)));
+        option.risks.push_back(*offer.cluster_risk);
     }
     finish(option, unit, price, offer.discount ? &*offer.discount : nullptr, spill, spill_price);
     judge(option, offer.e, offer.gpu, offer.rate.has_value());

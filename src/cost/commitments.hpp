@@ -7,6 +7,7 @@
 #include "gpuplan/cost/cash_flows.hpp"
 #include "gpuplan/purchase.hpp"
 
+#include <algorithm>
 #include <array>
 #include <limits>
 #include <optional>
@@ -30,12 +31,22 @@ void for_each_reserved(const catalog::Product* product, const catalog::Instance&
     for (const catalog::ReservedPrice& price : instance.reserved) {
         fn(price);
     }
-    if (product != nullptr) {
-        for (const catalog::ProductReservedPrice& published : product->reserved_prices) {
-            if (published.instance == instance.type) {
-                fn(published.price);
-            }
+    if (product == nullptr) {
+        return;
+    }
+    struct ByInstance {
+        bool operator()(const catalog::ProductReservedPrice& a, const std::string& b) const {
+            return a.instance < b;
         }
+        bool operator()(const std::string& a, const catalog::ProductReservedPrice& b) const {
+            return a < b.instance;
+        }
+    };
+    const auto [first, last] =
+        std::equal_range(product->reserved_prices.begin(), product->reserved_prices.end(),
+                         instance.type, ByInstance{});
+    for (auto it = first; it != last; ++it) {
+        fn(it->price);
     }
 }
 

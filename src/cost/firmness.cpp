@@ -55,9 +55,9 @@ std::optional<SpotOutlier> spot_outlier(const std::vector<double>& sorted,
     return SpotOutlier{share, other(0), other(n - 1)};
 }
 
-void describe_interconnect(Option& option, const catalog::Cluster* cluster,
-                           const estimate::NodeShape& shape, int gpus_per_node) {
-    option.nvlink_domain = shape.nvlink ? gpus_per_node : 1;
+void describe_interconnect(Option& option, const catalog::Cluster* cluster, bool nvlink,
+                           int gpus_per_node) {
+    option.nvlink_domain = nvlink ? gpus_per_node : 1;
     if (cluster == nullptr) {
         return;
     }

@@ -5,7 +5,6 @@
 
 #include "gpuplan/catalog/catalog.hpp"
 #include "gpuplan/cost/plan.hpp"
-#include "gpuplan/estimate/estimate.hpp"
 
 #include <optional>
 #include <string>
@@ -41,8 +40,8 @@ struct SpotOutlier {
 
 // The option's interconnect: the fabric and how nodes are sold (from `cluster`, nullptr when no
 // source states them), the NVLink domain and the sources.
-void describe_interconnect(Option& option, const catalog::Cluster* cluster,
-                           const estimate::NodeShape& shape, int gpus_per_node);
+void describe_interconnect(Option& option, const catalog::Cluster* cluster, bool nvlink,
+                           int gpus_per_node);
 
 // Whether a job on `option` may span its nodes: one node always; several only over a known
 // fabric of a type the provider sells as VMs that join a cluster, or as a cluster product, up

@@ -252,6 +252,14 @@ enum class SoldAs { unknown, single, vm, cluster };
 // How a provider holds its capacity: guaranteed (its own on-demand fleet) or marketplace (hosts
 // of third parties that come and go); unknown is planned as marketplace.
 enum class Capacity { unknown, guaranteed, marketplace };
+// The names of Fabric, SoldAs and Capacity in enumerator order: what to_string writes and the
+// catalog reader accepts (every one but `unknown`, which a file never states).
+inline constexpr std::array<std::string_view, 6> k_fabric_names{"unknown", "none", "ethernet",
+                                                                "roce",    "efa",  "infiniband"};
+inline constexpr std::array<std::string_view, 4> k_sold_as_names{"unknown", "single", "vm",
+                                                                 "cluster"};
+inline constexpr std::array<std::string_view, 3> k_capacity_names{"unknown", "guaranteed",
+                                                                  "marketplace"};
 [[nodiscard]] std::string_view to_string(Fabric value);
 [[nodiscard]] std::string_view to_string(SoldAs value);
 [[nodiscard]] std::string_view to_string(Capacity value);
@@ -300,7 +308,7 @@ struct Product {
     // nullopt: no file says where the provider sells commitments (every commitment is a quote
     // unless the instance has a published price).
     std::optional<std::vector<CommitmentSale>> commitments;
-    std::vector<ProductReservedPrice> reserved_prices;
+    std::vector<ProductReservedPrice> reserved_prices; // sorted by instance type
 
     bool operator==(const Product&) const = default;
 };
