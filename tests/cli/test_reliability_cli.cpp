@@ -2,6 +2,7 @@
 // first, a discount for a provider the catalog lacks, workload numbers past their limits.
 
 #include "../support/cli_runner.hpp"
+#include "../support/files.hpp"
 
 #include <algorithm>
 #include <catch2/catch.hpp>
@@ -13,9 +14,8 @@ namespace fs = std::filesystem;
 
 TEST_CASE("check --option best gates rank 1 wherever a plan lists it; rank 0 is refused",
           "[cli][check]") {
-    const fs::path dir = fs::temp_directory_path() / "gpuplan-test-best-rank";
-    fs::remove_all(dir);
-    fs::create_directories(dir);
+    const gpuplan::test::Scratch scratch;
+    const fs::path& dir = scratch.path;
     std::ifstream in(fs::path(GPUPLAN_SOURCE_DIR) / "tests/fixtures/plans/plan-a.json");
     nlohmann::json plan = nlohmann::json::parse(in);
     auto& options = plan["options"];
@@ -32,7 +32,6 @@ TEST_CASE("check --option best gates rank 1 wherever a plan lists it; rank 0 is 
         gpuplan::test::run_cli({"check", (dir / "rank0.json").string(), "--max-cost", "1"});
     CHECK(zero.exit_code == 3);
     CHECK_THAT(zero.err, Catch::Contains("/options/0/rank: expected a whole rank from 1 to 1e9"));
-    fs::remove_all(dir);
 }
 
 TEST_CASE("a discount for a provider the catalog lacks is a usage error with a hint",
@@ -45,9 +44,8 @@ TEST_CASE("a discount for a provider the catalog lacks is a usage error with a h
 }
 
 TEST_CASE("a workload file's budget and deadline keep the flags' limits", "[cli][workload]") {
-    const fs::path dir = fs::temp_directory_path() / "gpuplan-test-workload-caps";
-    fs::remove_all(dir);
-    fs::create_directories(dir);
+    const gpuplan::test::Scratch scratch;
+    const fs::path& dir = scratch.path;
     std::ofstream(dir / "w.yaml")
         << "schema_version: 1\nname: w\ntask: finetune\nmodel: {family: transformer, params: 7B}\n"
            "data: {tokens: 100M}\nconstraints: {budget: 1e308 USD, deadline: 1e308h}\n";
@@ -55,7 +53,6 @@ TEST_CASE("a workload file's budget and deadline keep the flags' limits", "[cli]
     CHECK(r.exit_code == 3);
     CHECK_THAT(r.err, Catch::Contains("/constraints/budget: expected an amount from 0 to 1e18"));
     CHECK_THAT(r.err, Catch::Contains("/constraints/deadline: expected a duration above 0"));
-    fs::remove_all(dir);
 }
 
 TEST_CASE("help and version are commands too; an unknown word lists the commands", "[cli][usage]") {

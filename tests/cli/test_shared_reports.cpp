@@ -1,20 +1,19 @@
 // Names from input files reach pages a team shares: they are text there, never markup.
 
 #include "../support/cli_runner.hpp"
+#include "../support/files.hpp"
 
 #include <catch2/catch.hpp>
 #include <filesystem>
 #include <fstream>
-#include <iterator>
 #include <unistd.h>
 
 namespace fs = std::filesystem;
 
 TEST_CASE("a portfolio or workload name holding a script stays text in html and markdown",
           "[cli][report]") {
-    const fs::path dir = fs::temp_directory_path() / "gpuplan-test-shared-reports";
-    fs::remove_all(dir);
-    fs::create_directories(dir);
+    const gpuplan::test::Scratch scratch;
+    const fs::path& dir = scratch.path;
     fs::copy_file(fs::path(GPUPLAN_SOURCE_DIR) / "tests/fixtures/fleet/serve-8.yaml",
                   dir / "serve-8.yaml");
     std::ofstream(dir / "portfolio.yaml")
@@ -40,13 +39,12 @@ TEST_CASE("a portfolio or workload name holding a script stays text in html and 
     const std::string first = markdown.out.substr(0, markdown.out.find('\n'));
     CHECK_THAT(first, Catch::Contains("w\\x0a<details>")); // the newline shown, not obeyed
     CHECK(markdown.out.find("\n<details><script>") == std::string::npos);
-    fs::remove_all(dir);
 }
 
 TEST_CASE("an output through another user's symlink in a sticky shared folder is refused",
           "[cli][output]") {
-    const fs::path dir = fs::temp_directory_path() / "gpuplan-test-sticky";
-    fs::remove_all(dir);
+    const gpuplan::test::Scratch scratch;
+    const fs::path& dir = scratch.path;
     fs::create_directories(dir / "shared");
     fs::permissions(dir / "shared", fs::perms::all | fs::perms::sticky_bit);
     std::ofstream(dir / "victim.conf") << "keep\n";
@@ -66,13 +64,11 @@ TEST_CASE("an output through another user's symlink in a sticky shared folder is
     } else {
         CHECK(r.exit_code == 0);
     }
-    fs::remove_all(dir);
 }
 
 TEST_CASE("a name holding a line break cannot forge a line of a table", "[cli][report]") {
-    const fs::path dir = fs::temp_directory_path() / "gpuplan-test-forged-lines";
-    fs::remove_all(dir);
-    fs::create_directories(dir);
+    const gpuplan::test::Scratch scratch;
+    const fs::path& dir = scratch.path;
     std::ofstream(dir / "evil.yaml")
         << "schema_version: 1\nsources: {p: {title: t}}\nproviders:\n"
            "  - name: evilcloud\n    display_name: E\n    currency: USD\n    as_of: 2026-11-01\n"
@@ -84,5 +80,4 @@ TEST_CASE("a name holding a line break cannot forge a line of a table", "[cli][r
     REQUIRE(r.exit_code == 0);
     CHECK(r.out.find("\nBest: forged") == std::string::npos);
     CHECK(r.out.find("\n  Best: forged") == std::string::npos);
-    fs::remove_all(dir);
 }

@@ -5,6 +5,8 @@
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <system_error>
+#include <unistd.h>
 #include <vector>
 
 namespace gpuplan::test {
@@ -37,5 +39,21 @@ inline std::vector<std::string> read_lines(const std::filesystem::path& path) {
     }
     return lines;
 }
+
+// A folder of its own under the system's temporary folder for one test, removed with it (also
+// when an assertion ends the test early).
+struct Scratch {
+    std::filesystem::path path =
+        std::filesystem::temp_directory_path() /
+        ("gpuplan_test." + std::to_string(::getpid()) + "." + std::to_string(counter++));
+    Scratch() { std::filesystem::create_directories(path); }
+    ~Scratch() {
+        std::error_code ignored;
+        std::filesystem::remove_all(path, ignored);
+    }
+    Scratch(const Scratch&) = delete;
+    Scratch& operator=(const Scratch&) = delete;
+    static inline int counter = 0;
+};
 
 } // namespace gpuplan::test

@@ -8,22 +8,12 @@
 #include <unistd.h>
 
 using namespace gpuplan;
+using gpuplan::test::Scratch;
 using gpuplan::test::slurp;
 using gpuplan::test::spit;
 namespace fs = std::filesystem;
 
 namespace {
-
-struct Scratch {
-    fs::path path =
-        fs::temp_directory_path() /
-        ("gpuplan_output_writer." + std::to_string(::getpid()) + "." + std::to_string(counter++));
-    Scratch() { fs::create_directories(path); }
-    ~Scratch() { fs::remove_all(path); }
-    Scratch(const Scratch&) = delete;
-    Scratch& operator=(const Scratch&) = delete;
-    static inline int counter = 0;
-};
 
 std::size_t entries(const fs::path& folder) {
     return static_cast<std::size_t>(
