@@ -143,6 +143,8 @@ private:
     void read_product_lists(const YamlNode& node, const std::string& name, Product& product);
     std::optional<Cluster> read_cluster(const YamlNode& node);
     std::optional<CommitmentSale> read_commitment_sale(const YamlNode& node);
+    void read_product_resells(const YamlNode& node, Product& product);
+    std::optional<Resale> read_resale(const YamlNode& node);
 
     // Self-built servers and their site (read_self_built.cpp).
     void read_self_built(const YamlNode& node);

@@ -79,6 +79,34 @@ void merge_instance(std::vector<Instance>& instances, Instance& instance,
     }
 }
 
+// A feed never replaces a price the catalog dates later: each of `feed`'s rows whose (region,
+// zone) the catalog prices with a row of its own date and source (a dated list's correction)
+// newer than the feed's date, or any date when the feed is undated, becomes that row.
+void keep_newer_dated_rows(const Catalog& base, Provider& feed) {
+    const Provider* existing = find_provider(base, feed.name);
+    if (existing == nullptr) {
+        return;
+    }
+    const bool undated = is_undated(base, feed.sources);
+    for (Instance& instance : feed.instances) {
+        auto old = std::find_if(existing->instances.begin(), existing->instances.end(),
+                                [&](const Instance& i) { return i.type == instance.type; });
+        if (old == existing->instances.end()) {
+            continue;
+        }
+        for (PriceRow& row : instance.prices) {
+            auto same =
+                std::find_if(old->prices.begin(), old->prices.end(), [&](const PriceRow& r) {
+                    return r.region == row.region && r.zone == row.zone;
+                });
+            if (same != old->prices.end() && same->as_of && !same->sources.empty() &&
+                !is_undated(base, same->sources) && (undated || *same->as_of > feed.as_of)) {
+                row = *same;
+            }
+        }
+    }
+}
+
 } // namespace
 
 void merge_provider(Catalog& catalog, ProviderOverlay later) {
@@ -136,6 +164,7 @@ Catalog overlay_feed(Catalog base, FeedOverlay feed,
                                             "add it to `fx.rates`",
                                             provider.currency, provider.name)});
         }
+        keep_newer_dated_rows(base, provider);
         ProviderKeys keys;
         keys.currency = true;
         keys.as_of = true;

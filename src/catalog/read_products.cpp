@@ -16,6 +16,8 @@ constexpr NumberRange k_node_count{1.0, 100'000.0, false, "a whole number of nod
 constexpr NumberRange k_startup_minutes{0.0, 1'440.0, false, "minutes from 0 to 1440"};
 // Scale-out bandwidth per node, Gbps: 0 to 100 Tbps.
 constexpr NumberRange k_gbps{0.0, 100'000.0, true, "a positive number of Gbps up to 100000"};
+// A price's maximum age: a day to ten years.
+constexpr NumberRange k_age_days{1.0, 3'650.0, false, "days from 1 to 3650"};
 
 std::optional<int> whole_count(const YamlNode& node, std::string_view key) {
     auto value = node.number_at(key, false, k_node_count);
@@ -55,7 +57,7 @@ std::optional<E> stated_choice(const YamlNode& node, const std::array<std::strin
 
 void FileReader::read_product(const YamlNode& node) {
     if (!node.expect_map({"provider", "capacity", "capacity_source", "startup_minutes", "clusters",
-                          "commitments", "reserved_prices"})) {
+                          "commitments", "reserved_prices", "max_price_age_days", "resells"})) {
         return;
     }
     auto name = node.string_at("provider", true);
@@ -82,6 +84,9 @@ void FileReader::read_product(const YamlNode& node) {
     }
     if (node.get("startup_minutes")) {
         product->startup_minutes = parameter_at(node, "startup_minutes", false, k_startup_minutes);
+    }
+    if (node.get("max_price_age_days")) {
+        product->max_price_age_days = parameter_at(node, "max_price_age_days", false, k_age_days);
     }
     read_product_lists(node, *name, *product);
     // Sorted by instance type (stable: a later price of the same type stays later), so a type's
@@ -111,6 +116,7 @@ void FileReader::read_product_lists(const YamlNode& node, const std::string& nam
             }
         }
     }
+    read_product_resells(node, product);
     if (auto prices = node.get("reserved_prices")) {
         for (const YamlNode& item : prices->items()) {
             if (!item.expect_map({"instance", "term", "payment", "effective_per_hour",
@@ -158,6 +164,34 @@ std::optional<Cluster> FileReader::read_cluster(const YamlNode& node) {
     cluster.sources = required_sources(node);
     cluster.note = node.string_at("note", false).value_or("");
     return cluster;
+}
+
+void FileReader::read_product_resells(const YamlNode& node, Product& product) {
+    if (auto resells = node.get("resells")) {
+        for (const YamlNode& item : resells->items()) {
+            if (auto resale = read_resale(item)) {
+                m_pending_products.push_back(
+                    {resale->origin, {}, item.get("origin")->diagnostic("")});
+                product.resells.push_back(std::move(*resale));
+            }
+        }
+    }
+}
+
+std::optional<Resale> FileReader::read_resale(const YamlNode& node) {
+    if (!node.expect_map({"instances", "origin", "source", "note"})) {
+        return std::nullopt;
+    }
+    Resale resale;
+    resale.instances = instance_patterns(node);
+    auto origin = node.string_at("origin", true);
+    if (!origin) {
+        return std::nullopt;
+    }
+    resale.origin = *origin;
+    resale.sources = required_sources(node);
+    resale.note = node.string_at("note", false).value_or("");
+    return resale;
 }
 
 std::optional<CommitmentSale> FileReader::read_commitment_sale(const YamlNode& node) {

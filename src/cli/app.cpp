@@ -166,6 +166,24 @@ void add_catalog_commands(CLI::App& app, Parsed& parsed) {
             return run_catalog_validate(parsed.common, *validate_options, io);
         };
     });
+
+    auto audit_options = std::make_shared<CatalogAuditOptions>();
+    CLI::App* audit = catalog->add_subcommand(
+        "audit",
+        "Check prices for spot above on-demand, outliers, resale and dates; exit 4 on errors");
+    audit
+        ->add_option("PATH", audit_options->paths,
+                     "Catalog files or feeds whose added or changed rows to audit (default: all)")
+        ->type_name("PATH");
+    audit
+        ->add_option("--today", audit_options->today,
+                     "Date price ages are measured to (default: today, UTC)")
+        ->type_name("DATE");
+    audit->callback([&parsed, audit_options] {
+        parsed.action = [&parsed, audit_options](Io& io) {
+            return run_catalog_audit(parsed.common, *audit_options, io);
+        };
+    });
 }
 
 void add_check_commands(CLI::App& app, Parsed& parsed) {
@@ -504,7 +522,7 @@ struct CommandNotes {
 };
 
 constexpr std::string_view k_catalog_globals = "--catalog --no-default-catalog --offline";
-constexpr std::array<CommandNotes, 17> k_command_notes{{
+constexpr std::array<CommandNotes, 18> k_command_notes{{
     {"recommend",
      "--catalog --no-default-catalog --offline --as-of --currency --format -o --color --wide "
      "--max-catalog-age --timestamp -v -q",
@@ -541,6 +559,9 @@ constexpr std::array<CommandNotes, 17> k_command_notes{{
     {"catalog validate",
      "--no-default-catalog --format -v -q",
      {"catalog validate", "catalog validate my-prices.yaml"}},
+    {"catalog audit",
+     "--catalog --no-default-catalog --offline --format -o --color --wide -v -q",
+     {"catalog audit", "catalog audit my-prices.yaml --format json"}},
     {"catalog import",
      "--as-of --format -o -v -q",
      {"catalog import --from skypilot aws/vms.csv -o aws.yaml",

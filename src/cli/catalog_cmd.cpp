@@ -1,11 +1,14 @@
 #include "cli/catalog_cmd.hpp"
 
+#include "gpuplan/catalog/audit.hpp"
 #include "gpuplan/embedded.hpp"
 #include "gpuplan/error.hpp"
+#include "gpuplan/report/audit_view.hpp"
 #include "gpuplan/shipped.hpp"
 
 #include <algorithm>
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <ostream>
 
 namespace gpuplan::cli {
@@ -120,6 +123,58 @@ Exit run_catalog_validate(const CommonOptions& common, const CatalogValidateOpti
         io.out << fmt::format("ok: {} file{} valid\n", file_count, file_count == 1 ? "" : "s");
     }
     return Exit::ok;
+}
+
+namespace {
+
+// The (provider, instance type) pairs whose instance `after` adds or changes over `before`.
+catalog::AuditScope changed_instances(const catalog::Catalog& before,
+                                      const catalog::Catalog& after) {
+    catalog::AuditScope scope;
+    for (const catalog::Provider& provider : after.providers) {
+        const catalog::Provider* earlier = catalog::find_provider(before, provider.name);
+        for (const catalog::Instance& instance : provider.instances) {
+            const catalog::Instance* old = nullptr;
+            if (earlier != nullptr) {
+                for (const catalog::Instance& candidate : earlier->instances) {
+                    if (candidate.type == instance.type) {
+                        old = &candidate;
+                    }
+                }
+            }
+            if (old == nullptr || !(*old == instance)) {
+                scope.emplace(provider.name, instance.type);
+            }
+        }
+    }
+    return scope;
+}
+
+} // namespace
+
+Exit run_catalog_audit(const CommonOptions& common, const CatalogAuditOptions& options, Io& io) {
+    const Date day = today(io, options.today);
+    const catalog::Catalog base = load_catalog(common);
+    catalog::AuditReport audit;
+    if (options.paths.empty()) {
+        audit = catalog::audit_catalog(base, day);
+    } else {
+        CommonOptions with_paths = common;
+        with_paths.catalogs = options.paths;
+        const catalog::Catalog overlaid = apply_catalog_paths(base, with_paths);
+        const catalog::AuditScope scope = changed_instances(base, overlaid);
+        if (scope.empty()) {
+            throw UsageError(fmt::format("{}: no price rows to audit: the files add or change no "
+                                         "instance of the catalog",
+                                         fmt::join(options.paths, ", ")));
+        }
+        audit = catalog::audit_catalog(overlaid, day, scope);
+    }
+    write_output(
+        common,
+        report::render_catalog_audit(audit, common.format, generator_info(common), common.width),
+        io);
+    return audit.errors() > 0 ? Exit::gate_failed : Exit::ok;
 }
 
 } // namespace gpuplan::cli

@@ -147,15 +147,7 @@ gate::Thresholds thresholds_from(const CommonOptions& common, const CheckOptions
 } // namespace
 
 Exit run_check(const CommonOptions& common, const CheckOptions& options, Io& io) {
-    Date today = cli::today(io);
-    if (options.today) {
-        const auto parsed = parse_date(*options.today);
-        if (!parsed) {
-            throw UsageError(
-                fmt::format("--today: expected a date YYYY-MM-DD, got '{}'", *options.today));
-        }
-        today = *parsed;
-    }
+    const Date today = cli::today(io, options.today);
     const catalog::Catalog catalog = load_catalog(common);
     const gate::Plan plan = load_plan(options.plan, common, catalog, io, options.option);
     check_option_exists(plan, options.option);

@@ -284,6 +284,17 @@ Date today(const Io& io) {
     return Date{utc.tm_year + 1900, utc.tm_mon + 1, utc.tm_mday};
 }
 
+Date today(const Io& io, const std::optional<std::string>& option) {
+    if (!option) {
+        return today(io);
+    }
+    const auto parsed = parse_date(*option);
+    if (!parsed) {
+        throw UsageError(fmt::format("--today: expected a date YYYY-MM-DD, got '{}'", *option));
+    }
+    return *parsed;
+}
+
 std::vector<catalog::StalePrices> check_catalog_age(const catalog::Catalog& catalog,
                                                     const CommonOptions& options, const Io& io) {
     if (options.max_catalog_age.empty()) {

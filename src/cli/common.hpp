@@ -173,6 +173,8 @@ void write_output(const CommonOptions& options, const std::string& raw, Io& io,
 
 // Today's date: io.today when injected, else the system clock's UTC date.
 [[nodiscard]] Date today(const Io& io);
+// The date of a `--today YYYY-MM-DD` option, else today(io). Throws UsageError when malformed.
+[[nodiscard]] Date today(const Io& io, const std::optional<std::string>& option);
 
 // The providers with prices older than --max-catalog-age (empty without the option), each
 // logged as a warning. Throws UsageError for a malformed duration.

@@ -74,12 +74,15 @@ template <class A> void members(A& a, Cluster& v) {
 template <class A> void members(A& a, CommitmentSale& v) {
     a(v.instances), a(v.terms), a(v.min_gpus), a(v.sources), a(v.note);
 }
+template <class A> void members(A& a, Resale& v) {
+    a(v.instances), a(v.origin), a(v.sources), a(v.note);
+}
 template <class A> void members(A& a, ProductReservedPrice& v) {
     a(v.instance), a(v.price);
 }
 template <class A> void members(A& a, Product& v) {
     a(v.provider), a(v.capacity), a(v.capacity_sources), a(v.startup_minutes), a(v.clusters),
-        a(v.commitments), a(v.reserved_prices);
+        a(v.commitments), a(v.reserved_prices), a(v.max_price_age_days), a(v.resells);
 }
 template <class A> void members(A& a, Catalog& v) {
     a(v.gpus), a(v.providers), a(v.products), a(v.self_built), a(v.fx), a(v.benchmarks),

@@ -957,6 +957,12 @@ private:
             ++counts.dropped;
             return;
         }
+        // Spot at or above on-demand is no spot offer: a market at its cap (AWS), or a feed
+        // that copies the on-demand price where the cloud sells no spot (RunPod).
+        if (on_demand && spot && *spot >= *on_demand) {
+            spot.reset();
+            ++m_spot_not_below[build.provider];
+        }
         if (m_origins.empty() || m_origins.back().file != file || m_origins.back().as_of != as_of) {
             m_origins.push_back({file, as_of});
         }
@@ -1344,6 +1350,12 @@ private:
                 fmt::format("{}: {} {} {} of 0 read as no price (a zero price is not an offer)",
                             key.first, rows, rows == 1 ? "row's" : "rows'", key.second));
         }
+        for (const auto& [provider, rows] : m_spot_not_below) {
+            summary.corrections.push_back(
+                fmt::format("{}: {} {} SpotPrice at or above Price left out (no spot discount to "
+                            "plan with)",
+                            provider, rows, rows == 1 ? "row's" : "rows'"));
+        }
         summary.dates = m_dates;
     }
 
@@ -1399,6 +1411,8 @@ private:
     std::vector<std::string> m_corrections;
     // Complete offers priced exactly 0, per provider and column (left out as prices).
     std::map<std::pair<std::string, std::string>, std::size_t> m_zero_prices;
+    // Rows whose spot price is not below their on-demand price, per provider (spot left out).
+    std::map<std::string, std::size_t> m_spot_not_below;
     std::vector<std::pair<std::string, std::pair<Date, AsOfOrigin>>> m_dates;
     std::set<std::string> m_split_providers;
     std::size_t m_cpu_only_rows = 0;

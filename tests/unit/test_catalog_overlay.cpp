@@ -78,3 +78,50 @@ TEST_CASE("a price overlay needs a known type and states only prices", "[catalog
               "without gpu, gpu_count, vcpus and memory_gib) states only prices; give the whole "
               "instance to change 'nvlink'"});
 }
+
+TEST_CASE("a feed never replaces a price a dated list gives a later date", "[catalog][overlay]") {
+    const std::vector<TextFile> files{
+        {"minimal.yaml", fixture("catalog/minimal.yaml")},
+        {"list.yaml", k_header + "      - type: big.8x\n"
+                                 "        prices:\n"
+                                 "          - {region: r2, on_demand: 25.5, source: deal, as_of: "
+                                 "2026-10-01}\n"}};
+    const Catalog base = load_catalog(files);
+    // A feed of big.8x in r1/r1a and r2, dated `as_of` (nullopt: its source states no date).
+    const auto feed_of = [&](std::optional<Date> as_of) {
+        Provider feed;
+        feed.name = "testcloud";
+        feed.currency = "USD";
+        feed.as_of = as_of.value_or(Date{2026, 12, 1});
+        feed.sources = {"feed"};
+        Instance big = base.providers.front().instances.front();
+        big.prices = {PriceRow{"r1", "r1a", 40.0, std::nullopt, std::nullopt, std::nullopt, {}, {}},
+                      PriceRow{"r2", "", 41.0, std::nullopt, std::nullopt, std::nullopt, {}, {}}};
+        feed.instances = {big};
+        FeedOverlay overlay;
+        overlay.names = {"feed.csv"};
+        overlay.texts = {"text"};
+        overlay.providers = {feed};
+        Source source;
+        source.id = "feed";
+        source.title = "Feed";
+        source.undated = !as_of.has_value();
+        overlay.sources = {source};
+        return overlay_feed(base, overlay).providers.front().instances.front().prices;
+    };
+    SECTION("an older feed keeps the dated list's row and replaces the others") {
+        const auto prices = feed_of(Date{2026, 9, 1});
+        REQUIRE(prices.size() == 2);
+        CHECK(prices[0].on_demand == 40.0);
+        CHECK(prices[1].on_demand == 25.5);
+        CHECK(prices[1].as_of == Date{2026, 10, 1});
+    }
+    SECTION("an undated feed cannot show it is newer: the dated row stays") {
+        CHECK(feed_of(std::nullopt)[1].on_demand == 25.5);
+    }
+    SECTION("a newer feed replaces every row") {
+        const auto prices = feed_of(Date{2026, 11, 1});
+        CHECK(prices[0].on_demand == 40.0);
+        CHECK(prices[1].on_demand == 41.0);
+    }
+}

@@ -143,15 +143,34 @@ TEST_CASE("the sample feeds import to exactly the prices of the shipped catalog"
          sample("oci_gpu_vms_partial.csv"), sample("gcp_n1_hosts.csv")});
     const catalog::Catalog& shipped = embedded::catalog();
     REQUIRE(feed.overlay.providers.size() == 6);
+    // A row of the snapshot is in the shipped catalog as read, corrected by a dated list (its own
+    // source: catalog/providers/*_list.yaml), or left out where the instance's note says so
+    // (tools/catalog_from_skypilot.py, GCP_LEFT_OUT). Rows and instances only a dated list has
+    // carry their own source.
+    const auto find_row = [](const catalog::Instance& in, const catalog::PriceRow& r) {
+        auto it = std::find_if(in.prices.begin(), in.prices.end(), [&](const catalog::PriceRow& x) {
+            return x.region == r.region && x.zone == r.zone;
+        });
+        return it == in.prices.end() ? nullptr : &*it;
+    };
     for (const catalog::Provider& provider : feed.overlay.providers) {
+        INFO(provider.name);
         const catalog::Provider* reference = catalog::find_provider(shipped, provider.name);
         REQUIRE(reference != nullptr);
-        std::size_t rows = 0;
-        std::size_t reference_rows = 0;
-        for (const catalog::Instance& i : reference->instances) {
-            reference_rows += i.prices.size();
+        for (const catalog::Instance& shipped_instance : reference->instances) {
+            INFO(shipped_instance.type);
+            auto fed = std::find_if(
+                provider.instances.begin(), provider.instances.end(),
+                [&](const catalog::Instance& i) { return i.type == shipped_instance.type; });
+            for (const catalog::PriceRow& r : shipped_instance.prices) {
+                if (r.sources.empty()) {
+                    REQUIRE(fed != provider.instances.end());
+                    CHECK(find_row(*fed, r) != nullptr);
+                }
+            }
         }
         for (const catalog::Instance& i : provider.instances) {
+            INFO(i.type);
             auto it = std::find_if(reference->instances.begin(), reference->instances.end(),
                                    [&](const catalog::Instance& r) { return r.type == i.type; });
             REQUIRE(it != reference->instances.end());
@@ -159,19 +178,20 @@ TEST_CASE("the sample feeds import to exactly the prices of the shipped catalog"
             CHECK(it->gpu_count == i.gpu_count);
             CHECK(it->vcpus == i.vcpus);
             CHECK(it->memory_gib == i.memory_gib);
-            REQUIRE(it->prices.size() == i.prices.size());
             for (const catalog::PriceRow& r : i.prices) {
-                const catalog::PriceRow& expected = row(*it, r.region, r.zone);
-                ++rows;
-                if (!expected.sources.empty()) {
-                    continue; // a dated correction of the snapshot
-                              // (catalog/providers/gcp_list.yaml)
+                const catalog::PriceRow* expected = find_row(*it, r);
+                if (expected == nullptr) {
+                    CHECK_THAT(it->note,
+                               Catch::Contains("left out in") && Catch::Contains(r.region));
+                    continue;
                 }
-                CHECK(expected.on_demand == r.on_demand);
-                CHECK(expected.spot == r.spot);
+                if (!expected->sources.empty()) {
+                    continue; // a dated correction of the snapshot
+                }
+                CHECK(expected->on_demand == r.on_demand);
+                CHECK(expected->spot == r.spot);
             }
         }
-        CHECK(rows == reference_rows);
     }
 }
 
@@ -179,8 +199,12 @@ TEST_CASE("the Azure ND96isr_H100_v5 12-GPU source error is corrected and report
           "[feeds][skypilot]") {
     const FeedRead feed = read({sample("azure_gpu_vms.csv")});
     CHECK(instance(feed, "azure", "Standard_ND96isr_H100_v5").gpu_count == 8);
-    REQUIRE(feed.summary.corrections.size() == 1);
+    REQUIRE(feed.summary.corrections.size() == 2);
     CHECK_THAT(feed.summary.corrections.front(), Catch::Contains("says 12 GPUs, 8 written"));
+    // The source's spot prices equal to on-demand (the H100 sizes) are left out and counted.
+    CHECK_THAT(feed.summary.corrections.back(),
+               Catch::StartsWith("azure: ") &&
+                   Catch::Contains("SpotPrice at or above Price left out"));
     // Other layouts' columns are absent in the v6 Azure file: no zones.
     CHECK(instance(feed, "azure", "Standard_NC12s_v3").prices.front().zone.empty());
 }
@@ -321,18 +345,36 @@ TEST_CASE("prices are the doubles parse_number reads from their text", "[feeds][
                                           "98.7654321"};
     std::string text = k_aws_header;
     for (std::size_t i = 0; i < prices.size(); ++i) {
-        text += "g5.xlarge,A10G,1,4,16,," + prices[i] + "," + prices[i] + ",us-east-" +
-                std::to_string(i) + ",\n";
+        // On-demand and spot in different rows (a spot price is kept only below on-demand).
+        text += "g5.xlarge,A10G,1,4,16,," + prices[i] + ",,us-east-" + std::to_string(i) + ",\n";
+        text += "g5.xlarge,A10G,1,4,16,,," + prices[i] + ",us-west-" + std::to_string(i) + ",\n";
     }
     const FeedRead feed = read({{"aws.csv", text, std::nullopt}});
     const catalog::Instance& g5 = instance(feed, "aws", "g5.xlarge");
-    REQUIRE(g5.prices.size() == prices.size());
+    REQUIRE(g5.prices.size() == 2 * prices.size());
     for (const catalog::PriceRow& row : g5.prices) {
         const std::size_t i = std::stoul(row.region.substr(std::string("us-east-").size()));
         INFO(prices[i]);
-        CHECK(row.on_demand == parse_number(prices[i]));
-        CHECK(row.spot == parse_number(prices[i]));
+        const bool east = row.region.rfind("us-east-", 0) == 0;
+        CHECK((east ? row.on_demand : row.spot) == parse_number(prices[i]));
     }
+}
+
+TEST_CASE("a spot price at or above on-demand is left out and counted", "[feeds][skypilot]") {
+    const FeedRead feed = read({{"aws.csv",
+                                 k_aws_header + "g5.xlarge,A10G,1,4,16,,1.006,1.006,us-east-1,a\n"
+                                                "g5.xlarge,A10G,1,4,16,,1.006,1.2,us-east-1,b\n"
+                                                "g5.xlarge,A10G,1,4,16,,1.006,0.4,us-east-1,c\n",
+                                 std::nullopt}});
+    const catalog::Instance& g5 = instance(feed, "aws", "g5.xlarge");
+    REQUIRE(g5.prices.size() == 3);
+    CHECK(g5.prices[0].on_demand == 1.006);
+    CHECK_FALSE(g5.prices[0].spot.has_value());
+    CHECK_FALSE(g5.prices[1].spot.has_value());
+    CHECK(g5.prices[2].spot == 0.4);
+    CHECK(feed.summary.corrections ==
+          std::vector<std::string>{"aws: 2 rows' SpotPrice at or above Price left out (no spot "
+                                   "discount to plan with)"});
 }
 
 TEST_CASE("an undated snapshot marks its source undated and says so", "[feeds][skypilot]") {
@@ -391,12 +433,27 @@ TEST_CASE("the feed-only providers are what catalog import writes from their ext
     FeedOptions options;
     options.as_of = Date{2026, 12, 1};
     options.undated = true;
-    const FeedRead feed = read({sample("runpod_gpu_vms.csv"), sample("vast_gpu_vms.csv"),
-                                sample("fluidstack_gpu_vms.csv"), sample("cudo_gpu_vms.csv"),
-                                sample("hyperbolic_gpu_vms.csv"), sample("shadeform_gpu_vms.csv"),
-                                sample("verda_gpu_vms.csv"), sample("paperspace_gpu_vms.csv"),
-                                sample("do_gpu_vms.csv")},
-                               options);
+    // Shadeform's resales of clouds the catalog carries itself are left out of its file, as
+    // tools/import_feeds.sh filters them.
+    FeedFile shadeform = sample("shadeform_gpu_vms.csv");
+    {
+        std::istringstream lines{std::string(shadeform.text.view())};
+        std::string kept;
+        for (std::string line; std::getline(lines, line);) {
+            const std::string cloud = line.substr(0, line.find('_'));
+            if (!(cloud == "lambdalabs" || cloud == "nebius" || cloud == "digitalocean" ||
+                  cloud == "hyperstack" || cloud == "crusoe" || cloud == "verda" ||
+                  cloud == "paperspace" || cloud == "cudo")) {
+                kept += line + "\n";
+            }
+        }
+        shadeform.text = FeedText(std::move(kept));
+    }
+    const FeedRead feed = read(
+        {sample("runpod_gpu_vms.csv"), sample("vast_gpu_vms.csv"), sample("fluidstack_gpu_vms.csv"),
+         sample("cudo_gpu_vms.csv"), sample("hyperbolic_gpu_vms.csv"), shadeform,
+         sample("verda_gpu_vms.csv"), sample("paperspace_gpu_vms.csv"), sample("do_gpu_vms.csv")},
+        options);
     REQUIRE(feed.overlay.providers.size() == 9);
     for (const catalog::Provider& provider : feed.overlay.providers) {
         INFO(provider.name);
@@ -437,7 +494,10 @@ TEST_CASE("the feed-only providers are what catalog import writes from their ext
     CHECK(instance(feed, "verda", "8A100.176V").gpu == "A100-80GB");
     CHECK(instance(feed, "verda", "8A100.40S.176V").gpu == "A100");
     CHECK(instance(feed, "verda", "1B300.30V").gpu == "B300");
-    CHECK(instance(feed, "shadeform", "crusoe_A100-80GB").gpu == "A100-80GB-PCIe");
+    // The importer still names a resold Crusoe A100 80 GB by its card, the PCIe one.
+    CHECK(
+        instance(read({sample("shadeform_gpu_vms.csv")}, options), "shadeform", "crusoe_A100-80GB")
+            .gpu == "A100-80GB-PCIe");
     CHECK(instance(feed, "shadeform", "denvr_A100-sxm4-80GB").gpu == "A100-80GB");
     // Vast.ai's SpotPrice 0.00 is not a free spot market.
     const catalog::Instance& rtx = instance(feed, "vast", "1x-RTX_5090-32-65536");
@@ -445,5 +505,5 @@ TEST_CASE("the feed-only providers are what catalog import writes from their ext
                        [](const catalog::PriceRow& r) { return r.spot.has_value(); }));
     CHECK(std::any_of(
         feed.summary.corrections.begin(), feed.summary.corrections.end(),
-        [](const std::string& c) { return c.rfind("vast: 50 rows' SpotPrice", 0) == 0; }));
+        [](const std::string& c) { return c.rfind("vast: 52 rows' SpotPrice", 0) == 0; }));
 }

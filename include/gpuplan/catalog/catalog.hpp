@@ -290,6 +290,17 @@ struct CommitmentSale {
     bool operator==(const CommitmentSale&) const = default;
 };
 
+// Instance types a provider resells from another provider of the catalog (a broker's listing of
+// the origin cloud's product): the catalog audit compares their prices with the origin's.
+struct Resale {
+    std::vector<std::string> instances; // type names; a trailing '*' matches a prefix
+    std::string origin;                 // the provider that sells the product itself
+    std::vector<std::string> sources;
+    std::string note;
+
+    bool operator==(const Resale&) const = default;
+};
+
 // A published commitment price of `products` (applied to the instance's `reserved` at load).
 struct ProductReservedPrice {
     std::string instance;
@@ -309,6 +320,10 @@ struct Product {
     // unless the instance has a published price).
     std::optional<std::vector<CommitmentSale>> commitments;
     std::vector<ProductReservedPrice> reserved_prices; // sorted by instance type
+    // The age in days past which a price of this provider is stale (the catalog audit); nullopt
+    // = the default of docs/catalog-format.md.
+    std::optional<Parameter> max_price_age_days;
+    std::vector<Resale> resells;
 
     bool operator==(const Product&) const = default;
 };
