@@ -245,9 +245,31 @@ GCP_LOCAL_SSD_GIB = {
 def gib_to_gb(gib):
     return "%.2f" % (gib * 1.073741824)
 GCP_NVLINK_PREFIXES = ("a2-", "a3-", "a4-")
+# Rows of the snapshot left out of the shipped catalog: priced at about half of the same machine
+# type in the type's other regions, the host-row error that Google's dated list showed on
+# a3-highgpu-8g in the same regions (catalog/providers/gcp_list.yaml), with no dated list that
+# prices these types there. Shipping them would rank a price known to be wrong; leaving them out
+# leaves the region unpriced (docs/methodology.md, "C9d").
+GCP_HALF_PRICE = ("on-demand about half of this type's price in its other regions (the snapshot's "
+                  "host-row error that Google's dated list showed on a3-highgpu-8g), and no dated list "
+                  "prices it here")
+GCP_LEFT_OUT = {
+    "a3-edgegpu-8g": ({"asia-northeast1", "asia-southeast1", "europe-west2", "europe-west9",
+                       "northamerica-northeast2", "us-central1", "us-west1", "us-west4"},
+                      GCP_HALF_PRICE + "; in its five other regions the type equals a3-highgpu-8g's list exactly"),
+    "a3-edgegpu-8g-nolssd": ({"asia-northeast1", "asia-southeast1", "europe-west2", "europe-west9",
+                              "northamerica-northeast2", "us-central1", "us-west1", "us-west4"},
+                             GCP_HALF_PRICE + "; in its five other regions the type equals a3-highgpu-8g's list exactly"),
+    "a3-megagpu-8g": ({"asia-east1", "europe-north1"}, GCP_HALF_PRICE),
+    "a3-ultragpu-8g": ({"asia-south2", "us-east5", "us-south1"}, GCP_HALF_PRICE),
+    "a3-ultragpu-8g-nolssd": ({"asia-south2", "us-east5", "us-south1"}, GCP_HALF_PRICE),
+}
+
 GCP_NOTES = {
     "a4-highgpu-8g": ("the source prices the A4 host rows at 0.0 (on-demand and spot), so the B200 accelerator row "
-                      "carries the whole price (our reading); " + HGX_BLACKWELL_NOTE),
+                      "carries the whole price (our reading); asia-southeast1's 154.656 is 2.4 times the type's price in its other "
+                      "regions (64.44 or 90.216) and no dated list was found to check it; kept, as a price too high to be "
+                      "ranked first, not corrected; " + HGX_BLACKWELL_NOTE),
     "a3-ultragpu-8g": "network 3600 Gbps = 8 CX-7 NICs (3200 Gbps GPU-to-GPU RDMA) + 400 Gbps gVNIC",
     "a3-highgpu-8g": "network: maximum 1,000 Gbps over 5 physical NICs (GPU machine types page)",
     "a3-megagpu-8g": ("GPU price from the H100-MEGA accelerator rows (GCP's a3-megagpu name); catalog GPU is H100; "
@@ -703,7 +725,7 @@ PROVIDERS = {
 PROVIDER_NOTES = {
     "aws": ("Every CSV row of the ten GPU models is one price row (zone = AWS zone id; Local Zones such as "
             "usw2-lax1-az1 are listed under their parent region as in the source). Rows with neither price are "
-            "dropped: {dropped}. Spot hazard: per-instance rates where a Spot Advisor band was read (p4d.24xlarge, "
+            "dropped: {dropped}. Spot prices at or above on-demand, left out (no spot discount): {spot_not_below}. Spot hazard: per-instance rates where a Spot Advisor band was read (p4d.24xlarge, "
             "p5.48xlarge, g6f.xlarge, g6 sizes; value = the band's upper edge); the provider default for every "
             "other type is a placeholder (see its note). egress_per_gb 0.11 is the Middle East (UAE) "
             "first-10-TB tier, not a US rate. Reserved defaults are one instance's (g6e.xlarge) RI data applied "
@@ -713,13 +735,13 @@ PROVIDER_NOTES = {
             "N1 VMs: they are priced on one documented host, n1-highmem-8 (8 vCPU, 52 GiB), for every GPU count "
             "(type names '<host>+<GPU>x<count>'); multi-GPU configurations usually get a larger host, so their "
             "host cost is understated. Accelerator rows with no host row in the same zone are not used: "
-            "{unused}. Rows dropped: {dropped}. Spot hazard 0.05 per node-hour is a placeholder (UNVERIFIED); "
+            "{unused}. Rows dropped: {dropped}. Spot prices at or above on-demand, left out (no spot discount): {spot_not_below}. Spot hazard 0.05 per node-hour is a placeholder (UNVERIFIED); "
             "preemptible (not Spot) VMs also stop after 24 hours. Network and attached Local SSD per machine type "
             "from the GPU machine-types page (gcp-gpu-machine-types); the GPU-to-GPU RDMA NICs of A3 Mega/Ultra are "
             "used through GPUDirect-TCPXO/RDMA set-ups (compact placement), not by a default single-NIC VM. "
             "Billing per second with a 1-minute minimum (gcp-billing)."),
     "azure": ("Old v6 extract, US regions only; no Azure H200, L4 or L40S rows exist in it. Rows dropped: "
-              "{dropped}. NC A100 v4 uses the A100 80GB PCIe card (azure-nca100v4, catalog GPU A100-80GB-PCIe), NCads "
+              "{dropped}. Spot prices at or above on-demand, left out (no spot discount): {spot_not_below}. NC A100 v4 uses the A100 80GB PCIe card (azure-nca100v4, catalog GPU A100-80GB-PCIe), NCads "
               "H100 v5 lists 94 GB per GPU (azure-ncadsh100v5): the H100 NVL card (catalog GPU H100-NVL), and NCv3 "
               "carries the V100 PCIe (catalog GPU V100-PCIe); the ND sizes are SXM. Spot hazard 0.05 per node-hour "
               "is a placeholder (UNVERIFIED). Reserved defaults are market-survey derived (1y 38%, 3y 52%); the "
@@ -727,20 +749,20 @@ PROVIDER_NOTES = {
               "lets reservations be paid monthly at no extra cost, hence no_upfront. No Azure billing granularity "
               "was read, so none is given (the catalog default applies). Local disks are the temp SSDs of the "
               "size tables read (NCv3, ND A100 v4); other sizes' disks were not read."),
-    "lambda": ("One price for all 17 regions (as in source); no spot market. Rows dropped: {dropped}. These are "
+    "lambda": ("One price for all 17 regions (as in source); no spot market. Rows dropped: {dropped}. Spot prices at or above on-demand, left out (no spot discount): {spot_not_below}. These are "
                "On-Demand Cloud (ODC) instances, billed per minute (lambda-billing). Lambda's InfiniBand-connected "
                "multi-node product is a separate offer, 1-Click Clusters (1CCs: reserved, priced per GPU-hour and "
                "billed weekly), not these instances; no network bandwidth between ODC instances is stated in the "
                "sources read, so network_gbps is left out. No Lambda-published reserved or 1CC price was read: "
                "reserved defaults are market-survey derived (not Lambda prices)."),
     "nebius": ("Spot prices exist for H100/H200 only (L40S rows have none, as in source). Rows dropped: "
-               "{dropped}. 8-GPU H100/H200 presets: 3.2 Tbit/s InfiniBand per host for VMs in a GPU cluster "
+               "{dropped}. Spot prices at or above on-demand, left out (no spot discount): {spot_not_below}. 8-GPU H100/H200 presets: 3.2 Tbit/s InfiniBand per host for VMs in a GPU cluster "
                "(nebius-site-summary); the 1-GPU and L40S presets have no stated inter-node network. Billing per "
                "second (nebius-billing-unit). Spot hazard 0.05 per node-hour is a placeholder (UNVERIFIED). H100 "
                "presets carry Nebius's published reserve prices (1y, 3y, prepaid); every other instance uses the "
                "market-survey reserved defaults (default: true)."),
     "oci": ("Partial extract: 2 of about 29 region blocks (the source repeats identical shapes and prices). No "
-            "spot prices in the source, so no spot section. Rows dropped: {dropped}. Network is the RDMA "
+            "spot prices in the source, so no spot section. Rows dropped: {dropped}. Spot prices at or above on-demand, left out (no spot discount): {spot_not_below}. Network is the RDMA "
             "cluster-network figure for bare-metal shapes (front-end NIC in the note). Reserved defaults are "
             "market-survey derived."),
 }
@@ -839,6 +861,11 @@ def add_row(inst, region, zone, od, spot, stats, gpu):
         row["zone"] = zone
     if od:
         row["on_demand"] = od
+    # Spot at or above on-demand is no spot offer (a market at its cap, or a copy of the
+    # on-demand price where no spot is sold): left out and counted, as gpuplan's importer does.
+    if spot and od and Decimal(spot) >= Decimal(od):
+        stats[gpu]["spot_not_below"] += 1
+        spot = ""
     if spot:
         row["spot"] = spot
     inst.rows.append(row)
@@ -901,16 +928,25 @@ def build_gcp(rows, n1_rows, stats, extra):
         gpu = GCP_GPU.get(name, name)
         hrows = hosts[t]
         inst = Instance(t, gpu, str(count), num_text(hrows[0]["vCPUs"]), num_text(hrows[0]["MemoryGiB"]))
+        left_out_regions, left_out_reason = GCP_LEFT_OUT.get(t, (set(), ""))
+        left_out = set()
         for h in hrows:
             stats[name]["host_csv_rows"] += 1
             a = acc[(name, count)].get(h["AvailabilityZone"])
             if a is None:
                 stats[name]["dropped"] += 1
                 continue
+            if h["Region"] in left_out_regions:
+                stats[name]["left_out"] += 1
+                used[(name, count)].add(h["AvailabilityZone"])
+                left_out.add(h["Region"])
+                continue
             used[(name, count)].add(h["AvailabilityZone"])
             od = dsum(a["Price"], h["Price"]) if a["Price"] and h["Price"] else ""
             sp = dsum(a["SpotPrice"], h["SpotPrice"]) if a["SpotPrice"] and h["SpotPrice"] else ""
             add_row(inst, h["Region"], h["AvailabilityZone"], od, sp, stats, name)
+        if left_out:
+            inst.notes.append("left out in %s: %s" % (", ".join(sorted(left_out)), left_out_reason))
         insts.append(inst)
     # T4 / V100 on the n1 host
     if n1_rows:
@@ -1101,6 +1137,12 @@ def fmt_dropped(stats):
     return ", ".join(items) if items else "none"
 
 
+def fmt_spot_not_below(stats):
+    items = ["%s %d" % (g, stats[g]["spot_not_below"]) for g in sorted(stats)
+             if stats[g]["spot_not_below"]]
+    return ", ".join(items) if items else "none"
+
+
 def main(argv):
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--prices", required=True, help="folder with the six SkyPilot CSV extracts")
@@ -1130,7 +1172,7 @@ def main(argv):
             if len(keys) != len(set(keys)):
                 print("ERROR %s %s: duplicate (region, zone)" % (pname, inst.type))
                 ok = False
-        fmt = {"dropped": fmt_dropped(stats)}
+        fmt = {"dropped": fmt_dropped(stats), "spot_not_below": fmt_spot_not_below(stats)}
         if pname == "gcp":
             unused = extra["unused"]
             fmt["unused"] = ", ".join("%s %d" % kv for kv in sorted(unused.items())) or "none"

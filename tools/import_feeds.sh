@@ -9,9 +9,19 @@ prices=${1:-../shared/reference/prices}
 gpuplan=${2:-build/release/gpuplan}
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
+# Shadeform resells other clouds' instances under '<cloud>_<type>' names. The types of clouds
+# the catalog carries itself (with their own dated prices) are left out: the broker's undated copy
+# of the same product adds only a stale price (docs/methodology.md, "C9d").
+resold_carried='^(lambdalabs|nebius|digitalocean|hyperstack|crusoe|verda|paperspace|cudo|scaleway)_'
 for provider in runpod vast fluidstack cudo hyperbolic shadeform verda paperspace do; do
+    feed="$prices/${provider}_gpu_vms.csv"
+    if [ "$provider" = shadeform ]; then
+        mkdir -p "$out/feed"
+        grep -Ev "$resold_carried" "$feed" >"$out/feed/shadeform_gpu_vms.csv"
+        feed="$out/feed/shadeform_gpu_vms.csv"
+    fi
     "$gpuplan" catalog import --from skypilot --undated --as-of 2026-12-01 \
         --no-default-catalog --catalog "tools/feed_meta/$provider.yaml" -o "$out" \
-        "$prices/${provider}_gpu_vms.csv"
+        "$feed"
     cp "$out/$provider.yaml" "catalog/providers/$provider.yaml"
 done

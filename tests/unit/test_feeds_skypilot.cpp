@@ -443,7 +443,7 @@ TEST_CASE("the feed-only providers are what catalog import writes from their ext
             const std::string cloud = line.substr(0, line.find('_'));
             if (!(cloud == "lambdalabs" || cloud == "nebius" || cloud == "digitalocean" ||
                   cloud == "hyperstack" || cloud == "crusoe" || cloud == "verda" ||
-                  cloud == "paperspace" || cloud == "cudo")) {
+                  cloud == "paperspace" || cloud == "cudo" || cloud == "scaleway")) {
                 kept += line + "\n";
             }
         }
