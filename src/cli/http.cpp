@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <array>
+#include <ctime>
 #include <curl/curl.h>
 #include <dlfcn.h>
 #include <fmt/format.h>
@@ -130,6 +131,7 @@ void set_options(const CurlApi& api, CURL* curl, const std::string& url, Transfe
     if (options.max_bytes != 0) {
         set(curl, CURLOPT_MAXFILESIZE_LARGE, static_cast<curl_off_t>(options.max_bytes));
     }
+    set(curl, CURLOPT_FILETIME, 1L); // the Last-Modified header, for the prices' date
     set(curl, CURLOPT_WRITEFUNCTION, on_data);
     set(curl, CURLOPT_WRITEDATA, &transfer);
     if (options.progress) {
@@ -176,7 +178,7 @@ bool is_http_url(const std::string& url) {
     return starts("http://") || starts("https://");
 }
 
-std::string download(const std::string& url, const DownloadOptions& options) {
+Downloaded download(const std::string& url, const DownloadOptions& options) {
     static const Curl curl_library;
     const CurlApi& api = curl_library.api();
     if (!api.error.empty()) {
@@ -199,7 +201,16 @@ std::string download(const std::string& url, const DownloadOptions& options) {
     if (status != 200) {
         throw RuntimeError(fmt::format("{}: error: the server answered HTTP {}", url, status));
     }
-    return std::move(transfer.body);
+    Downloaded result{std::move(transfer.body), std::nullopt};
+    curl_off_t modified = -1;
+    if (api.easy_getinfo(curl.get(), CURLINFO_FILETIME_T, &modified) == CURLE_OK && modified >= 0) {
+        const auto seconds = static_cast<std::time_t>(modified);
+        std::tm utc{};
+        if (::gmtime_r(&seconds, &utc) != nullptr) {
+            result.last_modified = Date{utc.tm_year + 1900, utc.tm_mon + 1, utc.tm_mday};
+        }
+    }
+    return result;
 }
 
 } // namespace gpuplan::cli

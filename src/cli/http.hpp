@@ -1,8 +1,11 @@
 #pragma once
 // Downloads over HTTP(S) with libcurl, the only code that uses it (`gpuplan catalog update`).
 
+#include "gpuplan/units.hpp"
+
 #include <cstddef>
 #include <functional>
+#include <optional>
 #include <string>
 
 namespace gpuplan::cli {
@@ -22,10 +25,16 @@ struct DownloadOptions {
 // True for a URL gpuplan downloads from: `http://` or `https://` (case-insensitive).
 [[nodiscard]] bool is_http_url(const std::string& url);
 
-// The body of a 200 response to GET `url` (redirects followed, http and https only, a proxy
-// from the usual environment variables). Throws RuntimeError naming the URL and the reason: the
-// server's status (`HTTP 404`), a body cut short of its announced length, a timeout, a refused
-// connection, a body larger than max_bytes.
-[[nodiscard]] std::string download(const std::string& url, const DownloadOptions& options);
+// A 200 response: its body and the day of its `Last-Modified` header (UTC), if it sent one.
+struct Downloaded {
+    std::string body;
+    std::optional<Date> last_modified;
+};
+
+// The response to GET `url` (redirects followed, http and https only, a proxy from the usual
+// environment variables). Throws RuntimeError naming the URL and the reason: the server's status
+// (`HTTP 404`), a body cut short of its announced length, a timeout, a refused connection, a body
+// larger than max_bytes.
+[[nodiscard]] Downloaded download(const std::string& url, const DownloadOptions& options);
 
 } // namespace gpuplan::cli

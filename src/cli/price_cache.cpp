@@ -97,14 +97,12 @@ std::string encode_cache(const catalog::Catalog& overlay, const recommend::Price
     return codecs::write_bundle(overlay, {{std::string(k_record_name), record_json(record)}});
 }
 
-recommend::PriceCache apply_cache_bytes(catalog::Catalog& catalog, std::string_view bytes,
-                                        const std::string& file) {
-    recommend::PriceCache record;
-    catalog::Catalog overlay;
+CacheContents decode_cache(std::string_view bytes) {
+    CacheContents contents;
     try {
         const codecs::BundleIndex index = codecs::index_bundle(bytes);
-        record = read_record(index);
-        overlay = codecs::read_bundle_catalog(index.catalog);
+        contents.record = read_record(index);
+        contents.overlay = codecs::read_bundle_catalog(index.catalog);
     } catch (const RuntimeError& e) {
         // The codec names itself "embedded catalog bundle"; say what it is here instead.
         const std::string why = e.what();
@@ -114,9 +112,17 @@ recommend::PriceCache apply_cache_bytes(catalog::Catalog& catalog, std::string_v
     }
     // The cache is read without the readers' range checks: a value no reader would accept (a
     // NaN or negative price from a damaged or planted file) leaves the whole cache out.
-    if (const std::string bad = catalog::invalid_value(overlay); !bad.empty()) {
+    if (const std::string bad = catalog::invalid_value(contents.overlay); !bad.empty()) {
         throw RuntimeError("it holds a value no catalog may: " + bad);
     }
+    return contents;
+}
+
+recommend::PriceCache apply_cache_bytes(catalog::Catalog& catalog, std::string_view bytes,
+                                        const std::string& file) {
+    CacheContents contents = decode_cache(bytes);
+    recommend::PriceCache record = std::move(contents.record);
+    catalog::Catalog overlay = std::move(contents.overlay);
     for (const catalog::Provider& provider : overlay.providers) {
         // The one check of the merge that could fail, made before `catalog` is touched.
         if (provider.currency != catalog.fx.base &&
@@ -133,6 +139,21 @@ recommend::PriceCache apply_cache_bytes(catalog::Catalog& catalog, std::string_v
     feed.texts = {bytes};
     catalog = catalog::overlay_feed(std::move(catalog), std::move(feed), gpu_sources);
     return record;
+}
+
+std::optional<catalog::Catalog> read_cache_overlay(const std::string& dir) {
+    const std::string file = cache_file(dir);
+    std::error_code ec;
+    if (!fs::exists(file, ec)) {
+        return std::nullopt;
+    }
+    try {
+        const TextFile text = read_text_file(file);
+        return decode_cache(text.text).overlay;
+    } catch (const std::runtime_error& e) {
+        spdlog::warn("the price cache {} cannot be read ({}); it will be replaced", file, e.what());
+    }
+    return std::nullopt;
 }
 
 std::optional<recommend::PriceCache> apply_cache(catalog::Catalog& catalog,

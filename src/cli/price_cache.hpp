@@ -24,6 +24,20 @@ namespace gpuplan::cli {
 [[nodiscard]] std::string encode_cache(const catalog::Catalog& overlay,
                                        const recommend::PriceCache& record);
 
+// What a cache file holds: the providers, sources and GPU models, and the record.
+struct CacheContents {
+    catalog::Catalog overlay;
+    recommend::PriceCache record;
+};
+
+// The contents of cache `bytes`. Throws RuntimeError when they are not a cache this build wrote
+// or hold a value no catalog may (a NaN or negative price).
+[[nodiscard]] CacheContents decode_cache(std::string_view bytes);
+
+// The overlay of the cache of folder `dir`; nullopt when there is none, or, with a warning, when
+// it cannot be read.
+[[nodiscard]] std::optional<catalog::Catalog> read_cache_overlay(const std::string& dir);
+
 // Overlays the cache `bytes`, read from `file`, on `catalog` as a price feed (the feed merge
 // rules of docs/feeds.md; the digest chains the bytes) and returns its record. Throws
 // RuntimeError, with `catalog` untouched, when the bytes are not a cache this build wrote.

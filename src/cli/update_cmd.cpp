@@ -1,6 +1,7 @@
 #include "cli/update_cmd.hpp"
 
 #include "cli/common.hpp"
+#include "cli/feed_dates.hpp"
 #include "cli/feeds_cmd.hpp"
 #include "cli/http.hpp"
 #include "cli/price_cache.hpp"
@@ -8,10 +9,14 @@
 #include "gpuplan/error.hpp"
 #include "gpuplan/report/escape.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <filesystem>
 #include <fmt/format.h>
+#include <fmt/ranges.h>
+#include <optional>
 #include <ostream>
+#include <spdlog/spdlog.h>
 #include <utility>
 
 namespace gpuplan::cli {
@@ -19,6 +24,9 @@ namespace gpuplan::cli {
 namespace fs = std::filesystem;
 
 namespace {
+
+// The GitHub API's answer for one commit is a few kilobytes; more is not that answer.
+constexpr std::size_t k_max_commit_answer_bytes = 1'000'000;
 
 // One line on a terminal's stderr, rewritten in place as bytes arrive and erased at the end:
 // `gpuplan: downloading aws/vms.csv (1 of 5): 1.2 of 3.4 MB`. Silent when disabled.
@@ -111,66 +119,185 @@ std::vector<std::string> clouds_of(const CatalogUpdateOptions& options) {
     return options.clouds;
 }
 
-std::vector<feeds::FeedFile> download_all(const std::string& root,
-                                          const std::vector<std::string>& clouds,
-                                          const CatalogUpdateOptions& options, Date day, Io& io,
-                                          int verbosity) {
-    ProgressLine progress(io.err, io.err_is_tty && verbosity >= 0);
+// What became of one cloud's feed.
+enum class Outcome { stored, refused, failed };
+
+struct CloudResult {
+    std::string cloud;
+    Outcome outcome = Outcome::failed;
+    std::string reason;       // refused or failed: why
+    bool input_error = false; // failed on what was downloaded (exit 3), not the network (exit 1)
+    feeds::FeedRead read;     // stored: what was read
     std::vector<feeds::FeedFile> files;
-    for (std::size_t i = 0; i < clouds.size(); ++i) {
-        const std::string url = fmt::format("{}/{}/vms.csv", root, clouds[i]);
-        DownloadOptions download_options;
-        download_options.timeout_seconds = options.timeout_seconds;
-        download_options.max_bytes = k_max_input_bytes;
-        download_options.progress = progress.for_file(
-            fmt::format("{}/vms.csv ({} of {})", clouds[i], i + 1, clouds.size()));
-        std::string body = download(url, download_options);
-        files.push_back({without_userinfo(url), feeds::FeedText(std::move(body)), day});
+};
+
+// The date of a downloaded file: its Last-Modified header, else (a GitHub raw URL) its last
+// commit; nullopt when neither says.
+std::pair<std::optional<Date>, feeds::AsOfOrigin>
+file_date(const std::string& url, const Downloaded& downloaded,
+          const DownloadOptions& download_options) {
+    if (downloaded.last_modified) {
+        return {downloaded.last_modified, feeds::AsOfOrigin::last_modified};
     }
-    return files;
+    if (auto api = github_last_commit_url(url)) {
+        try {
+            DownloadOptions options = download_options;
+            options.progress = {};
+            options.max_bytes = k_max_commit_answer_bytes;
+            if (auto date = github_commit_date(download(*api, options).body)) {
+                return {date, feeds::AsOfOrigin::commit_date};
+            }
+        } catch (const RuntimeError& e) {
+            spdlog::warn("{}: the file's commit date could not be read: {}", url, e.what());
+        }
+    }
+    return {std::nullopt, feeds::AsOfOrigin::download};
 }
 
-// The feeds read as one import, every GPU model they use carried along (so the cache stands on
-// its own whatever catalog a later run has underneath).
-feeds::FeedRead import_feeds(const std::vector<feeds::FeedFile>& files, Date day,
-                             const catalog::Catalog& models) {
-    feeds::FeedOptions options = flag_named_feed_options();
-    options.as_of = day;
-    options.as_of_origin = feeds::AsOfOrigin::download;
-    feeds::FeedRead read = feeds::read_skypilot(files, options, {}, models.gpus);
-    log_feed_read(read);
-    if (read.overlay.providers.empty()) {
-        throw InputError({{"gpuplan", 0, 0, "",
-                           "the downloaded feeds hold no GPU offers gpuplan knows (see the "
-                           "warnings above)"}});
+// The newest date gpuplan already has for `provider`'s prices: the cached provider's, else the
+// catalog's own (each only when dated), with which of the two it is.
+std::optional<std::pair<Date, std::string_view>>
+known_date(const std::string& provider, const std::optional<catalog::Catalog>& cached,
+           const catalog::Catalog& models) {
+    std::optional<std::pair<Date, std::string_view>> best;
+    const auto consider = [&](const catalog::Catalog& catalog, std::string_view what) {
+        const catalog::Provider* p = catalog::find_provider(catalog, provider);
+        if (p != nullptr && !catalog::is_undated(catalog, p->sources) &&
+            (!best || p->as_of > best->first)) {
+            best = std::make_pair(p->as_of, what);
+        }
+    };
+    consider(models, "the catalog's own prices");
+    if (cached) {
+        consider(*cached, "the cached prices");
     }
-    return read;
+    return best;
 }
 
-// What the cache stores: the providers, their sources (naming the URL and time of the
-// download) and the GPU models with the sources those cite.
-catalog::Catalog cache_overlay(const feeds::FeedRead& read, const catalog::Catalog& models,
-                               const std::vector<feeds::FeedFile>& files,
-                               const std::string& downloaded_at) {
-    catalog::Catalog overlay;
-    overlay.providers = read.overlay.providers;
-    overlay.gpus = read.overlay.gpus;
-    for (Source source : read.overlay.sources) {
-        for (const feeds::FeedFile& file : files) {
-            if (source.id ==
-                fmt::format("skypilot-{}-feed", feeds::provider_from_file_name(file.name))) {
-                source.url = file.name;
+// Downloads, dates and reads one cloud's feed, and refuses it when it is not newer than what
+// gpuplan has.
+CloudResult update_cloud(const std::string& root, const std::string& cloud, std::size_t index,
+                         std::size_t count, const CatalogUpdateOptions& options, Date day,
+                         const catalog::Catalog& models,
+                         const std::optional<catalog::Catalog>& cached, ProgressLine& progress) {
+    CloudResult result;
+    result.cloud = cloud;
+    const std::string url = fmt::format("{}/{}/vms.csv", root, cloud);
+    DownloadOptions download_options;
+    download_options.timeout_seconds = options.timeout_seconds;
+    download_options.max_bytes = k_max_input_bytes;
+    download_options.progress =
+        progress.for_file(fmt::format("{}/vms.csv ({} of {})", cloud, index + 1, count));
+    Downloaded downloaded;
+    try {
+        downloaded = download(url, download_options);
+    } catch (const RuntimeError& e) {
+        progress.clear();
+        result.reason = without_userinfo(e.what());
+        return result;
+    }
+    progress.clear();
+    const auto [date, origin] = file_date(url, downloaded, download_options);
+    feeds::FeedOptions feed_options = flag_named_feed_options();
+    feed_options.as_of = date.value_or(day);
+    feed_options.as_of_origin = origin;
+    feed_options.undated = !date;
+    result.files.push_back(
+        {without_userinfo(url), feeds::FeedText(std::move(downloaded.body)), date});
+    try {
+        result.read = feeds::read_skypilot(result.files, feed_options, {}, models.gpus);
+    } catch (const InputError& e) {
+        result.input_error = true;
+        for (const Diagnostic& d : e.diagnostics()) {
+            result.reason += (result.reason.empty() ? "" : "\n") + format_diagnostic(d);
+        }
+        return result;
+    }
+    log_feed_read(result.read);
+    if (result.read.overlay.providers.empty()) {
+        result.input_error = true;
+        result.reason = fmt::format("{}: error: the downloaded feed holds no GPU offers gpuplan "
+                                    "knows (see the warnings above)",
+                                    without_userinfo(url));
+        return result;
+    }
+    const std::string& provider = result.read.overlay.providers.front().name;
+    const auto known = known_date(provider, cached, models);
+    if (known && !date) {
+        result.outcome = Outcome::refused;
+        result.reason = fmt::format("the server states no date for {} (no Last-Modified header, "
+                                    "no commit date), and {} are dated {}",
+                                    without_userinfo(url), known->second, known->first.to_string());
+    } else if (known && *date < known->first) {
+        result.outcome = Outcome::refused;
+        result.reason = fmt::format(
+            "{} is dated {} ({}), older than {} of {}", without_userinfo(url), date->to_string(),
+            feeds::describe(origin, "--as-of"), known->second, known->first.to_string());
+    } else {
+        result.outcome = Outcome::stored;
+    }
+    return result;
+}
+
+// Adds to `overlay` the sources `ids` name from `from`, and the GPU models of `provider` that
+// `overlay` lacks with the sources they cite.
+void carry_references(catalog::Catalog& overlay, const catalog::Catalog& from,
+                      const catalog::Provider& provider, const catalog::Catalog& models) {
+    for (const std::string& id : provider.sources) {
+        if (auto it = from.sources.find(id); it != from.sources.end()) {
+            overlay.sources.emplace(id, it->second);
+        }
+    }
+    for (const catalog::Instance& instance : provider.instances) {
+        if (catalog::find_gpu(overlay, instance.gpu) != nullptr) {
+            continue;
+        }
+        const catalog::Gpu* gpu = catalog::find_gpu(from, instance.gpu);
+        if (gpu == nullptr) {
+            gpu = catalog::find_gpu(models, instance.gpu);
+        }
+        if (gpu == nullptr) {
+            continue;
+        }
+        overlay.gpus.push_back(*gpu);
+        for (const std::string& id : gpu->sources) {
+            if (auto it = from.sources.find(id); it != from.sources.end()) {
+                overlay.sources.emplace(id, it->second);
+            } else if (auto m = models.sources.find(id); m != models.sources.end()) {
+                overlay.sources.emplace(id, m->second);
             }
         }
-        source.note = fmt::format("downloaded by gpuplan catalog update at {}; {}", downloaded_at,
-                                  source.note);
-        overlay.sources.emplace(source.id, source);
     }
-    for (const catalog::Gpu& gpu : overlay.gpus) {
-        for (const std::string& id : gpu.sources) {
-            auto it = models.sources.find(id);
-            if (it != models.sources.end()) {
-                overlay.sources.emplace(id, it->second);
+}
+
+// What the cache stores: each stored cloud's providers (their sources naming the URL and time of
+// the download), and the cached providers of every other cloud as they were.
+catalog::Catalog cache_overlay(const std::vector<CloudResult>& results,
+                               const std::optional<catalog::Catalog>& cached,
+                               const catalog::Catalog& models, const std::string& downloaded_at) {
+    catalog::Catalog overlay;
+    for (const CloudResult& result : results) {
+        if (result.outcome != Outcome::stored) {
+            continue;
+        }
+        catalog::Catalog read;
+        for (Source source : result.read.overlay.sources) {
+            source.url = result.files.front().name;
+            source.note = fmt::format("downloaded by gpuplan catalog update at {}; {}",
+                                      downloaded_at, source.note);
+            read.sources.emplace(source.id, source);
+        }
+        read.gpus = result.read.overlay.gpus;
+        for (const catalog::Provider& provider : result.read.overlay.providers) {
+            carry_references(overlay, read, provider, models);
+            overlay.providers.push_back(provider);
+        }
+    }
+    if (cached) {
+        for (const catalog::Provider& provider : cached->providers) {
+            if (catalog::find_provider(overlay, provider.name) == nullptr) {
+                carry_references(overlay, *cached, provider, models);
+                overlay.providers.push_back(provider);
             }
         }
     }
@@ -198,43 +325,85 @@ void store(const std::string& dir, const std::string& file, std::string bytes) {
     write_files(outputs);
 }
 
-// The summary on stdout: what each provider got, then where the cache is.
-std::string update_summary(const feeds::FeedRead& read, const catalog::Catalog& overlay,
-                           const recommend::PriceCache& record) {
-    std::vector<std::pair<std::string, std::string>> written;
-    for (const catalog::Provider& provider : overlay.providers) {
-        written.emplace_back(provider.name, record.file);
+// The providers and purchase options `catalog update` cannot refresh: every provider of the
+// catalog outside `clouds`, and what no SkyPilot feed carries.
+std::string not_refreshed(const catalog::Catalog& models, const std::vector<std::string>& clouds) {
+    std::vector<std::string> others;
+    for (const catalog::Provider& provider : models.providers) {
+        if (std::find(clouds.begin(), clouds.end(), provider.name) == clouds.end()) {
+            others.push_back(provider.name);
+        }
     }
-    return import_summary(read, written) +
-           fmt::format("price cache {}: {} providers, {} price rows, downloaded {} from {}; "
-                       "later runs overlay it on the embedded catalog (--offline leaves it out)\n",
-                       record.file, overlay.providers.size(), price_rows(overlay),
-                       record.downloaded_at, record.source);
+    return fmt::format("not refreshed by catalog update: commitment prices (reserved, committed "
+                       "use), product facts, the dated list corrections, and the providers {} "
+                       "(docs/feeds.md)\n",
+                       fmt::join(others, ", "));
+}
+
+// The summary on stdout: each stored cloud's import, each refused or failed cloud with what
+// stays, then where the cache is.
+std::string update_summary(const std::vector<CloudResult>& results, const catalog::Catalog& overlay,
+                           const recommend::PriceCache& record, bool written,
+                           const std::optional<catalog::Catalog>& cached) {
+    std::string out;
+    for (const CloudResult& result : results) {
+        if (result.outcome == Outcome::stored) {
+            std::vector<std::pair<std::string, std::string>> providers;
+            for (const catalog::Provider& provider : result.read.overlay.providers) {
+                providers.emplace_back(provider.name, record.file);
+            }
+            out += import_summary(result.read, providers);
+            continue;
+        }
+        const bool kept = cached && catalog::find_provider(*cached, result.cloud) != nullptr;
+        out += fmt::format("{}: {}: {}; {}\n", result.cloud,
+                           result.outcome == Outcome::refused ? "refused" : "failed",
+                           result.reason.substr(0, result.reason.find('\n')),
+                           kept ? "its cached prices stay" : "it has no cached prices");
+    }
+    if (written) {
+        out += fmt::format("price cache {}: {} providers, {} price rows, downloaded {} from {}; "
+                           "later runs overlay it on the embedded catalog (--offline leaves it "
+                           "out)\n",
+                           record.file, overlay.providers.size(), price_rows(overlay),
+                           record.downloaded_at, record.source);
+    } else {
+        out += fmt::format("the price cache {} is unchanged\n", record.file);
+    }
+    return out;
 }
 
 struct Update {
-    feeds::FeedRead read;
+    std::vector<CloudResult> results;
     catalog::Catalog overlay;
     recommend::PriceCache record;
+    std::optional<catalog::Catalog> cached;
+    bool written = false;
 };
 
-Update fetch_and_store(const CommonOptions& common, const CatalogUpdateOptions& options, Io& io) {
+Update fetch_and_store(const CommonOptions& common, const CatalogUpdateOptions& options,
+                       const catalog::Catalog& models, Io& io) {
     const std::string root = source_root(options);
     const std::vector<std::string> clouds = clouds_of(options);
-    CommonOptions models_options = common; // GPU names resolve as catalog import resolves them
-    models_options.offline = true;
-    const catalog::Catalog models = common.no_default_catalog && common.catalogs.empty()
-                                        ? embedded::decode_catalog()
-                                        : load_catalog(models_options);
     Update update;
     update.record.downloaded_at = utc_timestamp();
     update.record.source = without_userinfo(root);
     update.record.file = cache_file(common.cache_dir);
+    update.cached = read_cache_overlay(common.cache_dir);
     const Date day = *parse_date(update.record.downloaded_at.substr(0, 10));
-    const std::vector<feeds::FeedFile> files =
-        download_all(root, clouds, options, day, io, common.verbosity);
-    update.read = import_feeds(files, day, models);
-    update.overlay = cache_overlay(update.read, models, files, update.record.downloaded_at);
+    ProgressLine progress(io.err, io.err_is_tty && common.verbosity >= 0);
+    for (std::size_t i = 0; i < clouds.size(); ++i) {
+        update.results.push_back(update_cloud(root, clouds[i], i, clouds.size(), options, day,
+                                              models, update.cached, progress));
+    }
+    const bool any_stored =
+        std::any_of(update.results.begin(), update.results.end(),
+                    [](const CloudResult& r) { return r.outcome == Outcome::stored; });
+    if (!any_stored) {
+        return update;
+    }
+    update.overlay =
+        cache_overlay(update.results, update.cached, models, update.record.downloaded_at);
     for (const catalog::Provider& provider : update.overlay.providers) {
         update.record.providers.push_back(provider.name);
     }
@@ -243,6 +412,7 @@ Update fetch_and_store(const CommonOptions& common, const CatalogUpdateOptions& 
     catalog::Catalog check = embedded::decode_catalog();
     (void)apply_cache_bytes(check, bytes, update.record.file);
     store(common.cache_dir, update.record.file, std::move(bytes));
+    update.written = true;
     return update;
 }
 
@@ -259,23 +429,38 @@ Exit run_catalog_update(const CommonOptions& common, const CatalogUpdateOptions&
     if (options.timeout_seconds <= 0) {
         throw UsageError("--timeout: expected a number of seconds > 0");
     }
-    const std::string unchanged =
-        fmt::format("the price cache {} is unchanged", cache_file(common.cache_dir));
-    Update update;
-    try {
-        update = fetch_and_store(common, options, io);
-    } catch (const InputError& e) {
-        std::vector<Diagnostic> problems = e.diagnostics();
-        problems.push_back({"gpuplan", 0, 0, "", unchanged});
-        throw InputError(std::move(problems));
-    } catch (const RuntimeError& e) {
-        throw RuntimeError(fmt::format("{}; {}", e.what(), unchanged));
+    CommonOptions models_options = common; // GPU names resolve as catalog import resolves them
+    models_options.offline = true;
+    const catalog::Catalog models = common.no_default_catalog && common.catalogs.empty()
+                                        ? embedded::decode_catalog()
+                                        : load_catalog(models_options);
+    const Update update = fetch_and_store(common, options, models, io);
+    bool network_failure = false;
+    bool input_failure = false;
+    for (const CloudResult& result : update.results) {
+        if (result.outcome == Outcome::failed) {
+            io.err << report::escape_control(result.reason + "\n", true);
+            (result.input_error ? input_failure : network_failure) = true;
+        }
     }
     if (common.verbosity >= 0) {
-        io.out << report::escape_control(update_summary(update.read, update.overlay, update.record),
+        std::vector<std::string> clouds;
+        for (const CloudResult& result : update.results) {
+            clouds.push_back(result.cloud);
+        }
+        io.out << report::escape_control(update_summary(update.results, update.overlay,
+                                                        update.record, update.written,
+                                                        update.cached) +
+                                             not_refreshed(models, clouds),
                                          true);
     }
-    return Exit::ok;
+    if (!update.written) {
+        io.err << fmt::format("gpuplan: the price cache {} is unchanged\n", update.record.file);
+    }
+    if (network_failure) {
+        return Exit::runtime;
+    }
+    return input_failure ? Exit::invalid_input : Exit::ok;
 }
 
 } // namespace gpuplan::cli

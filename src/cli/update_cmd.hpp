@@ -11,9 +11,10 @@
 
 namespace gpuplan::cli {
 
-// The public SkyPilot catalog repository's raw files, laid out as `BASE/<cloud>/vms.csv`.
+// The public SkyPilot catalog repository's raw files, laid out as `BASE/<cloud>/vms.csv`: the
+// `v8` layout, the one SkyPilot's own client reads (its CATALOG_SCHEMA_VERSION) and refreshes.
 inline constexpr std::string_view k_default_update_source =
-    "https://raw.githubusercontent.com/skypilot-org/skypilot-catalog/master/catalogs/v9";
+    "https://raw.githubusercontent.com/skypilot-org/skypilot-catalog/master/catalogs/v8";
 
 // The clouds the shipped catalog already imports from that layout (docs/cli.md).
 inline constexpr std::array<std::string_view, 5> k_default_update_clouds{"aws", "gcp", "lambda",
@@ -25,11 +26,13 @@ struct CatalogUpdateOptions {
     long timeout_seconds = 30;       // connect and stall limit per file
 };
 
-// Downloads `<source>/<cloud>/vms.csv` for every cloud, imports them all as price feeds dated
-// the download day, and replaces the price cache with the result in one atomic rename. Any
-// failure (HTTP status, cut-short body, timeout, refused connection, invalid CSV, no offers)
-// leaves the cache as it was: RuntimeError (exit 1) for the network and files, InputError
-// (exit 3) for what was downloaded.
+// Downloads `<source>/<cloud>/vms.csv` for every cloud, each dated by its source (the server's
+// Last-Modified header, else for a GitHub raw URL the file's last commit; else undated), and
+// stores in the price cache, in one atomic rename, every cloud whose file is newer than the
+// prices gpuplan has for it (the cached and the catalog's own, when dated). A cloud whose file
+// is older, or undated against dated prices, is refused; one whose download or file fails is
+// named; both keep their cached prices. Exit 0, or 1 when a download failed, 3 when a
+// downloaded file was invalid (the other clouds are stored either way).
 [[nodiscard]] Exit run_catalog_update(const CommonOptions& common,
                                       const CatalogUpdateOptions& options, Io& io);
 

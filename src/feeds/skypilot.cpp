@@ -381,6 +381,10 @@ std::string_view describe(AsOfOrigin origin, std::string_view as_of_name) {
         return "the file's modification date";
     case AsOfOrigin::download:
         return "the download time";
+    case AsOfOrigin::last_modified:
+        return "the server's Last-Modified date";
+    case AsOfOrigin::commit_date:
+        return "the file's last commit";
     }
     return as_of_name;
 }
@@ -1290,6 +1294,10 @@ private:
                       "row in the same zone"
                     : "");
         source.undated = m_options.undated;
+        if (m_options.as_of && (m_options.as_of_origin == AsOfOrigin::last_modified ||
+                                m_options.as_of_origin == AsOfOrigin::commit_date)) {
+            source.as_of = m_options.as_of; // the source's own date
+        }
         return source;
     }
 

@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # `gpuplan catalog update` against a local HTTP server (tests/update/server.py on 127.0.0.1,
-# started here, serving tests/fixtures/update/): a good download fills the price cache and later
-# runs use it and its dates; a 404, a body cut short, bad CSV, a feed without offers, a refused
-# connection and a stalled server each exit non-zero with the reason and leave the previous cache
-# byte for byte. Nothing here touches the internet or the real user's cache: XDG_CACHE_HOME and
+# started here, serving tests/fixtures/update/): a good download, dated by the server's
+# Last-Modified header, fills the price cache and later runs use it and its dates; a file older
+# than the cached prices, or undated against dated ones, is refused and the cache kept; a 404, a
+# body cut short, bad CSV, a feed without offers, a refused connection and a stalled server each
+# exit non-zero with the reason, the other clouds stored and the failed cloud's cache kept. Nothing here touches the internet or the real user's cache: XDG_CACHE_HOME and
 # HOME point into a scratch folder.
 # Usage: run.sh GPUPLAN SOURCE_DIR
 set -u
@@ -46,14 +47,27 @@ expect_rc 0
 [ "$(json "'cache' in d['catalog']")" = False ] || fail "a cache block without a cache"
 embedded_digest=$(json "d['catalog']['digest']")
 
+current="an undated download is refused against the catalog's dated prices"
+run catalog update --source "$base/good/" --cloud aws
+expect_rc 0
+[ -f "$cache" ] && fail "an undated feed was stored"
+expect_out "aws: refused: the server states no date for $base/good/aws/vms.csv (no Last-Modified header, no commit date), and the catalog's own prices are dated 2026-07-09; it has no cached prices"
+expect_err "the price cache $cache is unchanged"
+
+current="a file older than the catalog's own prices is refused"
+run catalog update --source "$base/dated/2026-01-05/good" --cloud aws
+expect_rc 0
+[ -f "$cache" ] && fail "an older feed was stored"
+expect_out "aws: refused: $base/dated/2026-01-05/good/aws/vms.csv is dated 2026-01-05 (the server's Last-Modified date), older than the catalog's own prices of 2026-07-09"
+
 current="a good download fills the cache"
-run catalog update --source "$base/good/" --cloud aws --cloud lambda
+run catalog update --source "$base/dated/2026-11-30/good/" --cloud aws --cloud lambda
 expect_rc 0
 [ -f "$cache" ] || fail "no cache file at $cache"
 expect_out "aws: "
-expect_out "$base/good/aws/vms.csv: as_of "
-expect_out "from the download time"
+expect_out "$base/dated/2026-11-30/good/aws/vms.csv: as_of 2026-11-30 from the server's Last-Modified date"
 expect_out "price cache $cache: 2 providers"
+expect_out "not refreshed by catalog update: commitment prices (reserved, committed use), product facts, the dated list corrections, and the providers "
 expect_no_temporaries "$XDG_CACHE_HOME"
 case "$err" in *downloading*) fail "a progress line on a stderr that is not a terminal" ;; esac
 cp "$cache" "$scratch/good.bin"
@@ -64,9 +78,9 @@ expect_rc 0
 downloaded=$(json "d['catalog']['cache']['downloaded_at']")
 [ "$(json "d['catalog']['cache']['providers']")" = "['aws', 'lambda']" ] ||
     fail "cache providers: $(json "d['catalog']['cache']")"
-[ "$(json "d['catalog']['cache']['source']")" = "$base/good" ] || fail "cache source"
-[ "$(json "d['catalog']['as_of']['newest']")" = "${downloaded:0:10}" ] ||
-    fail "newest price $(json "d['catalog']['as_of']") is not the download day $downloaded"
+[ "$(json "d['catalog']['cache']['source']")" = "$base/dated/2026-11-30/good" ] || fail "cache source"
+[ "$(json "d['catalog']['as_of']['newest']")" = "2026-11-30" ] ||
+    fail "newest price $(json "d['catalog']['as_of']") is not the server's date 2026-11-30"
 [ "$(json "d['catalog']['digest'] != '$embedded_digest'")" = True ] || fail "digest unchanged"
 python3 - "$source_dir" "$scratch/.out" <<'CHECK' || fail "the output breaks docs/schema/recommend.schema.json"
 import json, pathlib, sys
@@ -86,15 +100,17 @@ run --wide recommend --preset llama-7b-lora
 expect_rc 0
 expect_out "prices of aws, lambda from the price cache $cache, downloaded $downloaded"
 
-current="catalog list shows the downloaded prices, dated the download day"
+current="catalog list shows the downloaded prices, dated the server's date"
 run catalog list --provider aws --gpu H100 --format json
 expect_rc 0
 rows=$(json "[(o['region'], o['on_demand_per_hour'], o['spot_per_hour'], o['as_of']) for o in d['offers'] if o['instance'] == 'p5.48xlarge']")
-[ "$rows" = "[('us-east-1', 31.4159, 12.3456, '${downloaded:0:10}'), ('us-west-2', 31.4159, None, '${downloaded:0:10}')]" ] ||
+[ "$rows" = "[('us-east-1', 31.4159, 12.3456, '2026-11-30'), ('us-west-2', 31.4159, None, '2026-11-30')]" ] ||
     fail "p5.48xlarge rows: $rows"
 run catalog list --provider aws --format json
-[ "$(json "d['sources']['skypilot-aws-feed']['url']")" = "$base/good/aws/vms.csv" ] ||
+[ "$(json "d['sources']['skypilot-aws-feed']['url']")" = "$base/dated/2026-11-30/good/aws/vms.csv" ] ||
     fail "source url: $(json "d['sources'].get('skypilot-aws-feed')")"
+run catalog audit --today 2026-12-07
+expect_rc 0
 
 current="--offline leaves the cache out"
 run --offline recommend --preset llama-7b-lora --format json
@@ -110,20 +126,41 @@ expect_unchanged() {
 }
 
 current="a password in --source is used for the download and stored nowhere"
-run catalog update --source "http://gpuplan:s3cret-pw@${base#http://}/good" --cloud aws
+run catalog update --source "http://gpuplan:s3cret-pw@${base#http://}/dated/2026-11-30/good" --cloud aws
 expect_rc 0
 grep -q "s3cret-pw" "$cache" && fail "the cache holds the password"
 run recommend --preset llama-7b-lora --provider aws --format json
 case "$out" in *s3cret-pw*) fail "the provenance prints the password" ;; esac
-[ "$(json "d['catalog']['cache']['source']")" = "$base/good" ] ||
+[ "$(json "d['catalog']['cache']['source']")" = "$base/dated/2026-11-30/good" ] ||
     fail "cache source with credentials: $(json "d['catalog']['cache']['source']")"
 cp "$scratch/good.bin" "$cache"
 
-current="404 on one of the clouds"
-run catalog update --source "$base/good" --cloud aws --cloud nebius
-expect_rc 1
-expect_err "$base/good/nebius/vms.csv: error: the server answered HTTP 404"
+current="an older file is refused and the cached prices stay"
+run catalog update --source "$base/dated/2026-10-01/good" --cloud aws --cloud lambda
+expect_rc 0
+expect_out "aws: refused: $base/dated/2026-10-01/good/aws/vms.csv is dated 2026-10-01 (the server's Last-Modified date), older than the cached prices of 2026-11-30; its cached prices stay"
+expect_out "lambda: refused: "
 expect_unchanged
+
+current="an undated file is refused against dated cached prices"
+run catalog update --source "$base/good" --cloud lambda
+expect_rc 0
+expect_out "lambda: refused: the server states no date for $base/good/lambda/vms.csv (no Last-Modified header, no commit date), and the cached prices are dated 2026-11-30; its cached prices stay"
+expect_unchanged
+
+current="404 on one of the clouds: the others are stored, the failed one named"
+run catalog update --source "$base/dated/2026-12-01/good" --cloud aws --cloud nebius
+expect_rc 1
+expect_err "$base/dated/2026-12-01/good/nebius/vms.csv: error: the server answered HTTP 404"
+expect_out "nebius: failed: $base/dated/2026-12-01/good/nebius/vms.csv: error: the server answered HTTP 404; it has no cached prices"
+expect_out "price cache $cache: 2 providers"
+run catalog list --provider aws --gpu H100 --format json
+[ "$(json "sorted({o['as_of'] for o in d['offers'] if o['instance'] == 'p5.48xlarge'})")" = "['2026-12-01']" ] ||
+    fail "aws was not stored with the newer date"
+run catalog list --provider lambda --format json
+[ "$(json "'2026-11-30' in {o['as_of'] for o in d['offers']} and '2026-12-01' not in {o['as_of'] for o in d['offers']}")" = True ] ||
+    fail "lambda's cached prices did not stay: $(json "sorted({o['as_of'] for o in d['offers']})")"
+cp "$scratch/good.bin" "$cache"
 
 current="a body cut short of its announced length"
 run catalog update --source "$base/truncated/good" --cloud aws
@@ -148,7 +185,7 @@ current="a feed with no GPU offers gpuplan knows"
 run catalog update --source "$base/nogpu" --cloud aws
 expect_rc 3
 expect_err "accelerator 'K80' left out"
-expect_err "hold no GPU offers gpuplan knows"
+expect_err "holds no GPU offers gpuplan knows"
 expect_unchanged
 
 current="connection refused"
@@ -188,10 +225,10 @@ run catalog update --source "$base/good" --timeout 0
 expect_rc 2
 
 current="without XDG_CACHE_HOME the cache is HOME/.cache/gpuplan"
-XDG_CACHE_HOME= run catalog update --source "$base/good" --cloud aws
+XDG_CACHE_HOME= run catalog update --source "$base/dated/2026-11-30/good" --cloud aws
 expect_rc 0
 [ -f "$HOME/.cache/gpuplan/prices.bin" ] || fail "no cache in $HOME/.cache/gpuplan"
-env -u XDG_CACHE_HOME -u HOME "$gpuplan" catalog update --source "$base/good" --cloud aws \
+env -u XDG_CACHE_HOME -u HOME "$gpuplan" catalog update --source "$base/dated/2026-11-30/good" --cloud aws \
     >"$scratch/.out" 2>"$scratch/.err"
 rc=$?
 err=$(cat "$scratch/.err")
@@ -200,7 +237,7 @@ expect_err "no folder for the price cache"
 
 current="a progress line on a terminal"
 if command -v script >/dev/null; then
-    script -qec "'$gpuplan' catalog update --source '$base/good' --cloud aws --cloud lambda" \
+    script -qec "'$gpuplan' catalog update --source '$base/dated/2026-11-30/good' --cloud aws --cloud lambda" \
         "$scratch/typescript" >/dev/null 2>&1
     grep -q "downloading lambda/vms.csv (2 of 2)" "$scratch/typescript" ||
         fail "no progress line: $(head -c 400 "$scratch/typescript")"

@@ -2,12 +2,16 @@
 """A local HTTP server for the `gpuplan catalog update` test: serves ROOT on 127.0.0.1 at a free
 port, written to PORT_FILE once it listens. Python's standard library only.
 
-Paths: `/X` is the file ROOT/X (404 when absent). `/truncated/X` announces the whole length of
-ROOT/X but sends half of it and closes. `/slow/X` sends the headers and then nothing for a minute.
+Paths: `/X` is the file ROOT/X (404 when absent), sent without a Last-Modified header.
+`/dated/YYYY-MM-DD/X` is ROOT/X with `Last-Modified` at noon UTC of that day. `/truncated/X`
+announces the whole length of ROOT/X but sends half of it and closes. `/slow/X` sends the headers
+and then nothing for a minute.
 
 Usage: server.py ROOT PORT_FILE
 """
 
+import datetime
+import email.utils
 import http.server
 import os
 import sys
@@ -22,6 +26,12 @@ class Handler(http.server.BaseHTTPRequestHandler):
 
     def do_GET(self):
         path = self.path.split("?", 1)[0]
+        modified = None
+        if path.startswith("/dated/"):
+            day, path = path[len("/dated/"):].split("/", 1)
+            path = "/" + path
+            moment = datetime.datetime.fromisoformat(day + "T12:00:00+00:00")
+            modified = email.utils.format_datetime(moment, usegmt=True)
         mode = ""
         for prefix in ("/truncated/", "/slow/"):
             if path.startswith(prefix):
@@ -38,6 +48,8 @@ class Handler(http.server.BaseHTTPRequestHandler):
             data = f.read()
         self.send_response(200)
         self.send_header("Content-Type", "text/csv")
+        if modified:
+            self.send_header("Last-Modified", modified)
         self.send_header("Content-Length", str(len(data)))
         self.send_header("Connection", "close")
         self.end_headers()

@@ -46,11 +46,14 @@ struct FeedFile {
     std::optional<Date> modified; // the file's modification date (UTC); nullopt if unknown
 };
 
-// Where a feed's as_of came from; feeds carry no date of their own.
-enum class AsOfOrigin { option, file_date, download };
+// Where a feed's as_of came from; feeds carry no date of their own. `last_modified` (the
+// server's Last-Modified header) and `commit_date` (the file's last commit) are the source's own
+// date: its source states it (`Source::as_of`).
+enum class AsOfOrigin { option, file_date, download, last_modified, commit_date };
 
 // How the summary and source notes name an origin: `as_of_name` (the setting that gave it, as
-// FeedOptions names it), `the file's modification date`, `the download time`.
+// FeedOptions names it), `the file's modification date`, `the download time`, `the server's
+// Last-Modified date`, `the file's last commit`.
 [[nodiscard]] std::string_view describe(AsOfOrigin origin, std::string_view as_of_name);
 
 struct FeedOptions {
