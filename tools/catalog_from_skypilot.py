@@ -1072,8 +1072,8 @@ def write_provider(pname, meta, insts, note, out_dir):
     if "spot" in meta:
         lines.append("    spot:")
         for key in ("interruption_rate_per_node_hour", "notice_seconds", "restart_minutes"):
-            v, s, *note = meta["spot"][key]
-            pairs = [("value", v), ("source", s)] + [("note", ystr(n)) for n in note]
+            v, s, *extra = meta["spot"][key]
+            pairs = [("value", v), ("source", s)] + [("note", ystr(n)) for n in extra]
             lines.append("      %s: %s" % (key, flow(pairs)))
     if meta.get("reserved_discounts"):
         lines.append("    reserved_discounts:")
