@@ -272,6 +272,20 @@ const Product* find_product(const Catalog& catalog, std::string_view name) {
     return nullptr;
 }
 
+const SpotBand* find_spot_band(const Product* product, std::string_view instance,
+                               std::string_view region) {
+    if (product == nullptr) {
+        return nullptr;
+    }
+    for (const SpotBand& band : product->spot_bands) {
+        if (band.instance == instance &&
+            std::find(band.regions.begin(), band.regions.end(), region) != band.regions.end()) {
+            return &band;
+        }
+    }
+    return nullptr;
+}
+
 bool matches_instance(std::string_view pattern, std::string_view type) {
     if (!pattern.empty() && pattern.back() == '*') {
         pattern.remove_suffix(1);

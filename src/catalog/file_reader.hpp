@@ -145,6 +145,8 @@ private:
     std::optional<CommitmentSale> read_commitment_sale(const YamlNode& node);
     void read_product_resells(const YamlNode& node, Product& product);
     std::optional<Resale> read_resale(const YamlNode& node);
+    void read_product_spot_bands(const YamlNode& node, const std::string& name, Product& product);
+    std::optional<SpotBand> read_spot_band(const YamlNode& node);
 
     // Self-built servers and their site (read_self_built.cpp).
     void read_self_built(const YamlNode& node);

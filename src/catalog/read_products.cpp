@@ -57,7 +57,8 @@ std::optional<E> stated_choice(const YamlNode& node, const std::array<std::strin
 
 void FileReader::read_product(const YamlNode& node) {
     if (!node.expect_map({"provider", "capacity", "capacity_source", "startup_minutes", "clusters",
-                          "commitments", "reserved_prices", "max_price_age_days", "resells"})) {
+                          "commitments", "reserved_prices", "max_price_age_days", "resells",
+                          "spot_bands"})) {
         return;
     }
     auto name = node.string_at("provider", true);
@@ -117,6 +118,7 @@ void FileReader::read_product_lists(const YamlNode& node, const std::string& nam
         }
     }
     read_product_resells(node, product);
+    read_product_spot_bands(node, name, product);
     if (auto prices = node.get("reserved_prices")) {
         for (const YamlNode& item : prices->items()) {
             if (!item.expect_map({"instance", "term", "payment", "effective_per_hour",
@@ -176,6 +178,49 @@ void FileReader::read_product_resells(const YamlNode& node, Product& product) {
             }
         }
     }
+}
+
+void FileReader::read_product_spot_bands(const YamlNode& node, const std::string& name,
+                                         Product& product) {
+    if (auto bands = node.get("spot_bands")) {
+        for (const YamlNode& item : bands->items()) {
+            if (auto band = read_spot_band(item)) {
+                m_pending_products.push_back(
+                    {name, band->instance, item.get("instance")->diagnostic("")});
+                product.spot_bands.push_back(std::move(*band));
+            }
+        }
+    }
+}
+
+std::optional<SpotBand> FileReader::read_spot_band(const YamlNode& node) {
+    if (!node.expect_map({"instance", "band", "regions", "source", "as_of"})) {
+        return std::nullopt;
+    }
+    SpotBand band;
+    auto instance = node.string_at("instance", true);
+    auto stated = node.require("band");
+    if (!instance || !stated) {
+        return std::nullopt;
+    }
+    band.instance = *instance;
+    const auto index = stated->as_choice(
+        std::vector<std::string_view>(k_spot_band_names.begin(), k_spot_band_names.end()));
+    if (!index) {
+        return std::nullopt;
+    }
+    band.band = static_cast<int>(*index);
+    if (auto regions = node.require("regions")) {
+        band.regions = regions->as_string_list().value_or(std::vector<std::string>{});
+        if (band.regions.empty()) {
+            regions->error("expected at least one region");
+        }
+    }
+    band.sources = required_sources(node);
+    if (auto as_of = node.get("as_of")) {
+        band.as_of = as_of->as_date();
+    }
+    return band;
 }
 
 std::optional<Resale> FileReader::read_resale(const YamlNode& node) {

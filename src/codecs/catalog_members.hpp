@@ -77,12 +77,15 @@ template <class A> void members(A& a, CommitmentSale& v) {
 template <class A> void members(A& a, Resale& v) {
     a(v.instances), a(v.origin), a(v.sources), a(v.note);
 }
+template <class A> void members(A& a, SpotBand& v) {
+    a(v.instance), a(v.band), a(v.regions), a(v.sources), a(v.as_of);
+}
 template <class A> void members(A& a, ProductReservedPrice& v) {
     a(v.instance), a(v.price);
 }
 template <class A> void members(A& a, Product& v) {
     a(v.provider), a(v.capacity), a(v.capacity_sources), a(v.startup_minutes), a(v.clusters),
-        a(v.commitments), a(v.reserved_prices), a(v.max_price_age_days), a(v.resells);
+        a(v.commitments), a(v.reserved_prices), a(v.max_price_age_days), a(v.resells), a(v.spot_bands);
 }
 template <class A> void members(A& a, Catalog& v) {
     a(v.gpus), a(v.providers), a(v.products), a(v.self_built), a(v.fx), a(v.benchmarks),

@@ -5,6 +5,7 @@
 #include "gpuplan/units.hpp"
 
 #include <cmath>
+#include <fmt/format.h>
 #include <map>
 #include <tuple>
 
@@ -12,21 +13,38 @@ namespace gpuplan::cost::detail {
 
 namespace {
 
-// The spot risk of an instance: the rate set for the run, the instance's, the provider's or the
-// default, in that order, and the provider's restart time.
+// The spot risk of an instance in a region: the rate set for the run, the region's stated
+// interruption band (`band`), the instance's, the provider's or the default, in that order, and
+// the provider's restart time; with where the rate came from.
 std::pair<SpotRisk, std::string> spot_risk(const Settings& settings,
                                            const catalog::Provider& provider,
-                                           const catalog::Instance& instance) {
+                                           const catalog::Instance& instance,
+                                           const catalog::SpotBand* band,
+                                           const std::string& region) {
     SpotRisk risk;
     std::string source(k_rate_from_instance);
     if (settings.interruption_rate_per_node_hour) {
         risk.interruption_rate_per_node_hour = *settings.interruption_rate_per_node_hour;
         source = k_rate_from_settings;
+    } else if (band != nullptr) {
+        const auto index = static_cast<std::size_t>(band->band);
+        const double monthly = catalog::k_spot_band_monthly.at(index);
+        // A monthly interruption fraction p is a per-instance-hour hazard -ln(1 - p) / 730.
+        risk.interruption_rate_per_node_hour = -std::log1p(-monthly) / k_hours_per_month;
+        const bool floor = index + 1 == catalog::k_spot_band_names.size();
+        source = fmt::format(
+            "band {} a month in {}{}: {:.0f}%{}", catalog::k_spot_band_names[index], region,
+            band->as_of ? " as of " + band->as_of->to_string() : "", 100.0 * monthly,
+            floor ? ", a floor: the band has no upper edge" : " taken");
     } else if (instance.spot_interruption_rate_per_node_hour) {
         risk.interruption_rate_per_node_hour = instance.spot_interruption_rate_per_node_hour->value;
     } else if (provider.spot) {
-        risk.interruption_rate_per_node_hour = provider.spot->interruption_rate_per_node_hour.value;
-        source = k_rate_from_provider;
+        const catalog::Parameter& rate = provider.spot->interruption_rate_per_node_hour;
+        risk.interruption_rate_per_node_hour = rate.value;
+        // A rate no source states is flagged where it is used.
+        source = rate.note.rfind("placeholder", 0) == 0
+                     ? fmt::format("{}, a PLACEHOLDER: no published rate", k_rate_from_provider)
+                     : std::string(k_rate_from_provider);
     } else {
         risk.interruption_rate_per_node_hour = k_default_interruption_rate_per_node_hour;
         source = k_rate_from_gpuplan;
@@ -77,6 +95,16 @@ struct Planner::UnitCommitment {
 // What every region of an instance type shares: its estimate, the prototypes of its options and
 // their flows at a price of 1 (cash flows are linear in the price, so each purchase option's
 // flows are computed once per instance type and scaled per region).
+// The spot prototype of an offer for one interruption band: its overhead, notes, simulation and
+// unit flows.
+struct Planner::SpotPlan {
+    const catalog::SpotBand* band = nullptr;
+    Option spot_proto{};
+    Flows unit_spot{};
+    SpotOverhead overhead{};
+    std::optional<SpotSimulation> simulation{};
+};
+
 struct Planner::CloudOffer {
     const catalog::Provider& provider;
     const catalog::Instance& instance;
@@ -99,11 +127,9 @@ struct Planner::CloudOffer {
 
     Option proto{}; // of the commitments
     Option on_demand_proto{};
-    Option spot_proto{};
     Flows unit_on_demand{};
-    Flows unit_spot{};
-    SpotOverhead overhead{};
-    std::optional<SpotSimulation> simulation{};
+    // One spot plan per interruption band the offer's regions state (nullptr: none stated).
+    std::vector<SpotPlan> spot_plans{};
     std::optional<Discount> discount{};
     // unit_commitment(): by term, upfront share and horizon.
     std::map<std::tuple<int, double, double>, UnitCommitment> unit_reserved{};
@@ -170,7 +196,6 @@ void Planner::add_cloud(const catalog::Provider& provider, const catalog::Instan
     offer.unit_on_demand = flows_of(
         offer.endless ? CashFlows{} : on_demand_cash_flows(offer.usage, 1.0, provider.billing),
         offer.hidden);
-    plan_spot(offer);
     proto.finishes = !offer.endless;
     offer.on_demand_proto = proto;
     offer.on_demand_proto.purchase = PurchaseOption::on_demand;
@@ -192,18 +217,31 @@ void Planner::add_cloud(const catalog::Provider& provider, const catalog::Instan
     }
 }
 
-void Planner::plan_spot(CloudOffer& offer) {
-    const auto risk = spot_risk(m_settings, offer.provider, offer.instance);
+const Planner::SpotPlan& Planner::plan_spot(CloudOffer& offer, const Region& region) {
+    const catalog::SpotBand* band =
+        catalog::find_spot_band(offer.product, offer.instance.type, region.name);
+    for (const SpotPlan& plan : offer.spot_plans) {
+        if (plan.band == band ||
+            (plan.band != nullptr && band != nullptr && plan.band->band == band->band &&
+             plan.band->as_of == band->as_of)) {
+            return plan;
+        }
+    }
+    SpotPlan& plan = offer.spot_plans.emplace_back();
+    plan.band = band;
+    const auto risk =
+        spot_risk(m_settings, offer.provider, offer.instance, band, std::string(region.name));
     SpotRisk spot = risk.first;
-    Option& spot_proto = offer.spot_proto;
+    Option& spot_proto = plan.spot_proto;
     spot_proto = offer.proto;
     spot_proto.purchase = PurchaseOption::spot;
-    offer.overhead = stretch_for_spot(m_workload, m_settings, offer.e, spot, spot_proto);
+    spot_proto.finishes = !offer.endless;
+    plan.overhead = stretch_for_spot(m_workload, m_settings, offer.e, spot, spot_proto);
     spot_proto.wall_hours += spot_proto.startup_hours;
     if (spot_proto.p90_wall_hours) {
         *spot_proto.p90_wall_hours += spot_proto.startup_hours;
     }
-    const SpotOverhead& overhead = offer.overhead;
+    const SpotOverhead& overhead = plan.overhead;
     const int nodes = offer.proto.nodes;
     if (m_workload.task != Task::inference && nodes > 1 &&
         spot_proto.wall_hours > k_spot_gang_caveat_hours) {
@@ -223,14 +261,15 @@ void Planner::plan_spot(CloudOffer& offer) {
         offer.endless || usage_end_hour(stretched, 0.0) > k_max_plan_months * k_hours_per_month;
     if (m_settings.simulate > 0 && m_workload.task != Task::inference &&
         allowed(m_plan.purchase_options, PurchaseOption::spot) && !spot_endless) {
-        offer.simulation = simulate_spot(offer.e.wall_hours, offer.usage.runs, overhead, spot,
-                                         m_settings.simulate, m_settings.seed);
+        plan.simulation = simulate_spot(offer.e.wall_hours, offer.usage.runs, overhead, spot,
+                                        m_settings.simulate, m_settings.seed);
     }
-    offer.unit_spot =
+    plan.unit_spot =
         flows_of(spot_endless ? CashFlows{}
                               : spot_cash_flows(offer.usage, 1.0, overhead, offer.provider.billing),
                  offer.hidden);
     spot_proto.finishes = !spot_endless;
+    return plan;
 }
 
 void Planner::add_region(CloudOffer& offer, const Region& region) {
@@ -325,12 +364,13 @@ void Planner::add_commitment(CloudOffer& offer, const Region& region, PurchaseOp
 }
 
 void Planner::add_spot(CloudOffer& offer, const Region& region) {
-    Option& option = options().emplace_back(offer.spot_proto);
+    const SpotPlan& plan = plan_spot(offer, region);
+    Option& option = options().emplace_back(plan.spot_proto);
     option.region = region.name;
     option.zone = region.spot_zone;
     option.prices_as_of = region.spot_as_of;
     assess_spot(offer, option, region);
-    if (const std::optional<SpotSimulation>& simulation = offer.simulation) {
+    if (const std::optional<SpotSimulation>& simulation = plan.simulation) {
         option.p90_wall_hours = simulation->p90_wall_hours;
         const double per_hour = *region.spot * offer.proto.nodes * offer.proto.fx_rate;
         option.simulation = SpotQuantiles{simulation->samples,
@@ -345,7 +385,7 @@ void Planner::add_spot(CloudOffer& offer, const Region& region) {
              simulation->p90_wall_hours, option.simulation->p50_cost, option.simulation->p90_cost},
             m_plan.currency, std::to_string(m_settings.seed))));
     }
-    price_and_judge(offer, option, offer.unit_spot, *region.spot);
+    price_and_judge(offer, option, plan.unit_spot, *region.spot);
 }
 
 void Planner::add_startup(Option& proto, const catalog::Product* product) {

@@ -69,9 +69,11 @@ private:
                    std::optional<int> gpu_count = std::nullopt);
     // What every region of an instance type shares (add_cloud), and a commitment's flows in it.
     struct CloudOffer;
+    struct SpotPlan;
     struct UnitCommitment;
-    // The spot prototype of `offer`: its interruption overhead, notes, simulation and flows.
-    void plan_spot(CloudOffer& offer);
+    // The spot plan of `offer` in `region` (one per interruption band its regions state): its
+    // prototype's interruption overhead, notes, simulation and flows, made on first use.
+    const SpotPlan& plan_spot(CloudOffer& offer, const Region& region);
     // The options of `offer` in one region, in purchase-option order.
     void add_region(CloudOffer& offer, const Region& region);
     // The cheapest payment plan of a commitment kind in a region, if the region offers one.

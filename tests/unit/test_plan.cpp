@@ -411,3 +411,41 @@ TEST_CASE("an exact gpu_count or a service is priced at its count only", "[plan]
     CHECK(std::none_of(plan.options().begin(), plan.options().end(),
                        [](const Option& o) { return o.larger_count; }));
 }
+
+TEST_CASE("a region's stated spot interruption band sets its spot rate", "[plan][spot]") {
+    const std::vector<TextFile> bands{
+        {"bands.yaml", "schema_version: 1\n"
+                       "sources:\n"
+                       "  advisor: {title: Spot advisor copy, url: https://example.com/a, as_of: "
+                       "2025-06-28}\n"
+                       "products:\n"
+                       "  - provider: testcloud\n"
+                       "    spot_bands:\n"
+                       "      - {instance: big.8x, band: \"15-20%\", regions: [r1], source: "
+                       "advisor, as_of: 2025-06-28}\n"}};
+    const catalog::Catalog catalog = catalog::overlay_catalog(fixture(), bands);
+    int calls = 0;
+    workload::Workload w = training();
+    w.constraints.interruptible = true;
+    const Plan plan = cost::plan(w, catalog, Settings{}, FakeEstimator{&calls});
+    const Option& spot = find(plan, "testcloud/r1/big.8x/spot");
+    // 20% a month: a hazard of -ln(0.8) / 730 per node-hour.
+    const double rate = -std::log(0.8) / k_hours_per_month;
+    const SpotOverhead overhead = spot_overhead(1, {.interruption_rate_per_node_hour = rate,
+                                                    .checkpoint_hours = 100.0 / 1.0 / 3600.0,
+                                                    .restart_hours = 0.25});
+    CHECK(spot.wall_hours == Approx(100 * overhead.wall_factor));
+    const auto note = std::find_if(spot.notes.begin(), spot.notes.end(), [&](NoteIndex i) {
+        return plan.notes[i].kind == NoteKind::spot_risk;
+    });
+    REQUIRE(note != spot.notes.end());
+    CHECK(plan.notes[*note].subject == "band 15-20% a month in r1 as of 2025-06-28: 20% taken");
+    // A run's own rate still wins over the band.
+    Settings set;
+    set.interruption_rate_per_node_hour = 0.01;
+    const Plan overridden = cost::plan(w, catalog, set, FakeEstimator{&calls});
+    CHECK(find(overridden, "testcloud/r1/big.8x/spot").wall_hours ==
+          Approx(
+              find(cost::plan(w, fixture(), set, FakeEstimator{&calls}), "testcloud/r1/big.8x/spot")
+                  .wall_hours));
+}

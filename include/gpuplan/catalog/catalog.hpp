@@ -301,6 +301,25 @@ struct Resale {
     bool operator==(const Resale&) const = default;
 };
 
+// A spot market's monthly interruption-frequency bands as AWS's Spot Instance Advisor states them
+// (`<5%`, `5-10%`, `10-15%`, `15-20%`, `>20%`): the band index, 0 to 4.
+inline constexpr std::array<std::string_view, 5> k_spot_band_names{"<5%", "5-10%", "10-15%",
+                                                                   "15-20%", ">20%"};
+// The monthly interruption fraction a band stands for: its upper edge; `>20%` has none, so its
+// 0.20 is a floor (the answer says so).
+inline constexpr std::array<double, 5> k_spot_band_monthly{0.05, 0.10, 0.15, 0.20, 0.20};
+
+// The interruption band of an instance type's spot market in some regions.
+struct SpotBand {
+    std::string instance;
+    int band = 0; // index into k_spot_band_names
+    std::vector<std::string> regions;
+    std::vector<std::string> sources;
+    std::optional<Date> as_of;
+
+    bool operator==(const SpotBand&) const = default;
+};
+
 // A published commitment price of `products` (applied to the instance's `reserved` at load).
 struct ProductReservedPrice {
     std::string instance;
@@ -324,6 +343,7 @@ struct Product {
     // = the default of docs/catalog-format.md.
     std::optional<Parameter> max_price_age_days;
     std::vector<Resale> resells;
+    std::vector<SpotBand> spot_bands; // in file order
 
     bool operator==(const Product&) const = default;
 };
@@ -381,6 +401,9 @@ struct GpuSlice {
 [[nodiscard]] const Provider* find_provider(const Catalog& catalog, std::string_view name);
 // The product facts of provider `name`; nullptr when no file states any.
 [[nodiscard]] const Product* find_product(const Catalog& catalog, std::string_view name);
+// The spot interruption band `product` states for `instance` in `region`; nullptr when none.
+[[nodiscard]] const SpotBand* find_spot_band(const Product* product, std::string_view instance,
+                                             std::string_view region);
 // Whether `pattern` (a type name, or a prefix ending in '*') names instance type `type`.
 [[nodiscard]] bool matches_instance(std::string_view pattern, std::string_view type);
 // The scale-out facts of `instance` of `provider` (the last matching entry); nullptr = unknown.
