@@ -366,6 +366,14 @@ Named find_named(const Catalog& catalog, std::string_view name) {
             }
         }
     }
+    if (catalog.self_built) {
+        for (const Build& build : catalog.self_built->builds) {
+            if (detail::iequals(build.name, name) ||
+                detail::iequals("self_built/" + build.name, name)) {
+                return {nullptr, nullptr, nullptr, &build};
+            }
+        }
+    }
     return {};
 }
 

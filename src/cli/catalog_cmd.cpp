@@ -40,7 +40,7 @@ Exit run_catalog_list(const CommonOptions& common, const CatalogListOptions& opt
 Exit run_catalog_show(const CommonOptions& common, const CatalogShowOptions& options, Io& io) {
     const catalog::Catalog catalog = load_catalog(common);
     const catalog::Named named = catalog::find_named(catalog, options.name);
-    if (named.gpu == nullptr && named.provider == nullptr) {
+    if (named.gpu == nullptr && named.provider == nullptr && named.build == nullptr) {
         throw UsageError(fmt::format("nothing in the catalog is named '{}' (a GPU, provider, "
                                      "instance type or build)",
                                      options.name));

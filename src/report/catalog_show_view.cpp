@@ -3,6 +3,7 @@
 #include "report/generator_json.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <nlohmann/json.hpp>
 
 namespace gpuplan::report {
@@ -136,12 +137,54 @@ std::string instance_text(const Catalog& catalog, const Provider& provider,
                                       : wrap_lines(header, width) + table.render_text(width);
 }
 
+// A self-built build: its figures, in the self_built currency, and its sources.
+std::string build_json(const Catalog& catalog, const catalog::Build& build,
+                       const GeneratorInfo& generator) {
+    ordered_json out;
+    out["schema_version"] = k_json_schema_version;
+    put_generator(out, generator);
+    out["build"] = build.name;
+    out["gpu"] = build.gpu;
+    out["gpu_count"] = build.gpu_count;
+    out["currency"] = catalog.self_built->currency;
+    out["capex_per_node"] = build.capex;
+    out["network_capex_per_node"] = build.network_capex_per_node;
+    out["node_kw"] = build.node_kw;
+    out["lead_time_weeks"] = build.lead_time_weeks;
+    out["network_gbps"] =
+        build.network_gbps ? ordered_json(*build.network_gbps) : ordered_json(nullptr);
+    out["nvlink"] = build.nvlink;
+    out["sources"] = build.sources;
+    out["as_of"] = build.as_of.to_string();
+    out["note"] = build.note;
+    return out.dump(2) + "\n";
+}
+
+std::string build_text(const Catalog& catalog, const catalog::Build& build, Format format,
+                       std::size_t width) {
+    const std::string& currency = catalog.self_built->currency;
+    const std::string text = fmt::format(
+        "self_built/{}: {} x {}, capex {} {} per node plus {} {} of fabric, {} kW per node, "
+        "lead time {} weeks, network {}, NVLink {}; as of {}; sources {}\n{}\n",
+        build.name, build.gpu_count, build.gpu, format_price(build.capex), currency,
+        format_price(build.network_capex_per_node), currency, format_price(build.node_kw),
+        format_price(build.lead_time_weeks),
+        build.network_gbps ? format_price(*build.network_gbps) + " Gbps" : "not stated",
+        build.nvlink ? "yes" : "no", build.as_of.to_string(), fmt::join(build.sources, ", "),
+        build.note);
+    return format == Format::markdown ? escape_markdown_cell(text) + "\n" : wrap_lines(text, width);
+}
+
 } // namespace
 
 std::string render_catalog_show(const Catalog& catalog, const catalog::Named& named, Format format,
                                 const GeneratorInfo& generator, std::size_t width) {
     if (named.gpu != nullptr) {
         return show_gpu(catalog, *named.gpu, format, generator, width);
+    }
+    if (named.build != nullptr && catalog.self_built) {
+        return format == Format::json ? build_json(catalog, *named.build, generator)
+                                      : build_text(catalog, *named.build, format, width);
     }
     if (named.provider == nullptr || named.instance == nullptr) {
         return {};

@@ -78,3 +78,15 @@ TEST_CASE("an empty -o name is a usage error, not standard output", "[cli][usage
     CHECK(r.out.empty());
     CHECK_THAT(r.err, Catch::Contains("--output: expected a file name, got ''"));
 }
+
+TEST_CASE("catalog show names a self-built build, as the help says it does", "[cli][catalog]") {
+    const auto text = gpuplan::test::run_cli({"catalog", "show", "8xH100-SXM"});
+    CHECK(text.exit_code == 0);
+    CHECK_THAT(text.out, Catch::StartsWith("self_built/8xH100-SXM: 8 x H100, capex "));
+    const auto json =
+        gpuplan::test::run_cli({"catalog", "show", "self_built/8xB200", "--format", "json"});
+    REQUIRE(json.exit_code == 0);
+    const auto parsed = nlohmann::json::parse(json.out);
+    CHECK(parsed["build"] == "8xB200");
+    CHECK(parsed["gpu_count"] == 8);
+}

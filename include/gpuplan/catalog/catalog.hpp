@@ -420,6 +420,7 @@ struct Named {
     const Gpu* gpu = nullptr;
     const Provider* provider = nullptr;
     const Instance* instance = nullptr;
+    const Build* build = nullptr; // a self-built build
 };
 [[nodiscard]] Named find_named(const Catalog& catalog, std::string_view name);
 // Units of `to` per unit of `from` through the base currency, at the newest rates (or, with
