@@ -22,8 +22,10 @@
 #include <CLI/CLI.hpp>
 #include <algorithm>
 #include <array>
+#include <charconv>
 #include <fmt/format.h>
 #include <functional>
+#include <limits>
 #include <mutex>
 #include <optional>
 #include <ostream>
@@ -36,6 +38,22 @@
 namespace gpuplan::cli {
 
 namespace {
+
+// A check of a whole-number flag on its text, before CLI11 converts it (which clamps what
+// overflows): digits only, at most `max`.
+CLI::Validator whole_number(std::int64_t max) {
+    return {[max](std::string& text) -> std::string {
+                std::int64_t value = 0;
+                const char* end = text.data() + text.size();
+                const auto [stop, error] = std::from_chars(text.data(), end, value);
+                const bool digits = !text.empty() && text.front() != '-';
+                if (!digits || error != std::errc() || stop != end || value > max) {
+                    return fmt::format("expected a whole number from 0 to {}, got '{}'", max, text);
+                }
+                return {};
+            },
+            "N"};
+}
 
 // Log lines on a stream, flushed each, with control characters from names in them escaped.
 class EscapingSink : public spdlog::sinks::base_sink<std::mutex> {
@@ -311,7 +329,9 @@ void add_cost_options(CLI::App* command, CostFlags& flags) {
                      "Monte Carlo samples for spot (P50/P90), at most 100000")
         ->type_name("N")
         ->check(CLI::Range(0, static_cast<int>(limits::k_max_simulate_samples)));
-    command->add_option("--seed", flags.seed, "Monte Carlo seed (default 1)")->type_name("N");
+    command->add_option("--seed", flags.seed, "Monte Carlo seed (default 1)")
+        ->type_name("N")
+        ->check(whole_number(std::numeric_limits<std::int64_t>::max()));
 }
 
 void add_recommend_command(CLI::App& app, Parsed& parsed) {
@@ -494,7 +514,8 @@ void add_feed_commands(CLI::App& app, Parsed& parsed) {
         ->add_option("--timeout", update_options->timeout_seconds,
                      "Give up on a file when connecting or waiting for data takes longer "
                      "(seconds, default 30)")
-        ->type_name("SECONDS");
+        ->type_name("SECONDS")
+        ->check(whole_number(k_max_update_timeout_seconds));
     update->callback([&parsed, update_options] {
         parsed.action = [&parsed, update_options](Io& io) {
             return run_catalog_update(parsed.common, *update_options, io);

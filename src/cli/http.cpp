@@ -125,7 +125,7 @@ void set_options(const CurlApi& api, CURL* curl, const std::string& url, Transfe
     set(curl, CURLOPT_ACCEPT_ENCODING, ""); // whatever this libcurl decodes
     set(curl, CURLOPT_USERAGENT, "gpuplan/" GPUPLAN_VERSION);
     set(curl, CURLOPT_CONNECTTIMEOUT, options.timeout_seconds);
-    set(curl, CURLOPT_LOW_SPEED_LIMIT, 1L);
+    set(curl, CURLOPT_LOW_SPEED_LIMIT, options.min_bytes_per_second);
     set(curl, CURLOPT_LOW_SPEED_TIME, options.timeout_seconds);
     set(curl, CURLOPT_TIMEOUT, options.total_timeout_seconds);
     if (options.max_bytes != 0) {

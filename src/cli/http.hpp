@@ -18,6 +18,8 @@ struct DownloadOptions {
     long timeout_seconds = 30;
     // Give up on a whole download after this long, however it progresses.
     long total_timeout_seconds = 600;
+    // Give up when fewer bytes than this arrive each second for timeout_seconds.
+    long min_bytes_per_second = 1;
     std::size_t max_bytes = 0; // refuse a larger body; 0 = no limit
     DownloadProgress progress; // called as bytes arrive; may be empty
 };

@@ -3,6 +3,7 @@
 #include "cli/rules_cmd.hpp"
 #include "detail/strings.hpp"
 #include "gpuplan/error.hpp"
+#include "gpuplan/limits.hpp"
 #include "gpuplan/rank/rank.hpp"
 #include "gpuplan/recommend/recommend.hpp"
 #include "gpuplan/recommend/tco.hpp"
@@ -99,10 +100,10 @@ cost::Settings parse_cost_flags(const CostFlags& flags, const CommonOptions& com
     }
     if (flags.storage_price) {
         const auto value = parse_number(*flags.storage_price);
-        if (!value || *value < 0.0) {
-            throw UsageError(
-                fmt::format("--storage-price: expected USD per GB-month (a number >= 0), got '{}'",
-                            *flags.storage_price));
+        if (!value || *value < 0.0 || *value > limits::k_max_price_per_hour) {
+            throw UsageError(fmt::format("--storage-price: expected USD per GB-month (a number "
+                                         "from 0 to {:g}), got '{}'",
+                                         limits::k_max_price_per_hour, *flags.storage_price));
         }
         settings.storage_per_gb_month_usd = *value;
     }

@@ -177,14 +177,17 @@ known_date(const std::string& provider, const std::optional<catalog::Catalog>& c
 // Downloads, dates and reads one cloud's feed, and refuses it when it is not newer than what
 // gpuplan has.
 CloudResult update_cloud(const std::string& root, const std::string& cloud, std::size_t index,
-                         std::size_t count, const CatalogUpdateOptions& options, Date day,
-                         const catalog::Catalog& models,
+                         std::size_t count, const CatalogUpdateOptions& options, long seconds_left,
+                         Date day, const catalog::Catalog& models,
                          const std::optional<catalog::Catalog>& cached, ProgressLine& progress) {
     CloudResult result;
     result.cloud = cloud;
     const std::string url = fmt::format("{}/{}/vms.csv", root, cloud);
     DownloadOptions download_options;
     download_options.timeout_seconds = options.timeout_seconds;
+    download_options.min_bytes_per_second = k_min_download_bytes_per_second;
+    download_options.total_timeout_seconds =
+        std::min(download_options.total_timeout_seconds, std::max(1L, seconds_left));
     download_options.max_bytes = k_max_input_bytes;
     download_options.progress =
         progress.for_file(fmt::format("{}/vms.csv ({} of {})", cloud, index + 1, count));
@@ -392,8 +395,23 @@ Update fetch_and_store(const CommonOptions& common, const CatalogUpdateOptions& 
     update.cached = read_cache_overlay(common.cache_dir);
     const Date day = *parse_date(update.record.downloaded_at.substr(0, 10));
     ProgressLine progress(io.err, io.err_is_tty && common.verbosity >= 0);
+    const auto start = std::chrono::steady_clock::now();
     for (std::size_t i = 0; i < clouds.size(); ++i) {
-        update.results.push_back(update_cloud(root, clouds[i], i, clouds.size(), options, day,
+        const long elapsed = static_cast<long>(std::chrono::duration_cast<std::chrono::seconds>(
+                                                   std::chrono::steady_clock::now() - start)
+                                                   .count());
+        const long left = k_update_deadline_seconds - elapsed;
+        if (left <= 0) {
+            CloudResult late;
+            late.cloud = clouds[i];
+            late.reason =
+                fmt::format("{}/{}/vms.csv: error: not downloaded: the update's "
+                            "deadline of {} minutes passed",
+                            update.record.source, clouds[i], k_update_deadline_seconds / 60);
+            update.results.push_back(std::move(late));
+            continue;
+        }
+        update.results.push_back(update_cloud(root, clouds[i], i, clouds.size(), options, left, day,
                                               models, update.cached, progress));
     }
     const bool any_stored =

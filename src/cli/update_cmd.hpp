@@ -20,6 +20,14 @@ inline constexpr std::string_view k_default_update_source =
 inline constexpr std::array<std::string_view, 5> k_default_update_clouds{"aws", "gcp", "lambda",
                                                                          "nebius", "oci"};
 
+// The longest --timeout (a day): a stall limit, not a way to wait forever.
+inline constexpr long k_max_update_timeout_seconds = 86'400;
+// The whole update gives up on the clouds it has not reached after this long (half an hour): a
+// slow server cannot hold a CI job until its runner's timeout.
+inline constexpr long k_update_deadline_seconds = 1'800;
+// A download slower than this many bytes a second for --timeout seconds is given up.
+inline constexpr long k_min_download_bytes_per_second = 1'024;
+
 struct CatalogUpdateOptions {
     std::string source;              // root URL; empty = k_default_update_source
     std::vector<std::string> clouds; // empty = k_default_update_clouds

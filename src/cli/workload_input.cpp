@@ -143,8 +143,13 @@ workload::Workload read_input(const WorkloadInput& input,
                               const std::vector<std::string>& known) {
     if (!input.path.empty()) {
         const auto [providers, regions] = catalog_places(catalog, {});
+        std::vector<std::string> gpus;
+        for (const catalog::Gpu& gpu : catalog.gpus) {
+            gpus.push_back(gpu.name);
+            gpus.insert(gpus.end(), gpu.aliases.begin(), gpu.aliases.end());
+        }
         return workload::read_workload(read_text_file(input.path), overrides, known,
-                                       {.providers = providers, .regions = regions},
+                                       {.providers = providers, .regions = regions, .gpus = gpus},
                                        workload_flag_of);
     }
     if (!input.preset.empty()) {

@@ -92,6 +92,10 @@ std::string escape_markdown_cell(std::string_view text) {
             return "&gt;";
         case '&':
             return "&amp;";
+        case '[': // no link or image syntax: `[text](url)`, `![alt](url)`
+            return "\\[";
+        case ']':
+            return "\\]";
         case '\n':
             return " ";
         case '\r':
@@ -113,6 +117,8 @@ std::string escape_mermaid(std::string_view text) {
             return "‹";
         case '>':
             return "›";
+        case '%': // no `%%{init: ...}%%` directive or `%%` comment inside a diagram
+            return "％";
         default:
             return std::nullopt;
         }

@@ -49,10 +49,14 @@ inline constexpr double k_max_horizon_months = 1200.0;
 
 extern const ChoiceField k_task;
 extern const ChoiceField k_family;
-inline constexpr NumberField k_params{"/model/params", k_positive_count};
-inline constexpr NumberField k_active_params{"/model/active_params", k_positive_count};
-inline constexpr NumberField k_tokens{"/data/tokens", k_positive_count};
-inline constexpr NumberField k_samples{"/data/samples", k_positive_count};
+// Parameters, tokens and samples are counted: fewer than one of them is no model or data (a
+// subnormal 1e-320 would reach the estimate as a NaN).
+inline constexpr detail::NumberRange k_count_from_one{1.0, limits::k_max_magnitude, false,
+                                                      "a number from 1"};
+inline constexpr NumberField k_params{"/model/params", k_count_from_one};
+inline constexpr NumberField k_active_params{"/model/active_params", k_count_from_one};
+inline constexpr NumberField k_tokens{"/data/tokens", k_count_from_one};
+inline constexpr NumberField k_samples{"/data/samples", k_count_from_one};
 inline constexpr NumberField k_epochs{"/data/epochs", k_positive_count};
 extern const ChoiceField k_training_precision;
 extern const ChoiceField k_inference_precision;

@@ -361,14 +361,18 @@ bool known_currency(const YamlNode& node, std::string_view code,
 
 // Reports each name of the list `node` that is not in `known` (no check when `known` is empty),
 // with the closest known name.
-void check_names(const YamlNode& node, std::string_view what, std::span<const std::string> known) {
+void check_names(const YamlNode& node, std::string_view what, std::span<const std::string> known,
+                 bool ignore_case = false) {
     if (known.empty() || !(node.is_sequence() || node.is_scalar())) {
         return;
     }
     const std::vector<std::string_view> views(known.begin(), known.end());
     for (const YamlNode& item : node.is_scalar() ? std::vector<YamlNode>{node} : node.items()) {
         const auto name = item.as_string();
-        if (name && std::find(known.begin(), known.end(), *name) == known.end()) {
+        const auto same = [&](const std::string& k) {
+            return ignore_case ? detail::iequals(k, *name) : k == *name;
+        };
+        if (name && std::none_of(known.begin(), known.end(), same)) {
             const std::string hint = detail::closest_match(*name, views);
             item.error(fmt::format("unknown {} '{}'{}", what, *name,
                                    hint.empty() ? std::string("; gpuplan catalog list shows them")
@@ -418,6 +422,8 @@ void read_constraints(const YamlNode& node, Constraints& constraints, const std:
                 check_names(*list, "provider", places.providers);
             } else if (target == &constraints.regions) {
                 check_names(*list, "region", places.regions);
+            } else {
+                check_names(*list, "GPU model", places.gpus, true);
             }
         }
     }

@@ -90,3 +90,55 @@ TEST_CASE("catalog show names a self-built build, as the help says it does", "[c
     CHECK(parsed["build"] == "8xB200");
     CHECK(parsed["gpu_count"] == 8);
 }
+
+TEST_CASE("whole-number flags refuse what would overflow instead of clamping it", "[cli][usage]") {
+    const auto seed = gpuplan::test::run_cli(
+        {"recommend", "--preset", "llama-7b-lora", "--seed", "99999999999999999999"});
+    CHECK(seed.exit_code == 2);
+    CHECK_THAT(seed.err, Catch::Contains("--seed: expected a whole number from 0 to "));
+    const auto negative =
+        gpuplan::test::run_cli({"recommend", "--preset", "llama-7b-lora", "--seed", "-5"});
+    CHECK(negative.exit_code == 2);
+    const auto timeout = gpuplan::test::run_cli({"catalog", "update", "--timeout", "1e30"});
+    CHECK(timeout.exit_code == 2);
+    CHECK_THAT(timeout.err, Catch::Contains("--timeout: expected a whole number from 0 to 86400"));
+}
+
+TEST_CASE("numbers that would print NaN or inf are refused where they enter", "[cli][usage]") {
+    const auto counts =
+        gpuplan::test::run_cli({"estimate", "--params", "1e-320", "--tokens", "1e-320"});
+    CHECK(counts.exit_code == 2);
+    CHECK_THAT(counts.err, Catch::Contains("--params: expected a number from 1"));
+    const auto storage = gpuplan::test::run_cli(
+        {"recommend", "--preset", "llama-7b-lora", "--storage-price", "1e308"});
+    CHECK(storage.exit_code == 2);
+    CHECK_THAT(storage.err, Catch::Contains("--storage-price: expected USD per GB-month"));
+}
+
+TEST_CASE("an unknown GPU model in a workload file is an error at its place", "[cli][workload]") {
+    const gpuplan::test::Scratch scratch;
+    const fs::path file = scratch.path / "w.yaml";
+    std::ofstream(file) << "schema_version: 1\nname: w\ntask: finetune\n"
+                           "model: {family: transformer, params: 7B}\ndata: {tokens: 1M}\n"
+                           "constraints: {gpu_models: [h100, NOPE]}\n";
+    const auto r = gpuplan::test::run_cli({"recommend", file.string()});
+    CHECK(r.exit_code == 3);
+    CHECK_THAT(r.err, Catch::Contains("w.yaml:6:") &&
+                          Catch::Contains("/constraints/gpu_models/1: unknown GPU model 'NOPE'"));
+}
+
+TEST_CASE("a name cannot become a markdown link or image, nor a Mermaid directive",
+          "[cli][escape]") {
+    const gpuplan::test::Scratch scratch;
+    const fs::path file = scratch.path / "w.yaml";
+    std::ofstream(file) << "schema_version: 1\n"
+                           "name: \"![x](https://evil.example/p.png) %%{init: {}}%%\"\n"
+                           "task: finetune\nmodel: {family: transformer, params: 7B}\n"
+                           "data: {tokens: 100M}\n";
+    const auto r = gpuplan::test::run_cli({"report", file.string()});
+    REQUIRE(r.exit_code == 0);
+    CHECK_THAT(r.out, Catch::StartsWith("# gpuplan report: !\\[x\\](https://evil.example/"));
+    // Inside the Mermaid block markdown is not rendered; a directive would be.
+    CHECK_THAT(r.out, Catch::Contains("title \"Cumulative cost of ![x](https://evil.example/p.png) "
+                                      "％％{init: {}}％％\""));
+}

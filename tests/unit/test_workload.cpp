@@ -186,7 +186,7 @@ TEST_CASE("flags override the file and bad values name the field", "[workload]")
     };
     WorkloadOverrides bad;
     bad.params = "seven";
-    CHECK(error_of(bad) == "/model/params: expected a positive number such as 7B, 340M or 2T, "
+    CHECK(error_of(bad) == "/model/params: expected a number from 1 such as 7B, 340M or 2T, "
                            "got 'seven'");
     bad = {};
     bad.precision = "int4";

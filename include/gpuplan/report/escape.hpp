@@ -17,12 +17,14 @@ namespace gpuplan::report {
 // colour sequences (`ESC [ digits and semicolons m`, all gpuplan emits) pass, and only them.
 [[nodiscard]] std::string escape_output(std::string_view text, bool keep_colour);
 
-// Text for a markdown table cell or line: `|`, `<`, `>`, `&` and backslash escaped, a newline
-// as a space, other control characters as in escape_control.
+// Text for a markdown table cell or line: `|`, `<`, `>`, `&`, `[`, `]` and backslash escaped
+// (no HTML, no link or image), a newline as a space, other control characters as in
+// escape_control.
 [[nodiscard]] std::string escape_markdown_cell(std::string_view text);
 
 // Text inside a Mermaid string: a double quote becomes a single one, angle brackets become
-// `‹›` (they would reach the page as HTML), control characters as in escape_control.
+// `‹›` (they would reach the page as HTML), `%` becomes `％` (no `%%` directive or comment),
+// control characters as in escape_control.
 [[nodiscard]] std::string escape_mermaid(std::string_view text);
 
 // Text for XML or HTML content and attributes (SVG): `& < > " '` as entities, control

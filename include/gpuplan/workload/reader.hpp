@@ -87,9 +87,10 @@ struct WorkloadOverrides {
 struct KnownPlaces {
     std::span<const std::string> providers;
     std::span<const std::string> regions;
+    std::span<const std::string> gpus; // GPU model names and aliases (compared ignoring case)
 };
-// With `places`, a provider or region the catalog lacks is an error at its place in the file,
-// with the closest name.
+// With `places`, a provider, region or GPU model the catalog lacks is an error at its place in
+// the file, with the closest name.
 [[nodiscard]] Workload read_workload(const TextFile& file, const WorkloadOverrides& overrides,
                                      std::span<const std::string> currencies = {},
                                      const KnownPlaces& places = {}, FieldHint hint = nullptr);
