@@ -33,7 +33,11 @@ constexpr std::size_t k_max_temporaries = 256;
 // Symlinks followed from an output path to its final target, as the kernel's own limit.
 constexpr int k_max_symlink_hops = 40;
 constexpr int k_max_name_attempts = 100;
-constexpr std::array<int, 3> k_cleanup_signals{SIGINT, SIGTERM, SIGHUP};
+// Every catchable signal whose default action ends the process (the rest stop, continue or are
+// ignored; SIGKILL cannot be caught): a temporary file must not outlive the run.
+constexpr std::array<int, 12> k_cleanup_signals{SIGINT,  SIGTERM, SIGHUP,  SIGQUIT,
+                                                SIGUSR1, SIGUSR2, SIGALRM, SIGPIPE,
+                                                SIGXFSZ, SIGXCPU, SIGVTALRM, SIGPROF};
 
 std::array<std::atomic<const char*>, k_max_temporaries> g_temporaries{};
 std::atomic<bool> g_handlers_installed{false};
