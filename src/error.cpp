@@ -24,6 +24,25 @@ std::string format_diagnostic(const Diagnostic& diagnostic) {
     return out;
 }
 
+std::string shorten_line(std::string_view line, std::size_t max_bytes) {
+    if (line.size() <= max_bytes) {
+        return std::string(line);
+    }
+    const auto continuation = [&](std::size_t i) {
+        return i < line.size() && (static_cast<unsigned char>(line[i]) & 0xC0U) == 0x80U;
+    };
+    std::size_t head = max_bytes * 3 / 4;
+    while (head > 0 && continuation(head)) {
+        --head;
+    }
+    std::size_t tail = line.size() - max_bytes / 4;
+    while (tail < line.size() && continuation(tail)) {
+        ++tail;
+    }
+    return fmt::format("{}… [{} bytes left out] …{}", line.substr(0, head), tail - head,
+                       line.substr(tail));
+}
+
 namespace {
 std::string summary(const std::vector<Diagnostic>& diagnostics) {
     if (diagnostics.empty()) {

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace gpuplan {
@@ -22,6 +23,13 @@ struct Diagnostic {
 
 // Formats a diagnostic as `FILE:LINE:COL: error: PATH: MESSAGE` (the parts that are known).
 [[nodiscard]] std::string format_diagnostic(const Diagnostic& diagnostic);
+
+// The longest error line gpuplan prints: a longer one (a 100 kB value echoed back) keeps its
+// start and end and says how many bytes it left out.
+inline constexpr std::size_t k_max_error_line_bytes = 1000;
+// `line` cut to at most about `max_bytes`, on UTF-8 character boundaries.
+[[nodiscard]] std::string shorten_line(std::string_view line,
+                                       std::size_t max_bytes = k_max_error_line_bytes);
 
 // Invalid input (catalog, workload, rules, plan file): every problem found, reported at once.
 // The CLI maps it to exit code 3.

@@ -811,7 +811,7 @@ void apply_settings(Parsed& parsed, const Io& io) {
 }
 
 int report_error(Io& io, Exit code, const std::string& message) {
-    io.err << report::escape_control(message, true) << '\n';
+    io.err << report::escape_control(shorten_line(message), true) << '\n';
     io.err.flush();
     return static_cast<int>(code);
 }
@@ -1032,7 +1032,8 @@ int report_diagnostics(Io& io, const InputError& e) {
     const std::size_t shown =
         count > limits::k_max_diagnostics + 1 ? limits::k_max_diagnostics : count;
     for (std::size_t i = 0; i < shown; ++i) {
-        io.err << report::escape_control(format_diagnostic(e.diagnostics()[i])) << '\n';
+        io.err << report::escape_control(shorten_line(format_diagnostic(e.diagnostics()[i])))
+               << '\n';
     }
     if (const std::size_t more = count - shown; more > 0) {
         io.err << fmt::format("gpuplan: error: {} more problem{} not shown\n", more,

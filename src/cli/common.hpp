@@ -93,9 +93,11 @@ inline constexpr std::size_t k_max_input_bytes = limits::k_max_input_bytes;
 
 // Reads a whole file, or standard input for `-`; throws RuntimeError naming the file and the
 // reason (also for anything but a regular file: a FIFO, device or socket is refused without
-// waiting for it), and InputError when it is larger than k_max_input_bytes (checked before
-// reading, and while reading standard input).
-[[nodiscard]] TextFile read_text_file(const std::string& path);
+// waiting for it), and InputError when it is larger than `max_bytes` (at most
+// k_max_input_bytes; checked before reading, and while reading standard input, so an endless
+// stdin stops at the limit of the kind of input it is).
+[[nodiscard]] TextFile read_text_file(const std::string& path,
+                                      std::size_t max_bytes = k_max_input_bytes);
 
 // An input file opened by open_input: a regular file, its size and modification time.
 struct InputFd {

@@ -3,6 +3,7 @@
 #include "cli/rules_cmd.hpp"
 #include "gpuplan/fleet/fleet.hpp"
 #include "gpuplan/fleet/portfolio.hpp"
+#include "gpuplan/limits.hpp"
 #include "gpuplan/report/fleet_view.hpp"
 
 #include <filesystem>
@@ -20,7 +21,7 @@ fleet::FileLoader loader_for(const std::string& portfolio) {
         const std::filesystem::path p(path);
         const std::string resolved = p.is_absolute() ? path : (folder / p).string();
         try {
-            return read_text_file(resolved);
+            return read_text_file(resolved, limits::k_max_workload_bytes);
         } catch (const std::exception& error) {
             why = error.what();
         }
@@ -34,8 +35,9 @@ Exit run_fleet(const CommonOptions& common, const FleetOptions& options, Io& io)
     const catalog::Catalog catalog = load_catalog(common);
     const std::vector<std::string> known = catalog::currencies(catalog);
     const fleet::Portfolio portfolio = timed("parse", [&] {
-        return fleet::read_portfolio(read_text_file(options.portfolio),
-                                     loader_for(options.portfolio), known);
+        return fleet::read_portfolio(
+            read_text_file(options.portfolio, limits::k_max_workload_bytes),
+            loader_for(options.portfolio), known);
     });
     const decide::Tree tree = load_tree("", catalog);
     cost::Settings settings;

@@ -15,10 +15,11 @@ namespace gpuplan::cli {
 
 namespace {
 
-InputError too_large(const std::string& path, const std::string& size) {
-    return InputError({Diagnostic{
-        path, 0, 0, "",
-        fmt::format("file too large: {} bytes (the limit is {} bytes)", size, k_max_input_bytes)}});
+InputError too_large(const std::string& path, const std::string& size,
+                     std::size_t limit = k_max_input_bytes) {
+    return InputError(
+        {Diagnostic{path, 0, 0, "",
+                    fmt::format("file too large: {} bytes (the limit is {} bytes)", size, limit)}});
 }
 
 // One read(2) of at most `capacity` bytes, retried when a signal interrupts it; 0 at the end.
@@ -37,18 +38,18 @@ std::size_t read_chunk(int fd, char* buffer, std::size_t capacity, const std::st
 
 // Reads `fd` to its end, at most one chunk past the limit, so that standard input cannot grow
 // memory forever.
-std::string read_stream(int fd, const std::string& path) {
+std::string read_stream(int fd, const std::string& path, std::size_t max_bytes) {
     std::string text;
     constexpr std::size_t k_chunk_bytes = 1U << 16U;
     std::string chunk(k_chunk_bytes, '\0');
-    while (text.size() <= k_max_input_bytes) {
+    while (text.size() <= max_bytes) {
         const std::size_t got = read_chunk(fd, chunk.data(), chunk.size(), path);
         if (got == 0) {
             return text;
         }
         text.append(chunk.data(), got);
     }
-    throw too_large(path, fmt::format("more than {}", k_max_input_bytes));
+    throw too_large(path, fmt::format("more than {}", max_bytes), max_bytes);
 }
 
 } // namespace
@@ -118,11 +119,14 @@ std::size_t read_input(const InputFd& input, char* buffer, std::size_t capacity,
     return filled;
 }
 
-TextFile read_text_file(const std::string& path) {
+TextFile read_text_file(const std::string& path, std::size_t max_bytes) {
     if (path == "-") {
-        return {path, read_stream(STDIN_FILENO, "<stdin>")};
+        return {path, read_stream(STDIN_FILENO, "<stdin>", max_bytes)};
     }
     const InputFd input = open_input(path);
+    if (input.size > max_bytes) {
+        throw too_large(path, std::to_string(input.size), max_bytes);
+    }
     std::string text(input.size, '\0');
     text.resize(read_input(input, text.data(), text.size(), path));
     return {path, std::move(text)};

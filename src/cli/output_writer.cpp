@@ -35,8 +35,8 @@ constexpr int k_max_symlink_hops = 40;
 constexpr int k_max_name_attempts = 100;
 // Every catchable signal whose default action ends the process (the rest stop, continue or are
 // ignored; SIGKILL cannot be caught): a temporary file must not outlive the run.
-constexpr std::array<int, 12> k_cleanup_signals{SIGINT,  SIGTERM, SIGHUP,  SIGQUIT,
-                                                SIGUSR1, SIGUSR2, SIGALRM, SIGPIPE,
+constexpr std::array<int, 12> k_cleanup_signals{SIGINT,  SIGTERM, SIGHUP,    SIGQUIT,
+                                                SIGUSR1, SIGUSR2, SIGALRM,   SIGPIPE,
                                                 SIGXFSZ, SIGXCPU, SIGVTALRM, SIGPROF};
 
 std::array<std::atomic<const char*>, k_max_temporaries> g_temporaries{};

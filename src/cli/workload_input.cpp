@@ -4,6 +4,7 @@
 #include "detail/strings.hpp"
 #include "gpuplan/embedded.hpp"
 #include "gpuplan/error.hpp"
+#include "gpuplan/limits.hpp"
 
 #include <algorithm>
 #include <fmt/format.h>
@@ -148,9 +149,9 @@ workload::Workload read_input(const WorkloadInput& input,
             gpus.push_back(gpu.name);
             gpus.insert(gpus.end(), gpu.aliases.begin(), gpu.aliases.end());
         }
-        return workload::read_workload(read_text_file(input.path), overrides, known,
-                                       {.providers = providers, .regions = regions, .gpus = gpus},
-                                       workload_flag_of);
+        return workload::read_workload(
+            read_text_file(input.path, limits::k_max_workload_bytes), overrides, known,
+            {.providers = providers, .regions = regions, .gpus = gpus}, workload_flag_of);
     }
     if (!input.preset.empty()) {
         workload::Workload workload = read_preset(input.preset);

@@ -3,6 +3,7 @@
 
 #include "../support/cli_runner.hpp"
 #include "../support/files.hpp"
+#include "gpuplan/error.hpp"
 
 #include <algorithm>
 #include <catch2/catch.hpp>
@@ -141,4 +142,22 @@ TEST_CASE("a name cannot become a markdown link or image, nor a Mermaid directiv
     // Inside the Mermaid block markdown is not rendered; a directive would be.
     CHECK_THAT(r.out, Catch::Contains("title \"Cumulative cost of ![x](https://evil.example/p.png) "
                                       "％％{init: {}}％％\""));
+}
+
+TEST_CASE("an error never echoes a 100 kB value whole", "[cli][usage]") {
+    const std::string huge(100'000, 'x');
+    const auto flag = gpuplan::test::run_cli({"estimate", "--params", huge, "--tokens", "1"});
+    CHECK(flag.exit_code == 2);
+    CHECK(flag.err.size() < 2 * gpuplan::k_max_error_line_bytes);
+    CHECK_THAT(flag.err, Catch::StartsWith("gpuplan: error: --params: ") &&
+                             Catch::Contains("bytes left out]"));
+    const gpuplan::test::Scratch scratch;
+    const fs::path file = scratch.path / "w.yaml";
+    std::ofstream(file) << "schema_version: 1\nname: w\ntask: finetune\n"
+                           "model: {family: transformer, params: "
+                        << huge << "}\ndata: {tokens: 1M}\n";
+    const auto yaml = gpuplan::test::run_cli({"recommend", file.string()});
+    CHECK(yaml.exit_code == 3);
+    CHECK(yaml.err.size() < 2 * gpuplan::k_max_error_line_bytes);
+    CHECK_THAT(yaml.err, Catch::Contains("w.yaml:4:"));
 }

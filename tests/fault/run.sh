@@ -102,6 +102,15 @@ for signal in TERM INT HUP QUIT USR1 USR2 ALRM PIPE XFSZ XCPU VTALRM PROF; do
     [ "$(cat out.txt)" = previous ] || fail "$signal: out.txt changed"
 done
 
+case_ "an endless standard input stops at the limit of the input it is (a workload: 1 MiB)"
+start=$(date +%s)
+yes "# padding" | timeout "$limit" "$gpuplan" recommend - >/dev/null 2>.stderr
+rc=$?
+err=$(cat .stderr)
+expect_rc 3
+case "$err" in *"the limit is 1048576 bytes"*) ;; *) fail "stdin limit: $err" ;; esac
+[ $(($(date +%s) - start)) -lt 10 ] || fail "took $(($(date +%s) - start)) s to stop reading"
+
 case_ "a full file system (ulimit -f, SIGXFSZ ignored) fails with the real reason"
 echo previous >out.txt
 (trap '' XFSZ && ulimit -f 1 && exec timeout "$limit" "$gpuplan" catalog list -o out.txt) \
