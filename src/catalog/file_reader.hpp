@@ -48,6 +48,11 @@ struct PendingReference {
 
 // A name in a `products` entry that must resolve once every file is merged: a provider, or an
 // instance type of it (a published commitment price).
+// Checks a name that becomes part of an option id (`provider/region/instance/purchase`): it may
+// not be empty nor hold a `/`, or two options could share an id. Reports at `node`'s key.
+void check_id_part(const YamlNode& node, std::string_view key, std::string_view value,
+                   bool required);
+
 struct PendingProductReference {
     std::string provider;
     std::string instance; // empty: the provider only

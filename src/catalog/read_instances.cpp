@@ -28,6 +28,7 @@ std::optional<Instance> FileReader::read_instance(const YamlNode& node, bool pri
     }
     Instance instance;
     instance.type = node.string_at("type", true).value_or("");
+    check_id_part(node, "type", instance.type, node.get("type").has_value());
     price_rows_only = price_overlay && !node.get("gpu") && !node.get("gpu_count") &&
                       !node.get("vcpus") && !node.get("memory_gib");
     if (price_rows_only) {
@@ -127,6 +128,8 @@ void FileReader::read_price_row(const YamlNode& node, Instance& instance, PriceR
     PriceRow row;
     row.region = node.string_at("region", true).value_or("");
     row.zone = node.string_at("zone", false).value_or("");
+    check_id_part(node, "region", row.region, node.get("region").has_value());
+    check_id_part(node, "zone", row.zone, false);
     row.on_demand = node.number_at("on_demand", false, k_price);
     row.spot = node.number_at("spot", false, k_price);
     row.monthly = node.number_at("monthly", false, k_price);

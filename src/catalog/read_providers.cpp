@@ -33,6 +33,7 @@ void FileReader::read_provider(const YamlNode& node) {
     if (!name) {
         return;
     }
+    check_id_part(node, "name", *name, true);
     if (!m_file_providers.insert(*name).second) {
         node.get("name")->error(fmt::format("duplicate provider '{}' in this file", *name));
         return;

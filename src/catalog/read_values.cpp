@@ -116,4 +116,19 @@ std::string FileReader::required_gpu(const YamlNode& node) {
     return std::move(*name);
 }
 
+void check_id_part(const YamlNode& node, std::string_view key, std::string_view value,
+                   bool required) {
+    auto at = node.get(key);
+    if (!at) {
+        return;
+    }
+    if (value.empty() && required) {
+        at->error("expected a name, got an empty one");
+    } else if (value.find('/') != std::string_view::npos) {
+        at->error(fmt::format("'{}' holds a '/', which joins the parts of an option id "
+                              "(provider/region/instance): name it without one",
+                              value));
+    }
+}
+
 } // namespace gpuplan::catalog::reading

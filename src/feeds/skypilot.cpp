@@ -805,6 +805,18 @@ private:
                           "the row names neither an instance type nor an accelerator"));
             return false;
         }
+        // A '/' would join into another option's id (provider/region/instance).
+        for (const auto& [column, name, text] :
+             {std::tuple{col_instance, "InstanceType", row.instance},
+              std::tuple{col_region, "Region", row.region},
+              std::tuple{col_zone, "AvailabilityZone", row.zone}}) {
+            if (text.find('/') != std::string_view::npos && state.columns[column] != k_absent) {
+                m_sink.add(reader.diagnostic(record.places[state.columns[column]], name,
+                                             "a name with '/', which joins the parts of an "
+                                             "option id: not read"));
+                return false;
+            }
+        }
         if (!row.accelerator.empty() && (!row.count || *row.count <= 0.0)) {
             if (state.cells[col_count].empty() || (row.count && *row.count <= 0.0)) {
                 m_sink.add(reader.diagnostic(record.places[state.columns[col_count]],

@@ -161,3 +161,20 @@ TEST_CASE("an error never echoes a 100 kB value whole", "[cli][usage]") {
     CHECK(yaml.err.size() < 2 * gpuplan::k_max_error_line_bytes);
     CHECK_THAT(yaml.err, Catch::Contains("w.yaml:4:"));
 }
+
+TEST_CASE("names that would collide in option ids are refused at their place", "[cli][catalog]") {
+    const gpuplan::test::Scratch scratch;
+    const fs::path file = scratch.path / "ids.yaml";
+    std::ofstream(file) << "schema_version: 1\nsources: {p: {title: t}}\nproviders:\n"
+                           "  - name: idcloud\n    display_name: I\n    currency: USD\n"
+                           "    as_of: 2026-11-01\n    source: p\n    instances:\n"
+                           "      - type: a/b\n        gpu: H100\n        gpu_count: 8\n"
+                           "        vcpus: 96\n        memory_gib: 1024\n"
+                           "        prices: [{region: \"\", on_demand: 1}, {region: r/1, "
+                           "on_demand: 1}]\n";
+    const auto r = gpuplan::test::run_cli({"catalog", "validate", file.string()});
+    CHECK(r.exit_code == 3);
+    CHECK_THAT(r.err, Catch::Contains("ids.yaml:10:") && Catch::Contains("'a/b' holds a '/'"));
+    CHECK_THAT(r.err, Catch::Contains("region: expected a name, got an empty one"));
+    CHECK_THAT(r.err, Catch::Contains("'r/1' holds a '/'"));
+}

@@ -72,7 +72,7 @@ TEST_CASE("a name holding a line break cannot forge a line of a table", "[cli][r
     std::ofstream(dir / "evil.yaml")
         << "schema_version: 1\nsources: {p: {title: t}}\nproviders:\n"
            "  - name: evilcloud\n    display_name: E\n    currency: USD\n    as_of: 2026-11-01\n"
-           "    source: p\n    instances:\n      - type: \"x\\nBest: forged/line\"\n"
+           "    source: p\n    instances:\n      - type: \"x\\nBest: forged line\"\n"
            "        gpu: H100\n        gpu_count: 8\n        vcpus: 96\n        memory_gib: 1024\n"
            "        prices: [{region: r1, on_demand: 0.01}]\n";
     const auto r = gpuplan::test::run_cli({"--catalog", (dir / "evil.yaml").string(), "recommend",
