@@ -14,6 +14,8 @@ namespace gpuplan::limits {
 inline constexpr std::size_t k_max_input_bytes = 512UL * 1024UL * 1024UL;
 // Bytes of one workload file: a workload is a few hundred bytes of YAML.
 inline constexpr std::size_t k_max_workload_bytes = 1024UL * 1024UL;
+// A plan file `check` reads (64 MiB): every option of a recommendation is a few MB of JSON.
+inline constexpr std::size_t k_max_plan_bytes = 64UL * 1024UL * 1024UL;
 // Diagnostics kept and printed for one run; the rest are counted (`N more problems`).
 inline constexpr std::size_t k_max_diagnostics = 100;
 // Magnitude of any number read from YAML, and of counts: parameters, tokens, samples, epochs.
@@ -46,9 +48,10 @@ struct Limit {
     std::string_view bounds;
 };
 
-inline constexpr std::array<Limit, 12> k_limits{{
+inline constexpr std::array<Limit, 13> k_limits{{
     {"input_bytes", static_cast<double>(k_max_input_bytes), "bytes", "any input file"},
     {"workload_bytes", static_cast<double>(k_max_workload_bytes), "bytes", "a workload file"},
+    {"plan_bytes", static_cast<double>(k_max_plan_bytes), "bytes", "a plan file"},
     {"diagnostics", static_cast<double>(k_max_diagnostics), "problems",
      "diagnostics printed for one run"},
     {"magnitude", k_max_magnitude, "", "any number in YAML; params, tokens, samples, epochs"},

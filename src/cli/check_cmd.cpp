@@ -74,8 +74,20 @@ gate::Plan load_plan(const std::string& path, const CommonOptions& common,
         }
         return recommend::check_plan(make_recommendation(common, options, catalog, io), path);
     }
-    const TextFile file = read_text_file(path);
-    return gate::read_plan(file.name, file.text);
+    const TextFile file = read_text_file(path, limits::k_max_plan_bytes);
+    gate::Plan plan = gate::read_plan(file.name, file.text);
+    // Amounts in a currency the catalog cannot convert cannot be gated against a threshold.
+    const std::vector<std::string> known = catalog::currencies(catalog);
+    if (std::find(known.begin(), known.end(), plan.currency) == known.end()) {
+        const std::vector<std::string_view> views(known.begin(), known.end());
+        const std::string hint = detail::closest_match(plan.currency, views);
+        throw InputError(
+            {{file.name, 0, 0, "/currency",
+              fmt::format("unknown currency '{}'{}; the catalog converts {}", plan.currency,
+                          hint.empty() ? "" : fmt::format(" (did you mean '{}'?)", hint),
+                          detail::join(known, ", "))}});
+    }
+    return plan;
 }
 
 // --option names an option of the plan: a ranked or rejected id, or best. Any other id is a

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cmath>
 #include <fmt/format.h>
+#include <functional>
 #include <nlohmann/json.hpp>
 
 namespace gpuplan::gate {
@@ -320,10 +321,93 @@ void read_rejected(PlanWalker& walk, const json& document, Plan& plan) {
     }
 }
 
-// `text` parsed as JSON; a parse error is an InputError at its line and column.
+// The JSON pointers of keys an object of `text` states twice (JSON leaves their meaning open;
+// the parser would keep the last silently), in document order. Keys are compared by a 64-bit
+// hash (a plan's objects have a few dozen keys), and the frames of one depth are reused, so a
+// large plan parses at close to the plain parser's speed.
+class DuplicateKeys {
+public:
+    bool operator()(int /*depth*/, json::parse_event_t event, json& parsed) {
+        switch (event) {
+        case json::parse_event_t::object_start:
+        case json::parse_event_t::array_start:
+            push(event == json::parse_event_t::object_start);
+            break;
+        case json::parse_event_t::key: {
+            Frame& frame = m_frames[m_depth - 1];
+            const auto& key = parsed.get_ref<const std::string&>();
+            const std::size_t hash = std::hash<std::string>{}(key);
+            const bool seen =
+                std::find(frame.keys.begin(), frame.keys.end(), hash) != frame.keys.end();
+            frame.keys.push_back(hash);
+            frame.key = key;
+            if (seen) {
+                m_found.push_back(pointer());
+            }
+            break;
+        }
+        case json::parse_event_t::object_end:
+        case json::parse_event_t::array_end:
+            --m_depth;
+            next_element();
+            break;
+        case json::parse_event_t::value:
+            next_element();
+            break;
+        }
+        return true;
+    }
+    [[nodiscard]] const std::vector<std::string>& found() const { return m_found; }
+
+private:
+    struct Frame {
+        bool object = false;
+        std::vector<std::size_t> keys; // hashes of the keys so far
+        std::string key;               // the current key
+        std::size_t index = 0;
+    };
+    void push(bool object) {
+        if (m_depth == m_frames.size()) {
+            m_frames.emplace_back();
+        }
+        Frame& frame = m_frames[m_depth++];
+        frame.object = object;
+        frame.keys.clear();
+        frame.index = 0;
+    }
+    void next_element() {
+        if (m_depth > 0 && !m_frames[m_depth - 1].object) {
+            ++m_frames[m_depth - 1].index;
+        }
+    }
+    std::string pointer() const {
+        std::string out;
+        for (std::size_t i = 0; i < m_depth; ++i) {
+            const Frame& frame = m_frames[i];
+            out += "/" + (frame.object ? frame.key : std::to_string(frame.index));
+        }
+        return out;
+    }
+    std::vector<Frame> m_frames; // m_frames[0 .. m_depth) are open
+    std::size_t m_depth = 0;
+    std::vector<std::string> m_found;
+};
+
+// `text` parsed as JSON; a parse error is an InputError at its line and column, a key stated
+// twice in one object an InputError at its path.
 json parse_plan_json(std::string_view file, std::string_view text) {
     try {
-        return json::parse(text.begin(), text.end());
+        DuplicateKeys duplicates;
+        json document = json::parse(text.begin(), text.end(), std::ref(duplicates));
+        if (!duplicates.found().empty()) {
+            std::vector<Diagnostic> problems;
+            for (const std::string& path : duplicates.found()) {
+                problems.push_back({std::string(file), 0, 0, path,
+                                    "the key is stated twice in its object; state it once"});
+            }
+            throw InputError(std::move(problems));
+        }
+        return document;
     } catch (const json::parse_error& error) {
         const std::size_t offset = error.byte > 0 ? error.byte - 1 : 0;
         const auto [line, column] = place_of(text, offset);

@@ -178,3 +178,30 @@ TEST_CASE("names that would collide in option ids are refused at their place", "
     CHECK_THAT(r.err, Catch::Contains("region: expected a name, got an empty one"));
     CHECK_THAT(r.err, Catch::Contains("'r/1' holds a '/'"));
 }
+
+TEST_CASE("a plan's unknown currency and a key stated twice are refused", "[cli][check]") {
+    const gpuplan::test::Scratch scratch;
+    const fs::path& dir = scratch.path;
+    std::ifstream in(fs::path(GPUPLAN_SOURCE_DIR) / "tests/fixtures/plans/plan-a.json");
+    nlohmann::json plan = nlohmann::json::parse(in);
+    plan["currency"] = "ZZZ";
+    std::ofstream(dir / "zzz.json") << plan.dump(2);
+    const std::vector<std::string> catalog{
+        "--no-default-catalog", "--catalog",
+        (fs::path(GPUPLAN_SOURCE_DIR) / "tests/fixtures/catalog/minimal.yaml").string()};
+    auto args = catalog;
+    args.insert(args.end(), {"check", (dir / "zzz.json").string(), "--max-cost", "1"});
+    const auto currency = gpuplan::test::run_cli(args);
+    CHECK(currency.exit_code == 3);
+    CHECK_THAT(currency.err, Catch::Contains("/currency: unknown currency 'ZZZ'"));
+
+    plan["currency"] = "USD";
+    std::string text = plan.dump(2);
+    text.insert(1, "\n  \"currency\": \"CNY\",");
+    std::ofstream(dir / "dup.json") << text;
+    args = catalog;
+    args.insert(args.end(), {"check", (dir / "dup.json").string(), "--max-cost", "1"});
+    const auto duplicate = gpuplan::test::run_cli(args);
+    CHECK(duplicate.exit_code == 3);
+    CHECK_THAT(duplicate.err, Catch::Contains("/currency: the key is stated twice in its object"));
+}
