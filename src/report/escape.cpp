@@ -68,7 +68,11 @@ std::string escape_output(std::string_view text, bool keep_colour) {
                    ((text[end] >= '0' && text[end] <= '9') || text[end] == ';')) {
                 ++end;
             }
-            if (end < text.size() && text[end] == 'm') {
+            // Only the colours gpuplan itself writes (red, green, reset): a name's own
+            // sequence (`ESC[8m` conceals the rest of a line) is escaped like any control.
+            const std::string_view code = text.substr(i + 2, end - i - 2);
+            if (end < text.size() && text[end] == 'm' &&
+                (code == "0" || code == "31" || code == "32")) {
                 out.append(text, i, end + 1 - i);
                 i = end + 1;
                 continue;

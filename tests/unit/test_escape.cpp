@@ -25,6 +25,9 @@ TEST_CASE("whole outputs keep newlines and, for terminals, only colour sequences
     CHECK(escape_output(text, true) == "\x1b[32mpassed\x1b[0m\n\\x1b]0;title\\x07\\x1b[2J\n");
     CHECK(escape_output(text, false) == "\\x1b[32mpassed\\x1b[0m\n\\x1b]0;title\\x07\\x1b[2J\n");
     CHECK(escape_output("\x1b[", true) == "\\x1b[");
+    // A name's own SGR sequence (conceal, bold, 256 colours) is not one gpuplan writes.
+    CHECK(escape_output("ok \x1b[8mhidden\x1b[1;38;5;1m", true) ==
+          "ok \\x1b[8mhidden\\x1b[1;38;5;1m");
 }
 
 TEST_CASE("markdown, Mermaid and XML escaping also escape control characters", "[escape]") {

@@ -14,7 +14,7 @@ namespace gpuplan::report {
 [[nodiscard]] std::string escape_control(std::string_view text, bool keep_newlines = false);
 
 // A whole table or markdown output as escape_control with newlines kept; with `keep_colour`,
-// colour sequences (`ESC [ digits and semicolons m`, all gpuplan emits) pass, and only them.
+// the colour sequences gpuplan emits (`ESC[31m`, `ESC[32m`, `ESC[0m`) pass, and only them.
 [[nodiscard]] std::string escape_output(std::string_view text, bool keep_colour);
 
 // Text for a markdown table cell or line: `|`, `<`, `>`, `&`, `[`, `]` and backslash escaped
