@@ -85,7 +85,8 @@ template <class A> void members(A& a, ProductReservedPrice& v) {
 }
 template <class A> void members(A& a, Product& v) {
     a(v.provider), a(v.capacity), a(v.capacity_sources), a(v.startup_minutes), a(v.clusters),
-        a(v.commitments), a(v.reserved_prices), a(v.max_price_age_days), a(v.resells), a(v.spot_bands);
+        a(v.commitments), a(v.reserved_prices), a(v.max_price_age_days), a(v.resells),
+        a(v.spot_bands);
 }
 template <class A> void members(A& a, Catalog& v) {
     a(v.gpus), a(v.providers), a(v.products), a(v.self_built), a(v.fx), a(v.benchmarks),
