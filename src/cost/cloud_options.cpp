@@ -19,8 +19,7 @@ namespace {
 std::pair<SpotRisk, std::string> spot_risk(const Settings& settings,
                                            const catalog::Provider& provider,
                                            const catalog::Instance& instance,
-                                           const catalog::SpotBand* band,
-                                           const std::string& region) {
+                                           const catalog::SpotBand* band, std::string_view region) {
     SpotRisk risk;
     std::string source(k_rate_from_instance);
     if (settings.interruption_rate_per_node_hour) {
@@ -229,8 +228,7 @@ const Planner::SpotPlan& Planner::plan_spot(CloudOffer& offer, const Region& reg
     }
     SpotPlan& plan = offer.spot_plans.emplace_back();
     plan.band = band;
-    const auto risk =
-        spot_risk(m_settings, offer.provider, offer.instance, band, std::string(region.name));
+    const auto risk = spot_risk(m_settings, offer.provider, offer.instance, band, region.name);
     SpotRisk spot = risk.first;
     Option& spot_proto = plan.spot_proto;
     spot_proto = offer.proto;
