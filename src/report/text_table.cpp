@@ -290,6 +290,19 @@ std::string truncate_display(const std::string& text, std::size_t width, Cut cut
     return head + "…" + text.substr(tail_bytes);
 }
 
+namespace {
+
+// Terminal columns of a table with column `widths`, two spaces apart.
+std::size_t table_width(const std::vector<std::size_t>& widths) {
+    std::size_t sum = widths.empty() ? 0 : 2 * (widths.size() - 1);
+    for (std::size_t width : widths) {
+        sum += width;
+    }
+    return sum;
+}
+
+} // namespace
+
 std::vector<std::size_t> TextTable::fitted_widths(const std::vector<std::string>& headers,
                                                   const std::vector<std::vector<std::string>>& rows,
                                                   std::size_t max_width) const {
@@ -306,10 +319,21 @@ std::vector<std::size_t> TextTable::fitted_widths(const std::vector<std::string>
     if (max_width == 0) {
         return widths;
     }
+    // A spilled column takes the room the others leave: it never narrows them.
+    const bool spill = !m_cuts.empty() && m_cuts.back() == Cut::spill;
+    const std::size_t natural = spill ? widths.back() : 0;
+    if (spill) {
+        widths.back() = display_width(headers.back());
+    }
     std::vector<std::size_t> floors = widths;
     std::vector<std::size_t> distinct(widths.size(), 0);
     column_floors(headers, rows, widths, floors, distinct);
     narrow(widths, floors, distinct, rows, max_width);
+    if (spill) {
+        const std::size_t used = table_width(widths) - widths.back();
+        widths.back() =
+            std::max(widths.back(), std::min(natural, max_width - std::min(max_width, used)));
+    }
     return widths;
 }
 
@@ -336,15 +360,6 @@ void TextTable::column_floors(const std::vector<std::string>& headers,
 }
 
 namespace {
-
-// The width of a table of columns `widths`, two spaces between columns.
-std::size_t table_width(const std::vector<std::size_t>& widths) {
-    std::size_t sum = widths.empty() ? 0 : 2 * (widths.size() - 1);
-    for (std::size_t width : widths) {
-        sum += width;
-    }
-    return sum;
-}
 
 // The widest column that may still narrow (the leftmost on a tie); widths.size() when none.
 std::size_t widest_narrowable(const std::vector<std::size_t>& widths,
@@ -386,16 +401,24 @@ void TextTable::narrow(std::vector<std::size_t>& widths, const std::vector<std::
     }
 }
 
+std::vector<std::string> TextTable::cell_lines(const std::string& raw, std::size_t column,
+                                               std::size_t width) const {
+    const bool too_wide = display_width(raw) > width;
+    if (m_cuts[column] == Cut::wrap && too_wide) {
+        return wrap_words(raw, width);
+    }
+    if (m_cuts[column] == Cut::spill) {
+        return {too_wide ? std::string() : raw};
+    }
+    return {truncate_display(raw, width, m_cuts[column])};
+}
+
 std::string TextTable::render_row(const std::vector<std::string>& raw,
                                   const std::vector<std::size_t>& widths, std::size_t gap) const {
     std::vector<std::vector<std::string>> cells;
     std::size_t height = 1;
     for (std::size_t i = 0; i < raw.size(); ++i) {
-        if (m_cuts[i] == Cut::wrap && display_width(raw[i]) > widths[i]) {
-            cells.push_back(wrap_words(raw[i], widths[i]));
-        } else {
-            cells.push_back({truncate_display(raw[i], widths[i], m_cuts[i])});
-        }
+        cells.push_back(cell_lines(raw[i], i, widths[i]));
         height = std::max(height, cells.back().size());
     }
     std::string out;
@@ -420,6 +443,9 @@ std::string TextTable::render_row(const std::vector<std::string>& raw,
             text.pop_back();
         }
         out += text + "\n";
+    }
+    if (m_cuts.back() == Cut::spill && display_width(raw.back()) > widths.back()) {
+        out += "    " + raw.back() + "\n";
     }
     return out;
 }

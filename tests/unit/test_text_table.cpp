@@ -101,3 +101,21 @@ TEST_CASE("markdown cells escape backslashes and fold line breaks", "[text_table
     CHECK(escape_markdown_cell("two\r\nlines\n") == "two lines ");
     CHECK(escape_markdown_cell("plain") == "plain");
 }
+
+TEST_CASE("a spilled last column keeps its cells whole: too wide, on a line of their own",
+          "[text_table]") {
+    TextTable table;
+    table.add_column("#", Align::right);
+    table.add_column("note", Align::left, 3);
+    table.add_column("id", Align::left, 0, Cut::spill);
+    table.add_row({"1", "spot", "aws/us-east-1/p5.48xlarge/spot"});
+    table.add_row({"2", "list", "nebius/eu-north1/gpu-h100-sxm_8gpu-128vcpu-1600gb/on_demand"});
+    CHECK(table.render_text(40) ==
+          "#  note  id\n"
+          "-  ----  -------------------------------\n"
+          "1  spot  aws/us-east-1/p5.48xlarge/spot\n"
+          "2  list\n"
+          "    nebius/eu-north1/gpu-h100-sxm_8gpu-128vcpu-1600gb/on_demand\n");
+    // The other columns are not narrowed for it, and without a width nothing spills.
+    CHECK(table.render_text(0).find("2  list  nebius/") != std::string::npos);
+}

@@ -13,8 +13,10 @@ enum class Align { left, right };
 // What a column too wide for the table does: lose characters at the end, in the middle (keeps
 // both ends of ids such as `provider/region/instance/purchase`) or at the start (keeps the tail
 // of names sharing a prefix, `Standard_NC24ads_A100_v4`), each marked with `…`; or wrap onto
-// more lines at spaces (a word longer than the column breaks after a `/`, `_` or `-`).
-enum class Cut { end, middle, start, wrap };
+// more lines at spaces (a word longer than the column breaks after a `/`, `_` or `-`); or, for
+// the last column only, `spill`: a cell too wide for the line is never cut but moves whole onto a
+// line of its own under its row (indented by four columns), so an id stays copyable.
+enum class Cut { end, middle, start, wrap, spill };
 
 class TextTable {
 public:
@@ -53,7 +55,11 @@ private:
     void narrow(std::vector<std::size_t>& widths, const std::vector<std::size_t>& floors,
                 const std::vector<std::size_t>& distinct,
                 const std::vector<std::vector<std::string>>& rows, std::size_t max_width) const;
-    // One row (raw cells) as text lines, cut or wrapped to `widths`, `gap` spaces apart.
+    // The lines of one cell of `column` at `width`: cut, wrapped, or empty when it spills.
+    [[nodiscard]] std::vector<std::string> cell_lines(const std::string& raw, std::size_t column,
+                                                      std::size_t width) const;
+    // One row (raw cells) as text lines, cut or wrapped to `widths`, `gap` spaces apart; a
+    // spilled last cell on a line of its own after them.
     [[nodiscard]] std::string render_row(const std::vector<std::string>& raw,
                                          const std::vector<std::size_t>& widths,
                                          std::size_t gap) const;
