@@ -362,6 +362,19 @@ void add_recommend_command(CLI::App& app, Parsed& parsed) {
                         "print the full decision trace");
     recommend->add_flag("--fail-if-none", recommend_options->fail_if_none,
                         "Exit 4 when no option is feasible");
+    recommend->add_flag("--details", recommend_options->details,
+                        "After the first screen: every table, the rejected options, the "
+                        "assumptions and the rules");
+    recommend
+        ->add_option("--emit", recommend_options->emit,
+                     "Also write a launch file for option 1 (or --option): KIND is skypilot, "
+                     "dstack or dstack-fleet (repeatable)")
+        ->type_size(2)
+        ->type_name("KIND FILE");
+    recommend
+        ->add_option("--option", recommend_options->option,
+                     "The option --emit writes: a row number of the table or an option id")
+        ->type_name("N|ID");
     recommend->callback([&parsed, recommend_options] {
         parsed.action = [&parsed, recommend_options](Io& io) {
             return run_recommend(parsed.common, *recommend_options, io);
@@ -1067,6 +1080,7 @@ int run(const std::vector<std::string>& args_given, Io& io) {
     }
 
     resolve_common(parsed, io);
+    parsed.common.command_line = shell_command(args_given);
     set_up_logging(io, parsed.common.verbosity);
     try {
         apply_settings(parsed, io);

@@ -263,6 +263,26 @@ void write_output(const CommonOptions& options, const std::string& raw, Io& io,
     write_files(files);
 }
 
+std::string shell_command(std::span<const std::string> args) {
+    std::string out = "gpuplan";
+    for (const std::string& arg : args) {
+        const bool plain = !arg.empty() && std::all_of(arg.begin(), arg.end(), [](char c) {
+            return std::isalnum(static_cast<unsigned char>(c)) != 0 ||
+                   std::string_view("_./=:%,+@-").find(c) != std::string_view::npos;
+        });
+        if (plain) {
+            out += " " + arg;
+            continue;
+        }
+        out += " '";
+        for (const char c : arg) {
+            out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+        }
+        out += "'";
+    }
+    return out;
+}
+
 PhaseTimer::PhaseTimer(std::string phase)
     : m_phase(std::move(phase)), m_start(std::chrono::steady_clock::now()) {
     Progress::set_phase(m_phase);

@@ -86,7 +86,11 @@ struct CommonOptions {
     std::string discount_rate;          // from the environment or the file; empty = none
     bool accept_soft = false;           // accept_soft from the environment or the file
     Settings settings;                  // every setting with its origin (config show)
+    std::string command_line;           // `gpuplan ARGS` as typed, quoted for a shell (Next: lines)
 };
+
+// `gpuplan ARGS`, each argument quoted for a POSIX shell where it needs it.
+[[nodiscard]] std::string shell_command(std::span<const std::string> args);
 
 // The largest input file any command reads (docs/limits.md); YAML documents have a lower limit.
 inline constexpr std::size_t k_max_input_bytes = limits::k_max_input_bytes;

@@ -7,6 +7,7 @@
 #include "gpuplan/rank/rank.hpp"
 #include "gpuplan/recommend/recommend.hpp"
 #include "gpuplan/recommend/tco.hpp"
+#include "gpuplan/report/launch.hpp"
 #include "gpuplan/report/recommend.hpp"
 #include "gpuplan/units.hpp"
 
@@ -64,6 +65,83 @@ void check_discounts(const cost::Settings& settings, const catalog::Catalog& cat
             "configuration file)",
             provider, hint.empty() ? std::string() : fmt::format("; did you mean '{}'?", hint)));
     }
+}
+
+// The row --option names: a row number of the table (its group) or an option id, ranked; the
+// group's rank and the option.
+std::pair<std::size_t, const cost::Option*> chosen_option(const recommend::Recommendation& r,
+                                                          const std::string& choice) {
+    const auto& options = r.plan.options();
+    if (!choice.empty() &&
+        std::all_of(choice.begin(), choice.end(), [](char c) { return c >= '0' && c <= '9'; })) {
+        const auto row = parse_number(choice);
+        if (!row || *row < 1.0 || *row > static_cast<double>(r.groups.size())) {
+            throw UsageError(fmt::format("--option: row {} is not among the {} ranked rows", choice,
+                                         r.groups.size()));
+        }
+        const auto index = static_cast<std::size_t>(*row);
+        return {index, &r.shown(index - 1)};
+    }
+    for (std::size_t g = 0; g < r.groups.size(); ++g) {
+        for (const std::size_t member : r.groups[g].members) {
+            if (options[member].id() == choice) {
+                return {g + 1, &options[member]};
+            }
+        }
+    }
+    std::vector<std::string> ids;
+    for (const std::size_t index : r.rejected) {
+        if (options[index].id() == choice) {
+            throw UsageError(fmt::format("--option: {} was rejected: {}", choice,
+                                         cost::reason(r.plan, options[index])));
+        }
+    }
+    for (const std::size_t index : r.ranked) {
+        ids.push_back(options[index].id());
+    }
+    const std::string hint =
+        detail::closest_match(choice, std::vector<std::string_view>(ids.begin(), ids.end()));
+    throw UsageError(
+        fmt::format("--option: no ranked option '{}'{}", choice,
+                    hint.empty() ? std::string() : fmt::format("; did you mean '{}'?", hint)));
+}
+
+// The launch files --emit asks for, of the option --option names (row 1 by default).
+std::vector<OutputFile> launch_files(const RecommendOptions& options,
+                                     const recommend::Recommendation& r) {
+    std::vector<OutputFile> files;
+    if (options.emit.empty()) {
+        if (options.option) {
+            throw UsageError("--option: names the option --emit writes; give --emit KIND FILE");
+        }
+        return files;
+    }
+    if (r.ranked.empty()) {
+        throw UsageError("--emit: no feasible option to launch");
+    }
+    const auto [rank, option] = chosen_option(r, options.option.value_or("1"));
+    for (std::size_t i = 0; i + 1 < options.emit.size(); i += 2) {
+        const auto launcher = report::parse_launcher(options.emit[i]);
+        if (!launcher) {
+            throw UsageError(fmt::format(
+                "--emit: expected KIND FILE with KIND skypilot, dstack or dstack-fleet, got '{}'",
+                options.emit[i]));
+        }
+        const std::string refusal = report::launch_refusal(*launcher, *option);
+        if (!refusal.empty()) {
+            std::string other;
+            for (std::size_t g = 0; g < r.groups.size() && other.empty(); ++g) {
+                if (report::launch_refusal(*launcher, r.shown(g)).empty()) {
+                    other = fmt::format("; row {} ({}) is the first it can launch: --option {}",
+                                        g + 1, r.shown(g).id(), g + 1);
+                }
+            }
+            throw UsageError(fmt::format("--emit {}: option {} cannot be launched: {}{}",
+                                         options.emit[i], rank, refusal, other));
+        }
+        files.push_back({options.emit[i + 1], report::launch_file(*launcher, r, *option, rank)});
+    }
+    return files;
 }
 
 } // namespace
@@ -172,10 +250,12 @@ Exit run_recommend(const CommonOptions& common, const RecommendOptions& options,
     (void)check_catalog_age(*catalog, common, io);
     auto recommendation = std::make_unique<const recommend::Recommendation>(
         make_recommendation(common, options, *catalog, io, false, cache));
+    const std::vector<OutputFile> launches = launch_files(options, *recommendation);
+    const report::Screen screen{.command = common.command_line, .details = options.details};
     const std::string text = timed("render", [&] {
-        return report::render_recommend(*recommendation, common.format, common.width);
+        return report::render_recommend(*recommendation, common.format, common.width, screen);
     });
-    timed("write", [&] { write_output(common, text, io); });
+    timed("write", [&] { write_output(common, text, io, launches); });
     const bool none = recommendation->ranked.empty();
     release(std::move(recommendation), io);
     release(std::move(catalog), io);

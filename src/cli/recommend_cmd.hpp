@@ -39,6 +39,9 @@ struct RecommendOptions {
     bool expand_regions = false; // --expand-regions: one row per option, identical ones too
     bool accept_soft = false;    // --accept-soft: soft answers rank among the firm ones
     bool fail_if_none = false;
+    bool details = false;              // --details: every section after the first screen
+    std::vector<std::string> emit;     // --emit KIND FILE, in pairs
+    std::optional<std::string> option; // --option N|ID: the row --emit writes (default 1)
     RulesChoice rules;
     // Not a flag: check prices the larger GPU counts (as --objective time does) to find an option
     // id ending in @N.

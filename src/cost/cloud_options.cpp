@@ -19,7 +19,7 @@ namespace {
 std::pair<SpotRisk, std::string> spot_risk(const Settings& settings,
                                            const catalog::Provider& provider,
                                            const catalog::Instance& instance,
-                                           const catalog::SpotBand* band, std::string_view region) {
+                                           const catalog::SpotBand* band) {
     SpotRisk risk;
     std::string source(k_rate_from_instance);
     if (settings.interruption_rate_per_node_hour) {
@@ -31,8 +31,9 @@ std::pair<SpotRisk, std::string> spot_risk(const Settings& settings,
         // A monthly interruption fraction p is a per-instance-hour hazard -ln(1 - p) / 730.
         risk.interruption_rate_per_node_hour = -std::log1p(-monthly) / k_hours_per_month;
         const bool floor = index + 1 == catalog::k_spot_band_names.size();
+        // Regions of one band share a plan (plan_spot): the words name no region.
         source = fmt::format(
-            "band {} a month in {}{}: {:.0f}%{}", catalog::k_spot_band_names[index], region,
+            "its region's band {} a month{}: {:.0f}%{}", catalog::k_spot_band_names[index],
             band->as_of ? " as of " + band->as_of->to_string() : "", 100.0 * monthly,
             floor ? ", a floor: the band has no upper edge" : " taken");
     } else if (instance.spot_interruption_rate_per_node_hour) {
@@ -228,7 +229,7 @@ const Planner::SpotPlan& Planner::plan_spot(CloudOffer& offer, const Region& reg
     }
     SpotPlan& plan = offer.spot_plans.emplace_back();
     plan.band = band;
-    const auto risk = spot_risk(m_settings, offer.provider, offer.instance, band, region.name);
+    const auto risk = spot_risk(m_settings, offer.provider, offer.instance, band);
     SpotRisk spot = risk.first;
     Option& spot_proto = plan.spot_proto;
     spot_proto = offer.proto;

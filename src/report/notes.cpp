@@ -129,6 +129,49 @@ std::string_view risk_code(cost::NoteKind kind) {
     }
 }
 
+std::string risk_phrase(const cost::Note& note) {
+    const auto& f = note.figures;
+    switch (note.kind) {
+    case cost::NoteKind::spot_risk: {
+        constexpr double k_shown_wall_factor = 1.01;
+        const std::string wall =
+            f[6] >= k_shown_wall_factor ? fmt::format(", wall x{:.2f}", f[6]) : std::string();
+        return note.subject.find("PLACEHOLDER") != std::string::npos
+                   ? fmt::format("spot at a PLACEHOLDER interruption rate ({:.2g}/node-hour{})",
+                                 f[0], wall)
+                   : fmt::format("spot interruptions {:.2g}/node-hour ({}){}", f[0], note.subject,
+                                 wall);
+    }
+    case cost::NoteKind::spot_capacity:
+        return fmt::format("a spot gang of {} nodes held for {:.0f} h", static_cast<int>(f[0]),
+                           f[1]);
+    case cost::NoteKind::commitment_use:
+        return fmt::format("take-or-pay {} months, {:.0f}% of committed hours unused",
+                           static_cast<int>(f[1]), 100.0 * f[2] / f[3]);
+    case cost::NoteKind::default_commitment_price:
+        return "a default commitment discount, not a published price";
+    case cost::NoteKind::fx_date_gap:
+        return fmt::format("an exchange rate {:.1f} years from the prices' date", f[0] / 365.0);
+    case cost::NoteKind::lead_time:
+    case cost::NoteKind::lead_time_bridged:
+        return fmt::format("{:g} weeks' wait for the hardware", f[0]);
+    case cost::NoteKind::startup:
+        return note.subject.empty()
+                   ? std::string()
+                   : fmt::format("a PLACEHOLDER start-up of {:g} min per run", f[0]);
+    case cost::NoteKind::risk_undated_price:
+    case cost::NoteKind::risk_derived_commitment:
+    case cost::NoteKind::risk_quote:
+    case cost::NoteKind::risk_marketplace:
+    case cost::NoteKind::risk_stale_price:
+    case cost::NoteKind::risk_cluster_quote:
+    case cost::NoteKind::risk_spot_outlier:
+        return note_text(note);
+    default:
+        return {};
+    }
+}
+
 std::vector<std::string> note_texts(std::span<const cost::Note> table,
                                     std::span<const cost::NoteIndex> indices) {
     std::vector<std::string> out;

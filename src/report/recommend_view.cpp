@@ -9,6 +9,7 @@
 #include "report/cost_outputs.hpp"
 #include "report/decision_json.hpp"
 #include "report/generator_json.hpp"
+#include "report/recommend_screen.hpp"
 #include "report/workload_json.hpp"
 
 #include <algorithm>
@@ -721,14 +722,19 @@ std::string price_cache_note(const recommend::PriceCache& cache) {
 }
 
 std::string render_recommend(const recommend::Recommendation& report, Format format,
-                             std::size_t width) {
+                             std::size_t width, const Screen& screen) {
     switch (format) {
     case Format::json:
         return recommend_json(report);
     case Format::markdown:
         return recommend_text(report, true, 0);
-    case Format::table:
-        return recommend_text(report, false, width);
+    case Format::table: {
+        std::string first = first_screen(report, screen, width);
+        if (!screen.details && !report.explain && width != 0) {
+            return first;
+        }
+        return first + "\n" + recommend_text(report, false, width);
+    }
     }
     return {};
 }

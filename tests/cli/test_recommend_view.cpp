@@ -1,4 +1,5 @@
 #include "../support/cli_runner.hpp"
+#include "cli/common.hpp"
 #include "gpuplan/finance/finance.hpp"
 #include "gpuplan/report/text_table.hpp"
 
@@ -110,8 +111,8 @@ TEST_CASE("the cli.md examples of recommend and tco are the golden outputs", "[r
 }
 
 TEST_CASE("the recommend table fits 80 columns unless --wide", "[report]") {
-    const auto result =
-        gpuplan::test::run_cli({"recommend", "examples/llama-70b-inference.yaml", "--top", "20"});
+    const auto result = gpuplan::test::run_cli(
+        {"recommend", "examples/llama-70b-inference.yaml", "--top", "20", "--details"});
     REQUIRE(result.exit_code == 0);
     std::istringstream lines(result.out);
     std::size_t rows = 0;
@@ -144,4 +145,88 @@ TEST_CASE("the best option's prices are aged to today: 90 days by default, --max
     const json tighter = run_json(
         {"recommend", "tests/fixtures/workloads/finetune-7b.yaml", "--max-catalog-age", "2w"});
     CHECK(tighter["stale_prices"]["limit_days"] == 14.0);
+}
+
+namespace {
+
+std::vector<std::string> lines_of(const std::string& text) {
+    std::vector<std::string> lines;
+    std::istringstream in(text);
+    for (std::string line; std::getline(in, line);) {
+        lines.push_back(line);
+    }
+    return lines;
+}
+
+} // namespace
+
+TEST_CASE("the first screen decides in 24 lines of 80 columns", "[report]") {
+    const std::vector<std::vector<std::string>> workloads{
+        {"recommend", "examples/llama-7b-lora-finetune.yaml"},
+        {"recommend", "examples/llama-70b-inference.yaml"},
+        {"recommend", "--preset", "llama2-7b-pretrain"},
+        {"recommend", "--preset", "resnet50-imagenet"}};
+    for (const auto& args : workloads) {
+        INFO(args.back());
+        const auto result = gpuplan::test::run_cli(args);
+        REQUIRE(result.exit_code == 0);
+        const std::vector<std::string> lines = lines_of(result.out);
+        // The whole answer fits one screen with the prompt: nothing scrolls away.
+        CHECK(lines.size() <= 23);
+        bool best = false;
+        bool next = false;
+        for (const std::string& line : lines) {
+            CHECK(gpuplan::report::display_width(line) <= 80);
+            best = best || line.starts_with("Best: ");
+            next = next || line.starts_with("Next: ");
+        }
+        CHECK(best);
+        CHECK(next);
+        // Every row's id is whole on a line of its own or at the end of its row, never cut.
+        auto json_args = args;
+        json_args.insert(json_args.end(), {"--format", "json", "--top", "3"});
+        const auto json_result = gpuplan::test::run_cli(json_args);
+        REQUIRE(json_result.exit_code == 0);
+        const json plan = json::parse(json_result.out);
+        for (const json& option : plan["options"]) {
+            const std::string id = option["id"];
+            CHECK(std::any_of(lines.begin(), lines.end(), [&](const std::string& line) {
+                return line.ends_with(id) &&
+                       (line.size() == id.size() || line[line.size() - id.size() - 1] == ' ');
+            }));
+        }
+        CHECK(result.out.find("…") == std::string::npos);
+    }
+}
+
+TEST_CASE("every section follows the first screen with --details or --explain or --wide",
+          "[report]") {
+    const std::vector<std::string> base{"recommend", "tests/fixtures/workloads/finetune-7b.yaml"};
+    const auto first = gpuplan::test::run_cli(base);
+    REQUIRE(first.exit_code == 0);
+    CHECK(first.out.find("Assumptions:") == std::string::npos);
+    CHECK(first.out.find("Best per GPU model:") == std::string::npos);
+    for (const char* flag : {"--details", "--explain", "--wide"}) {
+        INFO(flag);
+        auto args = base;
+        args.emplace_back(flag);
+        const auto full = gpuplan::test::run_cli(args);
+        REQUIRE(full.exit_code == 0);
+        CHECK(full.out.find("Best per GPU model:") != std::string::npos);
+        CHECK(full.out.find("Assumptions:") != std::string::npos);
+        CHECK(full.out.find("Why") != std::string::npos);
+    }
+}
+
+TEST_CASE("the Next lines repeat the command as typed and quoted for a shell", "[report]") {
+    const auto result = gpuplan::test::run_cli(
+        {"recommend", "--preset", "llama-7b-lora", "--gpu", "H100", "--provider", "aws"});
+    REQUIRE(result.exit_code == 0);
+    CHECK(
+        result.out.find(
+            "Next: add to gpuplan recommend --preset llama-7b-lora --gpu H100 --provider aws\n") !=
+        std::string::npos);
+    CHECK(result.out.find("  --emit skypilot FILE  a SkyPilot task for #1") != std::string::npos);
+    const std::vector<std::string> args{"recommend", "a b.yaml", "it's", ""};
+    CHECK(gpuplan::cli::shell_command(args) == "gpuplan recommend 'a b.yaml' 'it'\\''s' ''");
 }

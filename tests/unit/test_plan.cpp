@@ -439,7 +439,8 @@ TEST_CASE("a region's stated spot interruption band sets its spot rate", "[plan]
         return plan.notes[i].kind == NoteKind::spot_risk;
     });
     REQUIRE(note != spot.notes.end());
-    CHECK(plan.notes[*note].subject == "band 15-20% a month in r1 as of 2025-06-28: 20% taken");
+    CHECK(plan.notes[*note].subject ==
+          "its region's band 15-20% a month as of 2025-06-28: 20% taken");
     // A run's own rate still wins over the band.
     Settings set;
     set.interruption_rate_per_node_hour = 0.01;

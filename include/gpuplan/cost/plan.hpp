@@ -203,6 +203,9 @@ struct Option {
     catalog::Capacity capacity = catalog::Capacity::unknown;
     PriceBasis price_basis = PriceBasis::snapshot;
     double startup_hours = 0.0; // per run: provisioning, boot and image, in wall_hours
+    // What a node's disk holds besides the data: one checkpoint (training) or the weights
+    // (inference), GB (a launch file's disk size).
+    double state_gb = 0.0;
     // What a soft answer rests on (undated or outlier prices, derived commitments, marketplace
     // capacity, quotes): indices into Plan::notes. Empty = a firm answer.
     RiskList risks;

@@ -17,6 +17,10 @@ namespace gpuplan::report {
 // `marketplace_capacity`, `spot_outlier`, `spot_capacity`).
 [[nodiscard]] std::string_view risk_code(cost::NoteKind kind);
 
+// A note that is a risk of taking its option, in a few words (`spot interruptions at a
+// PLACEHOLDER rate`); empty for a note that is no risk (billing, break-even, a rule's preference).
+[[nodiscard]] std::string risk_phrase(const cost::Note& note);
+
 // The sentences of the notes at `indices` of `table` (a plan's notes), in order.
 [[nodiscard]] std::vector<std::string> note_texts(std::span<const cost::Note> table,
                                                   std::span<const cost::NoteIndex> indices);

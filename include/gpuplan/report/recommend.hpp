@@ -12,10 +12,21 @@
 
 namespace gpuplan::report {
 
-// A table fits `width` terminal columns (ids cut, prose wrapped at spaces); width 0 (--wide)
-// fits nothing and adds total, per GPU-hour, deadline and budget columns (markdown has them).
+// What the table output of recommend adds around the answer.
+struct Screen {
+    std::string command;  // the command as typed, for the `Next:` lines; empty: a generic one
+    bool details = false; // --details: every section after the first screen
+};
+
+// A table opens with the first screen (report/recommend_screen.hpp); with `screen.details`, with
+// --explain or at width 0 (--wide) every section follows: the options with where they are sold,
+// the best per purchase option and GPU model, the frontier, the rejected and left-out options,
+// the assumptions and the rules. A table fits `width` terminal columns (prose wrapped at spaces);
+// width 0 fits nothing and adds total, per GPU-hour, deadline and budget columns (markdown has
+// them, and every section).
 [[nodiscard]] std::string render_recommend(const recommend::Recommendation& report, Format format,
-                                           std::size_t width = k_terminal_width);
+                                           std::size_t width = k_terminal_width,
+                                           const Screen& screen = {});
 
 // A table fits `width` terminal columns (ids and headers wrapped); 0 fits nothing.
 [[nodiscard]] std::string render_tco(const recommend::TcoComparison& report, Format format,

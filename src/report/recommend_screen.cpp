@@ -1,0 +1,318 @@
+#include "report/recommend_screen.hpp"
+
+#include "gpuplan/numbers.hpp"
+#include "gpuplan/report/escape.hpp"
+#include "gpuplan/report/launch.hpp"
+#include "gpuplan/report/notes.hpp"
+#include "gpuplan/report/text_table.hpp"
+
+#include <algorithm>
+#include <fmt/format.h>
+#include <optional>
+
+namespace gpuplan::report {
+
+namespace {
+
+// The rows of the options table a first screen may show, and the fewest it keeps when the lines
+// above and below it are many.
+constexpr std::size_t k_screen_rows = 5;
+constexpr std::size_t k_least_rows = 3;
+
+bool is_service(const recommend::Recommendation& r) {
+    return r.workload.task == workload::Task::inference;
+}
+
+std::string wall_text(const recommend::Recommendation& r, const cost::Option& o) {
+    return is_service(r) ? format_fixed(o.wall_hours, 0) : format_duration(o.wall_hours);
+}
+
+// `llama (finetune): 12 months at 10%/yr, USD`.
+std::string headline(const recommend::Recommendation& r) {
+    const workload::Workload& w = r.workload;
+    return fmt::format("{} ({}): {:g} months at {:g}%/yr, {}",
+                       w.name.empty() ? std::string("workload") : escape_control(w.name),
+                       workload::to_string(w.task), w.horizon_months, r.plan.discount_rate * 100.0,
+                       r.plan.currency);
+}
+
+// `8 x B300 on 1 node, wall 29m, NPV 9.04 USD (total 9.11 USD)`; a service: its hours and
+// monthly cost.
+std::string size_line(const recommend::Recommendation& r, const cost::Option& o) {
+    const std::string& currency = r.plan.currency;
+    const std::string shape =
+        fmt::format("{} on {} node{}", cost::gpus_text(o), o.nodes, o.nodes == 1 ? "" : "s");
+    if (r.service) {
+        return fmt::format("{}, {} h a month, {} a month, NPV {}", shape,
+                           format_fixed(r.service->hours_per_month, 0),
+                           format_money(r.service->cost_per_month, currency),
+                           format_money(o.npv, currency));
+    }
+    return fmt::format("{}, wall {}, NPV {} (total {})", shape, format_duration(o.wall_hours),
+                       format_money(o.npv, currency), format_money(o.total, currency));
+}
+
+// The first row after #1 that competes with it: the next firm one when #1 is firm (soft rows rank
+// after every firm one, whatever their cost); nullopt when there is none.
+std::optional<std::size_t> runner_up(const recommend::Recommendation& r) {
+    const bool firm = r.shown(0).firm();
+    for (std::size_t g = 1; g < r.groups.size(); ++g) {
+        if (!firm || r.shown(g).firm()) {
+            return g;
+        }
+    }
+    return std::nullopt;
+}
+
+// What the ranking measured #1 by, and how far behind the runner-up is.
+std::string why_line(const recommend::Recommendation& r) {
+    const cost::Option& best = r.shown(0);
+    const auto firm = static_cast<std::size_t>(
+        std::count_if(r.ranked.begin(), r.ranked.end(),
+                      [&](std::size_t index) { return r.plan.options()[index].firm(); }));
+    const std::string of =
+        best.firm() ? (firm == 1 ? std::string("the only firm option")
+                                 : fmt::format("{} firm options", firm))
+                    : fmt::format("{} options, {}", r.ranked.size(),
+                                  firm == 0 ? "none of them firm" : "soft answers included");
+    std::string out;
+    switch (r.objective) {
+    case rank::Objective::cost:
+        out = firm == 1 && best.firm() ? of : fmt::format("the lowest NPV of {}", of);
+        break;
+    case rank::Objective::time:
+        out = fmt::format("the shortest wall time of {}", of);
+        break;
+    case rank::Objective::balanced:
+        out = fmt::format("the best balance of NPV and wall time of {}", of);
+        break;
+    }
+    if (const std::optional<std::size_t> next_row = runner_up(r)) {
+        const cost::Option& next = r.shown(*next_row);
+        const std::string who =
+            fmt::format("#{} ({} at {})", *next_row + 1, next.gpu, escape_control(next.provider));
+        if (r.objective == rank::Objective::time || best.npv <= 0.0) {
+            out += fmt::format("; {} takes {}", who, format_duration(next.wall_hours));
+        } else {
+            out += fmt::format("; {} costs {:+.1f}%", who, (next.npv / best.npv - 1.0) * 100.0);
+        }
+    }
+    for (const cost::NoteIndex index : best.notes) {
+        const cost::Note& note = r.plan.notes[index];
+        if (note.kind == cost::NoteKind::rule_favours_purchase ||
+            note.kind == cost::NoteKind::rule_favours_gpu) {
+            out += "; " + note_text(note);
+        }
+    }
+    return out;
+}
+
+// The risks #1's own notes state, each once.
+std::vector<std::string> note_risks(const recommend::Recommendation& r) {
+    const cost::Option& best = r.shown(0);
+    std::vector<std::string> risks;
+    for (const cost::NoteIndex index : best.risks) {
+        risks.push_back(risk_phrase(r.plan.notes[index]));
+    }
+    for (const cost::NoteIndex index : best.notes) {
+        std::string phrase = risk_phrase(r.plan.notes[index]);
+        if (!phrase.empty() && std::find(risks.begin(), risks.end(), phrase) == risks.end()) {
+            risks.push_back(std::move(phrase));
+        }
+    }
+    return risks;
+}
+
+// #1's risks in a few words each: spot, placeholders, defaults, old prices, commitments (a ranked
+// service meets every target: one that misses is rejected).
+std::string risks_line(const recommend::Recommendation& r) {
+    const cost::Option& best = r.shown(0);
+    std::vector<std::string> risks = note_risks(r);
+    if (r.stale_prices) {
+        const recommend::StalePrices& s = *r.stale_prices;
+        risks.push_back(s.as_of ? fmt::format("prices {:.0f} days old (as of {}; limit {:g})",
+                                              s.age_days, s.as_of->to_string(), s.limit_days)
+                                : std::string("undated prices"));
+    }
+    if (r.default_decides) {
+        risks.emplace_back(r.default_decides->kind == cost::NoteKind::spot_risk
+                               ? "the ranking rests on a placeholder spot rate"
+                               : "the ranking rests on a default commitment discount");
+    }
+    if (risks.empty()) {
+        return fmt::format(
+            "none noted: a {} price{}, {} capacity", cost::to_string(best.price_basis),
+            best.prices_as_of ? " of " + best.prices_as_of->to_string() : "",
+            best.purchase == PurchaseOption::spot ? std::string_view("spot")
+                                                  : catalog::to_string(best.capacity));
+    }
+    return fmt::format("{}", fmt::join(risks, "; "));
+}
+
+// What a soft answer rests on, in a few words.
+std::string_view soft_reason(cost::NoteKind kind) {
+    switch (kind) {
+    case cost::NoteKind::risk_undated_price:
+        return "an undated price";
+    case cost::NoteKind::risk_derived_commitment:
+        return "a default commitment discount";
+    case cost::NoteKind::risk_quote:
+        return "a quote, not a listed product";
+    case cost::NoteKind::risk_marketplace:
+        return "marketplace capacity";
+    case cost::NoteKind::risk_stale_price:
+        return "an old price";
+    case cost::NoteKind::risk_cluster_quote:
+        return "a cluster priced at its single-node rate";
+    case cost::NoteKind::risk_spot_outlier:
+        return "an outlier spot zone";
+    case cost::NoteKind::spot_capacity:
+        return "a spot gang held together for long";
+    default:
+        return "a soft price";
+    }
+}
+
+// The first soft answer cheaper than #1 (ranked after every firm one), in one line.
+std::string soft_line(const recommend::Recommendation& r) {
+    const cost::Option& best = r.shown(0);
+    if (!best.firm() || best.npv <= 0.0) {
+        return {};
+    }
+    for (const std::size_t index : r.ranked) {
+        const cost::Option& o = r.plan.options()[index];
+        if (!o.firm() && o.npv < best.npv) {
+            return fmt::format("{} saves {:.0f}% but rests on {} (--accept-soft ranks it)",
+                               escape_control(o.id()), 100.0 * (1.0 - o.npv / best.npv),
+                               soft_reason(r.plan.notes[o.risks.front()].kind));
+        }
+    }
+    return {};
+}
+
+// The service's targets at their percentile: what #1 achieves.
+std::string service_line(const recommend::Service& s) {
+    std::vector<std::string> parts;
+    for (const recommend::ServiceTarget& t : s.targets) {
+        parts.push_back(
+            t.what == "requests/s"
+                ? fmt::format("{:g} requests/s asked, capacity {:.4g}", t.target, t.achieved)
+                : fmt::format("{} {:.4g} ms of {:g}", t.what, t.achieved, t.target));
+    }
+    return fmt::format("P{}: {}", s.percentile, fmt::join(parts, "; "));
+}
+
+// The top rows: #, GPUs, wall (or hours a month), NPV and the whole id.
+TextTable top_table(const recommend::Recommendation& r, std::size_t rows) {
+    TextTable table;
+    table.add_column("#", Align::right);
+    table.add_column("GPUs");
+    table.add_column(is_service(r) ? "h/month" : "wall", Align::right);
+    table.add_column("NPV", Align::right);
+    // Soft rows (ranked after every firm one) are marked where any is shown.
+    bool soft = false;
+    for (std::size_t i = 0; i < rows; ++i) {
+        soft = soft || !r.shown(i).firm();
+    }
+    if (soft) {
+        table.add_column("price");
+    }
+    table.add_column("option", Align::left, 0, Cut::spill);
+    for (std::size_t i = 0; i < rows; ++i) {
+        const cost::Option& o = r.shown(i);
+        std::vector<std::string> row{std::to_string(i + 1), cost::gpus_text(o), wall_text(r, o),
+                                     format_fixed(o.npv, 2)};
+        if (soft) {
+            row.emplace_back(o.firm() ? "firm" : "soft");
+        }
+        row.push_back(o.id());
+        table.add_row(std::move(row));
+    }
+    return table;
+}
+
+std::size_t line_count(const std::string& text) {
+    return static_cast<std::size_t>(std::count(text.begin(), text.end(), '\n'));
+}
+
+// The commands that look closer or act: every section, a launch file for #1, fresh prices.
+std::string next_lines(const recommend::Recommendation& r, const Screen& screen,
+                       std::size_t width) {
+    TextTable table;
+    table.add_column("flag");
+    table.add_column("does");
+    if (!screen.details) {
+        table.add_row({"--details", "every table, rejection and rule"});
+    }
+    if (r.ranked.empty()) {
+        table.add_row({"--explain", "why each option failed, those the rules left out too"});
+    } else {
+        for (const Launcher launcher : {Launcher::skypilot, Launcher::dstack}) {
+            if (launch_refusal(launcher, r.shown(0)).empty()) {
+                table.add_row(
+                    {fmt::format("--emit {} FILE", to_string(launcher)),
+                     fmt::format("a {} task for #1 (--option N: row N)",
+                                 launcher == Launcher::skypilot ? "SkyPilot" : "dstack")});
+                break;
+            }
+        }
+    }
+    std::string out =
+        fmt::format("Next: add to {}\n", screen.command.empty() ? std::string("the command")
+                                                                : escape_control(screen.command));
+    out = wrap_lines(out, width);
+    // Each row as `  flag  does`, without the table's header and rule.
+    const std::string rows = table.render_text(0);
+    std::size_t from = rows.find('\n', rows.find('\n') + 1) + 1;
+    while (from < rows.size()) {
+        const std::size_t end = rows.find('\n', from);
+        out += "  " + rows.substr(from, end - from) + "\n";
+        from = end + 1;
+    }
+    if (r.stale_prices) {
+        out += "  or run `gpuplan catalog update` for current public prices\n";
+    }
+    return out;
+}
+
+} // namespace
+
+std::string first_screen(const recommend::Recommendation& r, const Screen& screen,
+                         std::size_t width) {
+    std::string top = headline(r) + "\n";
+    if (r.ranked.empty()) {
+        std::string counts;
+        for (const auto& [code, count] : r.rejection_counts) {
+            counts += fmt::format("{}{} {}", counts.empty() ? "" : ", ", code, count);
+        }
+        top += fmt::format("No feasible option: {} rejected ({}).\n", r.rejected.size(), counts);
+        return wrap_lines(top, width) + "\n" + next_lines(r, screen, width);
+    }
+    const cost::Option& best = r.shown(0);
+    top += fmt::format("Best: {}\n", escape_control(best.id()));
+    top += "  " + size_line(r, best) + "\n";
+    if (r.service) {
+        top += "  serves " + service_line(*r.service) + "\n";
+    }
+    top += "  why: " + why_line(r) + "\n";
+    top += "  risks: " + risks_line(r) + "\n";
+    const std::string soft = soft_line(r);
+    if (!soft.empty()) {
+        top += "  soft: " + soft + "\n";
+    }
+    top = wrap_lines(top, width);
+    const std::string next = next_lines(r, screen, width);
+    // The rows fit the lines a 24-line terminal has left (one for the prompt), at least three.
+    const std::size_t used = line_count(top) + line_count(next) + 2 + 2;
+    const std::size_t room = used < k_screen_lines - 1 ? k_screen_lines - 1 - used : 0;
+    std::size_t rows = std::min({k_screen_rows, r.groups.size(), std::max(room, k_least_rows)});
+    std::string table = top_table(r, rows).render_text(width);
+    while (rows > k_least_rows &&
+           line_count(top) + line_count(table) + line_count(next) + 2 > k_screen_lines - 1) {
+        --rows;
+        table = top_table(r, rows).render_text(width);
+    }
+    return top + "\n" + table + "\n" + next;
+}
+
+} // namespace gpuplan::report
