@@ -1,6 +1,6 @@
 #pragma once
 // What the cost outputs of `recommend` and `tco` share: the conventions block and the cost items
-// of their JSON, percentages and the option column of their tables. Private to the library:
+// of their JSON and percentages. Private to the library:
 // nlohmann stays out of public headers.
 
 #include "gpuplan/cost/plan.hpp"
@@ -11,9 +11,6 @@
 #include <string>
 
 namespace gpuplan::report {
-
-// The option id column keeps at least this many terminal columns when a table is fitted.
-inline constexpr std::size_t k_min_option_width = 24;
 
 // `12.50%` for 0.125: two decimals of the fraction in per cent.
 [[nodiscard]] std::string percent(double fraction);

@@ -444,14 +444,13 @@ std::string deadline_text(const recommend::Recommendation& r, const cost::Option
     return o.meets_deadline ? "meets" : "misses";
 }
 
-// `all_columns` (markdown, --wide) adds total, per GPU-hour, deadline and budget. Long ids are cut
-// in the middle when a text table is fitted to the terminal width.
+// `all_columns` (markdown, --wide) adds total, per GPU-hour, deadline and budget. The id comes last
+// and whole: too wide for its row, on a line of its own under it.
 TextTable options_table(const recommend::Recommendation& r, bool all_columns) {
     const bool where = std::any_of(r.groups.begin(), r.groups.end(),
                                    [](const rank::Group& g) { return g.members.size() > 1; });
     TextTable table;
     table.add_column("#", Align::right);
-    table.add_column("option", Align::left, k_min_option_width, Cut::middle);
     if (where) {
         table.add_column("where");
     }
@@ -467,9 +466,10 @@ TextTable options_table(const recommend::Recommendation& r, bool all_columns) {
         table.add_column("deadline");
         table.add_column("budget");
     }
+    table.add_column("option", Align::left, 0, Cut::spill);
     for (std::size_t i = 0; i < recommend::shown_count(r); ++i) {
         const cost::Option& o = r.shown(i);
-        std::vector<std::string> row{std::to_string(i + 1), o.id()};
+        std::vector<std::string> row{std::to_string(i + 1)};
         if (where) {
             row.push_back(where_text(r.groups[i]));
         }
@@ -485,6 +485,7 @@ TextTable options_table(const recommend::Recommendation& r, bool all_columns) {
             row.push_back(deadline_text(r, o));
             row.emplace_back(o.within_budget ? "within" : "over");
         }
+        row.push_back(o.id());
         table.add_row(std::move(row));
     }
     return table;
@@ -497,11 +498,11 @@ TextTable view_table(const recommend::Recommendation& r, std::span<const std::si
     if (!first.empty()) {
         table.add_column(first);
     }
-    table.add_column("option", Align::left, k_min_option_width, Cut::middle);
     table.add_column("GPUs", Align::right);
     table.add_column(wall_header(r), Align::right);
     table.add_column("NPV", Align::right);
     table.add_column("rank", Align::right);
+    table.add_column("option", Align::left, 0, Cut::spill);
     for (const std::size_t g : groups) {
         const cost::Option& o = r.shown(g);
         std::vector<std::string> row;
@@ -510,11 +511,11 @@ TextTable view_table(const recommend::Recommendation& r, std::span<const std::si
         } else if (!first.empty()) {
             row.push_back(o.gpu);
         }
-        row.push_back(o.id());
         row.push_back(o.gpu_slice.empty() ? std::to_string(o.gpu_count) : o.gpu_slice);
         row.push_back(wall_text(r, o));
         row.push_back(format_fixed(o.npv, 2));
         row.push_back(std::to_string(g + 1));
+        row.push_back(o.id());
         table.add_row(std::move(row));
     }
     return table;

@@ -99,24 +99,32 @@ std::string tco_text(const recommend::TcoComparison& r, bool markdown, std::size
     if (r.options.empty()) {
         return out + "No option prices this configuration.\n";
     }
+    // The id comes last and whole (a spilled line of its own when too wide), so it can be copied.
     TextTable summary;
     summary.add_column("purchase");
-    summary.add_column("option", Align::left, k_min_option_width, Cut::wrap);
     summary.add_column("NPV", Align::right);
     summary.add_column("total", Align::right);
     summary.add_column("break-even", Align::right);
+    summary.add_column("option", Align::left, 0, Cut::spill);
+    std::vector<std::string> infeasible;
     for (const recommend::TcoOption& t : r.options) {
         const cost::Option& o = t.option;
-        summary.add_row(
-            {std::string(gpuplan::to_string(o.purchase)),
-             o.id() + (o.rejection ? " (" + std::string(cost::to_string(*o.rejection)) + ")"
-                                   : std::string()),
-             format_fixed(o.npv, 2), format_fixed(o.total, 2),
-             o.purchase == PurchaseOption::on_demand ? std::string("-")
-             : t.break_even_month                    ? fmt::format("month {}", *t.break_even_month)
-                                                     : std::string("never")});
+        summary.add_row({std::string(gpuplan::to_string(o.purchase)), format_fixed(o.npv, 2),
+                         format_fixed(o.total, 2),
+                         o.purchase == PurchaseOption::on_demand ? std::string("-")
+                         : t.break_even_month ? fmt::format("month {}", *t.break_even_month)
+                                              : std::string("never"),
+                         o.id()});
+        if (o.rejection) {
+            infeasible.push_back(fmt::format("{} ({})", gpuplan::to_string(o.purchase),
+                                             cost::to_string(*o.rejection)));
+        }
     }
     out += markdown ? summary.render_markdown() : summary.render_text(width);
+    if (!infeasible.empty()) {
+        out += fmt::format("{}Infeasible for this workload: {}.\n", markdown ? "\n" : "",
+                           fmt::join(infeasible, ", "));
+    }
     out += markdown ? "\n## Cumulative cost by month\n\n" : "\nCumulative cost by month:\n";
     out += month_table(r, markdown, width);
     return markdown ? out : wrap_lines(out, width);
