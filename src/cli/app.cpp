@@ -3,6 +3,7 @@
 #include "cli/catalog_cmd.hpp"
 #include "cli/check_cmd.hpp"
 #include "cli/cli_doc.hpp"
+#include "cli/completion_values.hpp"
 #include "cli/config_cmd.hpp"
 #include "cli/estimate_cmd.hpp"
 #include "cli/feeds_cmd.hpp"
@@ -681,6 +682,9 @@ CommandDoc describe(const CLI::App& command) {
             continue;
         }
         OptionDoc described = describe_option(*option);
+        if (!described.value.empty() && !described.names.empty()) {
+            described.values = option_values(doc.path, described.names.back());
+        }
         (described.names.empty() ? doc.positionals : doc.options).push_back(std::move(described));
     }
     for (const CLI::App* sub :
