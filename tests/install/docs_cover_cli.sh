@@ -62,7 +62,8 @@ check_command() { # $1: the command path ("" for gpuplan itself)
     help=$work/help-$(echo "${path:-gpuplan}" | tr ' ' -).txt
     # shellcheck disable=SC2086
     "$gpuplan" $path --help >"$help" || fail "gpuplan $path --help exited $?"
-    subs=$(section "Subcommands:" "$help" | awk '{print $1}')
+    # A command's name starts its line; a wrapped description's lines start further in.
+    subs=$(section "Subcommands:" "$help" | awk '/^  [^ ]/ {print $1}')
     for sub in $subs; do
         commands=$((commands + 1))
         full=${path:+$path }$sub

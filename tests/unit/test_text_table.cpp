@@ -9,15 +9,6 @@ using namespace gpuplan::report;
 
 namespace {
 
-std::size_t widest_line(const std::string& text) {
-    std::istringstream lines(text);
-    std::size_t widest = 0;
-    for (std::string line; std::getline(lines, line);) {
-        widest = std::max(widest, display_width(line));
-    }
-    return widest;
-}
-
 TextTable id_table() {
     TextTable table;
     table.add_column("#", Align::right);
@@ -100,4 +91,10 @@ TEST_CASE("markdown cells escape backslashes and fold line breaks", "[text_table
     CHECK(escape_markdown_cell("a\\b") == "a\\\\b");
     CHECK(escape_markdown_cell("two\r\nlines\n") == "two lines ");
     CHECK(escape_markdown_cell("plain") == "plain");
+}
+
+TEST_CASE("widest_line measures the widest line in terminal columns", "[text_table]") {
+    CHECK(widest_line("") == 0);
+    CHECK(widest_line("ab\nabcd\nabc") == 4);
+    CHECK(widest_line("ab\n\xe4\xb8\xad\xe6\x96\x87\n") == 4); // two CJK characters, 2 each
 }
