@@ -283,4 +283,6 @@ TEST_CASE("config show, catalog import, diff, list and estimate fit 80 columns w
     const gpuplan::test::Scratch scratch;
     check_fitted({"catalog", "import", "--from", "skypilot", "--as-of", "2026-11-01",
                   "tests/fixtures/feeds/diff/aws_vms.csv", "-o", (scratch.path / "feed").string()});
+    check_fitted({"estimate", "--preset", "resnet50-imagenet"});
+    check_fitted({"estimate", "--preset", "llama-70b-inference"});
 }
