@@ -285,4 +285,7 @@ TEST_CASE("config show, catalog import, diff, list and estimate fit 80 columns w
                   "tests/fixtures/feeds/diff/aws_vms.csv", "-o", (scratch.path / "feed").string()});
     check_fitted({"estimate", "--preset", "resnet50-imagenet"});
     check_fitted({"estimate", "--preset", "llama-70b-inference"});
+    check_fitted({"catalog", "list", "--gpu", "A100-80GB"});
+    check_fitted({"catalog", "list", "--sort", "price"});
+    check_fitted({"catalog", "list"});
 }
