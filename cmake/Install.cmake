@@ -9,32 +9,24 @@ include(GNUInstallDirs)
 set(gpuplan_share ${CMAKE_CURRENT_BINARY_DIR}/share)
 find_program(GPUPLAN_GZIP gzip)
 set(gpuplan_man_page ${gpuplan_share}/gpuplan.1)
-set(gpuplan_changelog ${CMAKE_CURRENT_SOURCE_DIR}/packaging/changelog)
 set(gpuplan_compress_commands)
-set(gpuplan_compressed)
 if(GPUPLAN_GZIP)
   set(gpuplan_man_file ${gpuplan_man_page}.gz)
-  set(gpuplan_changelog_file ${gpuplan_share}/changelog.Debian.gz)
-  set(gpuplan_compressed ${gpuplan_changelog_file})
-  set(gpuplan_compress_commands
-      COMMAND ${GPUPLAN_GZIP} -9 -n -f ${gpuplan_man_page}
-      COMMAND ${CMAKE_COMMAND} -E copy ${gpuplan_changelog} ${gpuplan_share}/changelog.Debian
-      COMMAND ${GPUPLAN_GZIP} -9 -n -f ${gpuplan_share}/changelog.Debian)
+  set(gpuplan_compress_commands COMMAND ${GPUPLAN_GZIP} -9 -n -f ${gpuplan_man_page})
 else()
   set(gpuplan_man_file ${gpuplan_man_page})
-  set(gpuplan_changelog_file ${gpuplan_changelog})
 endif()
 set(gpuplan_completion_files ${gpuplan_share}/gpuplan.bash ${gpuplan_share}/_gpuplan
                              ${gpuplan_share}/gpuplan.fish)
 add_custom_command(
-  OUTPUT ${gpuplan_man_file} ${gpuplan_completion_files} ${gpuplan_compressed}
+  OUTPUT ${gpuplan_man_file} ${gpuplan_completion_files}
   COMMAND ${CMAKE_COMMAND} -E make_directory ${gpuplan_share}
   COMMAND gpuplan man -o ${gpuplan_man_page}
   COMMAND gpuplan completions bash -o ${gpuplan_share}/gpuplan.bash
   COMMAND gpuplan completions zsh -o ${gpuplan_share}/_gpuplan
   COMMAND gpuplan completions fish -o ${gpuplan_share}/gpuplan.fish
   ${gpuplan_compress_commands}
-  DEPENDS gpuplan ${gpuplan_changelog}
+  DEPENDS gpuplan
   COMMENT "Generating gpuplan(1) and the shell completions"
   VERBATIM)
 add_custom_target(gpuplan_share ALL DEPENDS ${gpuplan_man_file} ${gpuplan_completion_files})
@@ -49,8 +41,7 @@ install(FILES ${gpuplan_share}/gpuplan.fish
 install(DIRECTORY docs/schema/ DESTINATION ${CMAKE_INSTALL_DATADIR}/gpuplan/schema
         FILES_MATCHING PATTERN "*.schema.json")
 file(GLOB gpuplan_docs CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/docs/*.md)
-install(FILES README.md ${gpuplan_docs} packaging/copyright ${gpuplan_changelog_file}
-        DESTINATION ${CMAKE_INSTALL_DOCDIR})
+install(FILES README.md ${gpuplan_docs} packaging/copyright DESTINATION ${CMAKE_INSTALL_DOCDIR})
 # Lintian overrides, each with its reason (docs/install.md).
 install(FILES packaging/lintian-overrides DESTINATION ${CMAKE_INSTALL_DATADIR}/lintian/overrides
         RENAME gpuplan)
@@ -60,12 +51,33 @@ install(DIRECTORY examples/ DESTINATION ${CMAKE_INSTALL_DOCDIR}/examples
 # The Debian package: `cpack -G DEB` in the build folder (docs/install.md). Depends comes from
 # dpkg-shlibdeps over the installed binary; libcurl is loaded only by `catalog update`, so it is a
 # Recommends, not a Depends.
-set(GPUPLAN_MAINTAINER "gpuplan maintainers <maintainers@users.noreply.a-seed-21c2eec7.example>"
-    CACHE STRING "Maintainer field of the Debian package")
+#
+# gpuplan has no maintainer address or homepage of its own, so none is written in: whoever builds
+# the package names themselves, with GPUPLAN_MAINTAINER or Debian's DEBFULLNAME and DEBEMAIL,
+# when configuring or when running cpack (cmake/PackageMaintainer.cmake; cpack fails without
+# one), and the Homepage field is written only when GPUPLAN_HOMEPAGE is set.
+set(GPUPLAN_MAINTAINER ""
+    CACHE STRING "Maintainer of the Debian package, 'Full Name <email>' (default: DEBFULLNAME \
+and DEBEMAIL)")
+# Build folders configured before this rule hold the invented address the variable once
+# defaulted to: it is cleared, not packaged.
+if(GPUPLAN_MAINTAINER MATCHES "@users\\.noreply\\.a-seed-[0-9a-f]+\\.example>$")
+  message(STATUS "GPUPLAN_MAINTAINER: clearing the placeholder address of an older configuration")
+  set_property(CACHE GPUPLAN_MAINTAINER PROPERTY VALUE "")
+  set(GPUPLAN_MAINTAINER "")
+endif()
+set(GPUPLAN_HOMEPAGE "" CACHE STRING "Homepage field of the Debian package (default: none)")
+set(gpuplan_maintainer_script ${CMAKE_CURRENT_SOURCE_DIR}/cmake/PackageMaintainer.cmake)
+
+# The Debian changelog is signed by the package's maintainer, so it is written at install time
+# with the maintainer of that run, and left out when there is none (a plain `cmake --install`).
+configure_file(cmake/InstallChangelog.cmake.in ${CMAKE_CURRENT_BINARY_DIR}/InstallChangelog.cmake
+               @ONLY)
+install(SCRIPT ${CMAKE_CURRENT_BINARY_DIR}/InstallChangelog.cmake)
+
 set(CPACK_GENERATOR DEB)
 set(CPACK_PACKAGE_NAME gpuplan)
 set(CPACK_PACKAGE_VERSION ${PROJECT_VERSION})
-set(CPACK_PACKAGE_CONTACT ${GPUPLAN_MAINTAINER})
 set(CPACK_PACKAGE_DESCRIPTION_SUMMARY "plan where to run a deep-learning job and what it costs")
 string(CONCAT CPACK_PACKAGE_DESCRIPTION
        "gpuplan estimates the compute, memory and GPU count a training, fine-tuning\n"
@@ -82,6 +94,12 @@ set(CPACK_DEBIAN_PACKAGE_SECTION utils)
 set(CPACK_DEBIAN_PACKAGE_PRIORITY optional)
 set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
 set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "libcurl4")
-set(CPACK_DEBIAN_PACKAGE_HOMEPAGE "https://github.com/gpuplan/gpuplan")
+if(GPUPLAN_HOMEPAGE)
+  set(CPACK_DEBIAN_PACKAGE_HOMEPAGE ${GPUPLAN_HOMEPAGE})
+endif()
 set(CPACK_DEBIAN_COMPRESSION_TYPE xz)
+# Read by cpack when it runs: sets the maintainer, or stops with what to set.
+set(CPACK_GPUPLAN_MAINTAINER ${GPUPLAN_MAINTAINER})
+set(CPACK_GPUPLAN_MAINTAINER_SCRIPT ${gpuplan_maintainer_script})
+set(CPACK_PROJECT_CONFIG_FILE ${CMAKE_CURRENT_SOURCE_DIR}/cmake/CPackProject.cmake)
 include(CPack)

@@ -61,10 +61,23 @@ bool selected(const Selection& s, const PriceRow& row) {
     return s.regions.empty() || s.regions.contains(row.region);
 }
 
-// `value` in `provider`'s currency converted to `currency` on `as_of` (as is when empty).
+// The date of the rate records that convert `from` to `to` on `on` (the newer of the two when
+// neither is the base).
+Date rates_date(const Catalog& catalog, const std::string& from, const std::string& to, Date on) {
+    Date date;
+    for (const std::string* code : {&from, &to}) {
+        if (const FxRate* record = find_fx_rate(catalog, *code, on)) {
+            date = std::max(date, record->as_of);
+        }
+    }
+    return date;
+}
+
+// `value` in `provider`'s currency converted to `listing.currency` on `as_of` (as is when
+// empty), the conversion recorded in `listing.rates`.
 std::optional<double> converted(const Catalog& catalog, const Provider& provider,
-                                const std::string& currency, std::optional<double> value,
-                                Date as_of) {
+                                std::optional<double> value, Date as_of, Listing& listing) {
+    const std::string& currency = listing.currency;
     if (!value || currency.empty() || currency == provider.currency) {
         return value;
     }
@@ -72,6 +85,11 @@ std::optional<double> converted(const Catalog& catalog, const Provider& provider
     if (!rate) {
         throw UsageError(fmt::format("currency {}: the catalog has no exchange rate from {} to {}",
                                      currency, provider.currency, currency));
+    }
+    ListedRate used{provider.currency, currency, *rate,
+                    rates_date(catalog, provider.currency, currency, as_of)};
+    if (std::find(listing.rates.begin(), listing.rates.end(), used) == listing.rates.end()) {
+        listing.rates.push_back(std::move(used));
     }
     return *value * *rate;
 }
@@ -84,10 +102,9 @@ void lower(std::optional<double>& best, const std::optional<double>& value) {
 
 // The instance's summary over its selected rows, and each of those rows as an offer.
 InstanceSummary summarise(const Catalog& catalog, const Selection& selection,
-                          const std::string& currency, const Provider& provider,
-                          const Instance& instance, Listing& listing) {
-    InstanceSummary summary{
-        &provider, &instance, find_gpu(catalog, instance.gpu), 0, std::nullopt, std::nullopt, {}};
+                          const Provider& provider, const Instance& instance, Listing& listing) {
+    InstanceSummary summary{&provider, &instance, find_gpu(catalog, instance.gpu), 0, {}, {}, {},
+                            {},        {}};
     std::set<std::string> regions;
     for (const PriceRow& row : instance.prices) {
         if (!selected(selection, row)) {
@@ -99,8 +116,8 @@ InstanceSummary summarise(const Catalog& catalog, const Selection& selection,
         regions.insert(row.region);
         // An undated row converts at the rates of the day it was read: the latest it can be from.
         const Date as_of = row.as_of.value_or(provider.as_of);
-        lower(summary.on_demand, converted(catalog, provider, currency, row.on_demand, as_of));
-        lower(summary.spot, converted(catalog, provider, currency, row.spot, as_of));
+        lower(summary.on_demand, converted(catalog, provider, row.on_demand, as_of, listing));
+        lower(summary.spot, converted(catalog, provider, row.spot, as_of, listing));
         if (!price_as_of(catalog, provider, row)) {
             ++listing.undated;
             continue;
@@ -110,13 +127,36 @@ InstanceSummary summarise(const Catalog& catalog, const Selection& selection,
         listing.newest = listing.newest ? std::max(*listing.newest, as_of) : as_of;
     }
     summary.regions = regions.size();
+    if (instance.gpu_count > 0.0) {
+        if (summary.on_demand) {
+            summary.on_demand_per_gpu = *summary.on_demand / instance.gpu_count;
+        }
+        if (summary.spot) {
+            summary.spot_per_gpu = *summary.spot / instance.gpu_count;
+        }
+    }
     return summary;
 }
 
 // The on-demand price per GPU-hour of a summary (price order), infinity when unpriced.
 double per_gpu_hour(const InstanceSummary& s) {
-    return s.on_demand && s.instance->gpu_count > 0.0 ? *s.on_demand / s.instance->gpu_count
-                                                      : std::numeric_limits<double>::infinity();
+    return s.on_demand_per_gpu.value_or(std::numeric_limits<double>::infinity());
+}
+
+// The currencies of the providers with an instance type the selection lists.
+std::set<std::string> listed_currencies(const Catalog& catalog, const Selection& selection) {
+    std::set<std::string> out;
+    for (const Provider& provider : catalog.providers) {
+        for (const Instance& instance : provider.instances) {
+            if (selected(selection, provider, instance) &&
+                std::any_of(instance.prices.begin(), instance.prices.end(),
+                            [&](const PriceRow& row) { return selected(selection, row); })) {
+                out.insert(provider.currency);
+                break;
+            }
+        }
+    }
+    return out;
 }
 
 void sort_summaries(std::vector<InstanceSummary>& rows, ListSort sort) {
@@ -154,6 +194,9 @@ Listing list_catalog(const Catalog& catalog, const CatalogFilter& filter,
     const Selection selection = resolve(catalog, filter);
     Listing listing;
     listing.currency = currency;
+    if (currency.empty() && listed_currencies(catalog, selection).size() > 1) {
+        listing.currency = catalog.fx.base;
+    }
     listing.sort = sort;
     std::set<std::string> offer_gpus;
     std::set<std::string> providers;
@@ -162,8 +205,7 @@ Listing list_catalog(const Catalog& catalog, const CatalogFilter& filter,
             if (!selected(selection, provider, instance)) {
                 continue;
             }
-            InstanceSummary summary =
-                summarise(catalog, selection, currency, provider, instance, listing);
+            InstanceSummary summary = summarise(catalog, selection, provider, instance, listing);
             if (summary.regions > 0) {
                 offer_gpus.insert(instance.gpu);
                 providers.insert(provider.name);
@@ -179,6 +221,10 @@ Listing list_catalog(const Catalog& catalog, const CatalogFilter& filter,
         }
     }
     sort_summaries(listing.instances, sort);
+    std::sort(listing.rates.begin(), listing.rates.end(), [](const auto& a, const auto& b) {
+        return std::tie(a.from, a.to, a.rates_as_of, a.rate) <
+               std::tie(b.from, b.to, b.rates_as_of, b.rate);
+    });
     return listing;
 }
 

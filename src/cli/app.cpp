@@ -3,10 +3,12 @@
 #include "cli/catalog_cmd.hpp"
 #include "cli/check_cmd.hpp"
 #include "cli/cli_doc.hpp"
+#include "cli/completion_values.hpp"
 #include "cli/config_cmd.hpp"
 #include "cli/estimate_cmd.hpp"
 #include "cli/feeds_cmd.hpp"
 #include "cli/fleet_cmd.hpp"
+#include "cli/help_format.hpp"
 #include "cli/output_writer.hpp"
 #include "cli/recommend_cmd.hpp"
 #include "cli/report_cmd.hpp"
@@ -694,6 +696,9 @@ CommandDoc describe(const CLI::App& command) {
             continue;
         }
         OptionDoc described = describe_option(*option);
+        if (!described.value.empty() && !described.names.empty()) {
+            described.values = option_values(doc.path, described.names.back());
+        }
         (described.names.empty() ? doc.positionals : doc.options).push_back(std::move(described));
     }
     for (const CLI::App* sub :
@@ -979,15 +984,27 @@ std::string parse_error_message(const CLI::App& app, const std::vector<std::stri
     return e.what();
 }
 
+// The width text and tables are fitted to: 0 with --wide, else the terminal's (at least
+// report::k_min_terminal_width).
+std::size_t output_width(bool wide, const Io& io) {
+    return wide ? 0
+                : std::max(io.columns == 0 ? report::k_terminal_width : io.columns,
+                           report::k_min_terminal_width);
+}
+
 // Parses `args` into what `app` binds; the exit code when the run ends there (help, version or
-// a parse error, reported in gpuplan's words), nullopt when a command is to run.
-std::optional<int> parse_command_line(CLI::App& app, const std::vector<std::string>& args, Io& io) {
+// a parse error, reported in gpuplan's words), nullopt when a command is to run. Help is fitted
+// to the width the run's --wide and terminal give (`help`, the formatter `app` shares).
+std::optional<int> parse_command_line(CLI::App& app, const std::vector<std::string>& args, Io& io,
+                                      FittedFormatter& help, const bool& wide) {
     std::vector<std::string> reversed(args.rbegin(), args.rend());
     try {
         app.parse(reversed);
     } catch (const CLI::CallForHelp&) {
+        help.set_width(output_width(wide, io));
         return write_text(io, app.help());
     } catch (const CLI::CallForAllHelp&) {
+        help.set_width(output_width(wide, io));
         return write_text(io, app.help("", CLI::AppFormatMode::All));
     } catch (const CLI::CallForVersion& e) {
         return write_text(io, std::string(e.what()) + '\n');
@@ -1004,10 +1021,7 @@ std::optional<int> parse_command_line(CLI::App& app, const std::vector<std::stri
 void resolve_common(Parsed& parsed, const Io& io) {
     parsed.common.verbosity = parsed.quiet ? -1 : parsed.verbose_count;
     parsed.common.cache_dir = io.cache_dir;
-    parsed.common.width = parsed.common.wide
-                              ? 0
-                              : std::max(io.columns == 0 ? report::k_terminal_width : io.columns,
-                                         report::k_min_terminal_width);
+    parsed.common.width = output_width(parsed.common.wide, io);
     if (parsed.timestamp) {
         parsed.common.generated_at = utc_timestamp();
     }
@@ -1072,10 +1086,14 @@ int run(const std::vector<std::string>& args_given, Io& io) {
     app.set_version_flag("--version", std::string("gpuplan ") + GPUPLAN_VERSION);
     app.fallthrough();
     app.require_subcommand(1);
+    // Set before any command is added: each subcommand shares its parent's formatter.
+    auto help = std::make_shared<FittedFormatter>();
+    app.formatter(help);
     add_common_options(app, parsed);
     add_commands(app, parsed, args.empty() ? std::string_view() : std::string_view(args.front()));
     add_footers(app);
-    if (const std::optional<int> code = parse_command_line(app, args, io)) {
+    if (const std::optional<int> code =
+            parse_command_line(app, args, io, *help, parsed.common.wide)) {
         return *code;
     }
 

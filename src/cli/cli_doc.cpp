@@ -189,22 +189,32 @@ std::string quoted(std::string_view text, bool fish) {
 
 enum class Shell { bash, zsh, fish };
 
-// `case` arms naming what each value-taking option takes: file or value. Global options (of
-// gpuplan itself) match under every command.
-// One `case` arm: the option `name` of the command at `path` takes `kind`.
+// What the value of `option` is, as the completers' value functions say it: `file`, `value`, or
+// `choice:` and the words it takes.
+std::string value_kind(const OptionDoc& option) {
+    if (!option.values.empty()) {
+        return "choice:" + joined(option.values);
+    }
+    return is_file_value(option.value) ? "file" : "value";
+}
+
+// One `case` arm: the option `name` of the command at `path` takes `kind` (value_kind). Global
+// options (of gpuplan itself) match under every command.
 std::string value_arm(const std::string& path, const std::string& name, std::string_view kind,
                       Shell shell) {
     if (shell == Shell::fish) {
         return fmt::format("        case {}\n            echo {}\n",
                            quoted(fmt::format("{}|{}", path.empty() ? "*" : path, name), true),
-                           kind);
+                           quoted(kind, true));
     }
     const std::string pattern = path.empty() ? "*" + quoted("|" + name, false)
                                              : quoted(fmt::format("{}|{}", path, name), false);
-    return shell == Shell::bash ? fmt::format("    {}) REPLY={} ;;\n", pattern, kind)
-                                : fmt::format("    ({}) REPLY={} ;;\n", pattern, kind);
+    return shell == Shell::bash
+               ? fmt::format("    {}) REPLY={} ;;\n", pattern, quoted(kind, false))
+               : fmt::format("    ({}) REPLY={} ;;\n", pattern, quoted(kind, false));
 }
 
+// The arms of every value-taking option of every command.
 std::string value_arms(const CommandDoc& root, Shell shell) {
     std::string out;
     walk(root, [&](const CommandDoc& command) {
@@ -213,8 +223,7 @@ std::string value_arms(const CommandDoc& root, Shell shell) {
                 continue;
             }
             for (const std::string& name : option.names) {
-                out += value_arm(command.path, name, is_file_value(option.value) ? "file" : "value",
-                                 shell);
+                out += value_arm(command.path, name, value_kind(option), shell);
             }
         }
     });
@@ -224,7 +233,8 @@ std::string value_arms(const CommandDoc& root, Shell shell) {
 // The bash or zsh function that says what an option takes.
 std::string value_function(const CommandDoc& root, Shell shell) {
     return fmt::format(
-        R"sh(# What the option $2 of the command $1 takes: file, value, or nothing for a flag.
+        R"sh(# What the option $2 of the command $1 takes: file, value, choice:WORDS (one of WORDS), or
+# nothing for a flag.
 _gpuplan_value() {{
     REPLY=
     case "$1|$2" in
@@ -302,6 +312,10 @@ _gpuplan() {{
         case $REPLY in
         file)
             mapfile -t COMPREPLY < <(compgen -f -- "$cur")
+            return
+            ;;
+        choice:*)
+            mapfile -t COMPREPLY < <(compgen -W "${{REPLY#choice:}}" -- "$cur")
             return
             ;;
         value) return ;;
@@ -382,6 +396,12 @@ _gpuplan() {{
         _gpuplan_value "$cmd" "${{words[CURRENT-1]}}"
         case $REPLY in
         (file) _files; return ;;
+        (choice:*)
+            local -a values
+            values=(${{=REPLY#choice:}})
+            compadd -a values
+            return
+            ;;
         (value) _message value; return ;;
         esac
     fi
@@ -418,7 +438,9 @@ std::string fish_option(const CommandDoc& command, const OptionDoc& option) {
     for (const std::string& name : option.names) {
         line += name.starts_with("--") ? " -l " + name.substr(2) : " -s " + name.substr(1);
     }
-    if (!option.value.empty()) {
+    if (!option.values.empty()) {
+        line += " -x -a " + quoted(joined(option.values), true);
+    } else if (!option.value.empty()) {
         line += is_file_value(option.value) ? " -r -F" : " -x";
     }
     return line + " -d " + quoted(option.description, true) + "\n";
@@ -454,7 +476,8 @@ function __gpuplan_subcommands
 {}    end
 end
 
-# What the option $argv[2] of the command $argv[1] takes: file, value, or nothing for a flag.
+# What the option $argv[2] of the command $argv[1] takes: file, value, choice:WORDS, or nothing
+# for a flag.
 function __gpuplan_value
     switch "$argv[1]|$argv[2]"
 {}    end

@@ -15,6 +15,7 @@ struct OptionDoc {
     std::vector<std::string> names; // "-o", "--output"; empty for a positional argument
     std::string value;              // its value's name ("FILE"); empty for a flag
     std::string description;
+    std::vector<std::string> values; // what the completions offer for its value; empty = free
     bool operator==(const OptionDoc&) const = default;
 };
 

@@ -231,7 +231,8 @@ Exit run_catalog_import(const CommonOptions& common, const CatalogImportOptions&
             written.emplace_back(provider.name, "stdout");
         }
         if (common.verbosity >= 0) {
-            io.err << report::escape_control(import_summary(read, written), true);
+            io.err << report::escape_control(
+                report::wrap_lines(import_summary(read, written), common.width), true);
         }
         return Exit::ok;
     }
@@ -258,8 +259,10 @@ Exit run_catalog_import(const CommonOptions& common, const CatalogImportOptions&
     }
     if (common.verbosity >= 0) {
         io.out << report::escape_control(
-            import_summary(read, written) +
-                fmt::format("GPU models: {} -> {}\n", gpus.size(), documents.front().first),
+            report::wrap_lines(import_summary(read, written) + fmt::format("GPU models: {} -> {}\n",
+                                                                           gpus.size(),
+                                                                           documents.front().first),
+                               common.width),
             true);
     }
     return Exit::ok;

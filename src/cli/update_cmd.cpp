@@ -466,11 +466,12 @@ Exit run_catalog_update(const CommonOptions& common, const CatalogUpdateOptions&
         for (const CloudResult& result : update.results) {
             clouds.push_back(result.cloud);
         }
-        io.out << report::escape_control(update_summary(update.results, update.overlay,
-                                                        update.record, update.written,
-                                                        update.cached) +
-                                             not_refreshed(models, clouds),
-                                         true);
+        io.out << report::escape_control(
+            report::wrap_lines(update_summary(update.results, update.overlay, update.record,
+                                              update.written, update.cached) +
+                                   not_refreshed(models, clouds),
+                               common.width),
+            true);
     }
     if (!update.written) {
         io.err << fmt::format("gpuplan: the price cache {} is unchanged\n", update.record.file);

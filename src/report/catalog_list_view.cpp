@@ -98,13 +98,6 @@ int column_decimals(const std::vector<InstanceSummary>& rows,
     return decimals;
 }
 
-// Narrowest an instance type is wrapped to when the list must fit the width (wrapped, not cut:
-// different names must stay different and whole).
-constexpr std::size_t k_min_instance_width = 12;
-// Likewise the GPU and provider names of the flat table (price or provider order).
-constexpr std::size_t k_min_gpu_width = 9;
-constexpr std::size_t k_min_provider_width = 8;
-
 // Device, vCPU and host memory figures as `sky gpus list` shows them; "-" when unknown.
 std::string gib_text(double gib) {
     return gib > 0.0 ? fmt::format("{:.0f}", gib) : std::string("-");
@@ -117,100 +110,182 @@ std::string gpu_heading(const std::string& name, const catalog::Gpu* gpu) {
                : name;
 }
 
-// Which columns the list table has.
+// Which columns the list table has. No column is cut or wrapped: names and ids stay whole, and a
+// terminal too narrow for a layout gets the next one, with fewer columns (list_layouts).
 struct ListLayout {
     bool grouped = false;       // each GPU model heads its rows instead of a GPU column
     bool memory_column = false; // GIB
     bool host_columns = false;  // CPU, RAM and REG
+    bool per_gpu = false;       // OD/GPU, what price order sorts by
+    bool spot_per_gpu = false;  // SPOT/GPU
+    bool per_instance = true;   // ON-DEMAND, per instance-hour
+    bool spot = true;           // SPOT, per instance-hour
 };
 
-ListLayout list_layout(Format format, catalog::ListSort sort, std::size_t width) {
-    ListLayout layout;
+// The layouts to try, richest first: the first that fits `width` is used, else the last.
+std::vector<ListLayout> list_layouts(Format format, catalog::ListSort sort, std::size_t width) {
+    const bool price = sort == catalog::ListSort::price;
+    // Markdown and --wide: every column.
+    if (format == Format::markdown || width == 0) {
+        return {{false, true, true, price, price, true, true}};
+    }
     // A terminal has no room for a GPU column: in GPU order each GPU model (with its memory)
-    // heads its rows instead.
-    layout.grouped = format != Format::markdown && width > 0 && sort == catalog::ListSort::gpu;
-    // GPU memory: in the heading when grouped, a column in markdown and --wide; a terminal's
-    // flat table (price or provider order) has no room for it.
-    layout.memory_column = format == Format::markdown || width == 0;
-    // Likewise the host columns (vCPUs, host memory, regions): they make way for the GPU column.
-    layout.host_columns = layout.grouped || layout.memory_column;
-    return layout;
+    // heads its rows instead, and the host columns make way for long instance types.
+    if (sort == catalog::ListSort::gpu) {
+        return {{true, false, true, false, false, true, true},
+                {true, false, false, false, false, true, true}};
+    }
+    // Price order shows the per-GPU prices it sorts by; the per-instance ones make way, then
+    // the spot price.
+    if (price) {
+        return {{false, false, false, true, true, true, true},
+                {false, false, false, true, true, false, false},
+                {false, false, false, true, false, false, false}};
+    }
+    // Provider order: the spot price makes way.
+    return {{false, false, false, false, false, true, true},
+            {false, false, false, false, false, true, false}};
 }
 
 void add_list_columns(TextTable& table, const ListLayout& layout) {
     if (!layout.grouped) {
-        table.add_column("GPU", Align::left, k_min_gpu_width, Cut::wrap);
+        table.add_column("GPU");
     }
     if (layout.memory_column) {
         table.add_column("GIB", Align::right);
     }
     table.add_column("N", Align::right);
-    table.add_column("PROVIDER", Align::left, k_min_provider_width, Cut::wrap);
-    table.add_column("INSTANCE", Align::left, k_min_instance_width, Cut::wrap);
+    table.add_column("PROVIDER");
+    table.add_column("INSTANCE");
     if (layout.host_columns) {
         table.add_column("CPU", Align::right);
         table.add_column("RAM", Align::right);
         table.add_column("REG", Align::right);
     }
-    table.add_column("ON-DEMAND", Align::right);
-    table.add_column("SPOT", Align::right);
-    table.add_column("CUR");
+    if (layout.per_gpu) {
+        table.add_column("OD/GPU", Align::right);
+    }
+    if (layout.spot_per_gpu) {
+        table.add_column("SPOT/GPU", Align::right);
+    }
+    if (layout.per_instance) {
+        table.add_column("ON-DEMAND", Align::right);
+    }
+    if (layout.spot) {
+        table.add_column("SPOT", Align::right);
+    }
 }
 
-// The decimals of the two price columns (column_decimals).
+// The decimals of the price columns (column_decimals).
 struct PriceDecimals {
+    int on_demand_per_gpu = 0;
+    int spot_per_gpu = 0;
     int on_demand = 0;
     int spot = 0;
 };
 
 // An instance type's row in the columns of `layout`.
 std::vector<std::string> list_cells(const InstanceSummary& row, const ListLayout& layout,
-                                    const PriceDecimals& decimals, const std::string& currency) {
+                                    const PriceDecimals& decimals) {
     auto price = [](const std::optional<double>& value, int digits) {
         return value ? format_fixed(*value, digits) : std::string("-");
     };
-    std::vector<std::string> cells{count_text(row.instance->gpu_count), row.provider->name,
-                                   row.instance->type};
+    std::vector<std::string> cells;
+    if (!layout.grouped) {
+        cells.push_back(row.instance->gpu);
+    }
+    if (layout.memory_column) {
+        cells.push_back(gib_text(row.gpu != nullptr ? row.gpu->memory_gib : 0.0));
+    }
+    cells.insert(cells.end(),
+                 {count_text(row.instance->gpu_count), row.provider->name, row.instance->type});
     if (layout.host_columns) {
         cells.insert(cells.end(),
                      {row.instance->vcpus > 0 ? std::to_string(row.instance->vcpus) : "-",
                       gib_text(row.instance->memory_gib), std::to_string(row.regions)});
     }
-    cells.insert(cells.end(),
-                 {price(row.on_demand, decimals.on_demand), price(row.spot, decimals.spot),
-                  currency.empty() ? row.provider->currency : currency});
-    if (layout.memory_column) {
-        cells.insert(cells.begin(), gib_text(row.gpu != nullptr ? row.gpu->memory_gib : 0.0));
+    if (layout.per_gpu) {
+        cells.push_back(price(row.on_demand_per_gpu, decimals.on_demand_per_gpu));
     }
-    if (!layout.grouped) {
-        cells.insert(cells.begin(), row.instance->gpu);
+    if (layout.spot_per_gpu) {
+        cells.push_back(price(row.spot_per_gpu, decimals.spot_per_gpu));
+    }
+    if (layout.per_instance) {
+        cells.push_back(price(row.on_demand, decimals.on_demand));
+    }
+    if (layout.spot) {
+        cells.push_back(price(row.spot, decimals.spot));
     }
     return cells;
 }
 
-// The line under the list: what it counts, what its columns mean and how old its prices are.
-std::string list_summary(const catalog::Listing& listing) {
+// The currency of every price the list shows: the one converted to, else the providers' own.
+std::string list_currency(const catalog::Listing& listing) {
+    if (!listing.currency.empty() || listing.instances.empty()) {
+        return listing.currency;
+    }
+    return listing.instances.front().provider->currency;
+}
+
+// The conversions a listing made: `; CNY converted to USD at 1 CNY = 0.1447 USD (catalog FX rates
+// of 2026-02-13)`, each rate with the date of the rates it is; empty when nothing was converted.
+std::string rates_text(const catalog::Listing& listing) {
+    std::string out;
+    for (std::size_t i = 0; i < listing.rates.size(); ++i) {
+        const catalog::ListedRate& r = listing.rates[i];
+        const bool same =
+            i > 0 && listing.rates[i - 1].from == r.from && listing.rates[i - 1].to == r.to;
+        out += same ? fmt::format(", 1 {} = {} {} ({})", r.from, format_fixed(r.rate, 4), r.to,
+                                  r.rates_as_of.to_string())
+                    : fmt::format("; {} converted to {} at 1 {} = {} {} (catalog FX rates of {})",
+                                  r.from, r.to, r.from, format_fixed(r.rate, 4), r.to,
+                                  r.rates_as_of.to_string());
+    }
+    return out;
+}
+
+// What the columns of `layout` mean.
+std::string columns_text(const ListLayout& layout, const std::string& currency) {
+    std::string out = layout.host_columns ? "; CPU: vCPUs, RAM: host GiB, REG: regions" : "";
+    if (layout.per_instance) {
+        out += fmt::format("; {}: cheapest {} per instance-hour across the listed regions",
+                           layout.spot ? "ON-DEMAND, SPOT" : "ON-DEMAND", currency);
+    }
+    if (layout.per_gpu) {
+        out +=
+            fmt::format("; {}: cheapest {} per GPU-hour, the rows ordered by OD/GPU",
+                        layout.spot_per_gpu ? "OD/GPU, SPOT/GPU" : "OD/GPU (on-demand)", currency);
+    }
+    return out;
+}
+
+// The line under the list: what it counts, what its columns mean, how old its prices are and
+// the exchange rates they were converted at.
+std::string list_summary(const catalog::Listing& listing, const ListLayout& layout) {
     auto plural = [](std::size_t n, std::string_view word) {
         return fmt::format("{} {}{}", n, word, n == 1 ? "" : "s");
     };
     return fmt::format(
-        "{}, {}, {}; CPU: vCPUs, RAM: host GiB, REG: regions; cheapest price per instance-hour "
-        "across the listed regions; prices as of {} to {}{}",
+        "{}, {}, {}{}; prices as of {} to {}{}{}",
         plural(listing.instances.size(), "instance type"), plural(listing.offers.size(), "offer"),
-        plural(listing.provider_count, "provider"),
+        plural(listing.provider_count, "provider"), columns_text(layout, list_currency(listing)),
         listing.oldest ? listing.oldest->to_string() : "-",
         listing.newest ? listing.newest->to_string() : "-",
         listing.undated == 0 ? std::string()
                              : fmt::format(", {} undated (their sources state no date)",
-                                           plural(listing.undated, "offer")));
+                                           plural(listing.undated, "offer")),
+        rates_text(listing));
 }
 
-std::string list_table(const catalog::Listing& listing, Format format, std::size_t width) {
-    const ListLayout layout = list_layout(format, listing.sort, width);
+// The list's table in `layout`.
+std::string layout_table(const catalog::Listing& listing, const ListLayout& layout, Format format,
+                         std::size_t width) {
     TextTable table;
     add_list_columns(table, layout);
     const std::vector<InstanceSummary>& rows = listing.instances;
-    const PriceDecimals decimals{column_decimals(rows, &InstanceSummary::on_demand),
+    const PriceDecimals decimals{column_decimals(rows, &InstanceSummary::on_demand_per_gpu),
+                                 column_decimals(rows, &InstanceSummary::spot_per_gpu),
+                                 column_decimals(rows, &InstanceSummary::on_demand),
                                  column_decimals(rows, &InstanceSummary::spot)};
     const std::string* group = nullptr;
     for (const InstanceSummary& row : rows) {
@@ -218,11 +293,23 @@ std::string list_table(const catalog::Listing& listing, Format format, std::size
             group = &row.instance->gpu;
             table.add_heading(gpu_heading(*group, row.gpu));
         }
-        table.add_row(list_cells(row, layout, decimals, listing.currency));
+        table.add_row(list_cells(row, layout, decimals));
     }
-    std::string out =
-        format == Format::markdown ? table.render_markdown() : table.render_text(width);
-    const std::string summary = list_summary(listing);
+    return format == Format::markdown ? table.render_markdown() : table.render_text(width);
+}
+
+std::string list_table(const catalog::Listing& listing, Format format, std::size_t width) {
+    const std::vector<ListLayout> layouts = list_layouts(format, listing.sort, width);
+    std::string out;
+    ListLayout used;
+    for (const ListLayout& layout : layouts) {
+        used = layout;
+        out = layout_table(listing, layout, format, width);
+        if (width == 0 || widest_line(out) <= width) {
+            break;
+        }
+    }
+    const std::string summary = list_summary(listing, used);
     out += format == Format::markdown ? "\n" + summary + "\n" : wrap_lines(summary + "\n", width);
     return out;
 }

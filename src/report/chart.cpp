@@ -43,9 +43,9 @@ double value_at(const ChartSeries& series, std::size_t month) {
     return std::isfinite(value) ? value : 0.0;
 }
 
-double max_value(const CumulativeCostChart& chart) {
+double max_value(const std::vector<ChartSeries>& lines) {
     double top = 0.0;
-    for (const ChartSeries& series : chart.series) {
+    for (const ChartSeries& series : lines) {
         for (std::size_t k = 0; k < series.values.size(); ++k) {
             top = std::max(top, value_at(series, k));
         }
@@ -53,9 +53,9 @@ double max_value(const CumulativeCostChart& chart) {
     return top;
 }
 
-double min_value(const CumulativeCostChart& chart) {
+double min_value(const std::vector<ChartSeries>& lines) {
     double bottom = 0.0;
-    for (const ChartSeries& series : chart.series) {
+    for (const ChartSeries& series : lines) {
         for (std::size_t k = 0; k < series.values.size(); ++k) {
             bottom = std::min(bottom, value_at(series, k));
         }
@@ -111,10 +111,23 @@ std::vector<ChartSeries> mermaid_series(const CumulativeCostChart& chart) {
     return out;
 }
 
+std::string amount_axis_title(const CumulativeCostChart& chart) {
+    if (chart.measure == ChartMeasure::per_month) {
+        return chart.unit + " per month";
+    }
+    return fmt::format("Cumulative cost ({})", chart.currency);
+}
+
+std::vector<ChartSeries> scaled_series(const CumulativeCostChart& chart) {
+    std::vector<ChartSeries> out = mermaid_series(chart);
+    return out.empty() ? chart.series : out;
+}
+
 bool uses_log_scale(const CumulativeCostChart& chart) {
-    const double top = max_value(chart);
+    const std::vector<ChartSeries> lines = scaled_series(chart);
+    const double top = max_value(lines);
     double smallest_final = 0.0;
-    for (const ChartSeries& series : chart.series) {
+    for (const ChartSeries& series : lines) {
         const double last =
             series.values.empty() ? 0.0 : value_at(series, series.values.size() - 1);
         if (last > 0.0 && (smallest_final == 0.0 || last < smallest_final)) {
@@ -164,10 +177,10 @@ std::string render_mermaid_xychart(const CumulativeCostChart& chart_in) {
     } else {
         out += fmt::format("    x-axis \"Month\" 0 --> {}\n", last);
     }
-    const double bottom = min_value(chart) < 0.0 ? -nice_ceiling(-min_value(chart)) : 0.0;
-    out += fmt::format("    y-axis \"Cumulative cost ({})\" {} --> {}\n",
-                       escape_mermaid(chart.currency), whole(bottom),
-                       whole(nice_ceiling(max_value(chart))));
+    const double bottom =
+        min_value(chart.series) < 0.0 ? -nice_ceiling(-min_value(chart.series)) : 0.0;
+    out += fmt::format("    y-axis \"{}\" {} --> {}\n", escape_mermaid(amount_axis_title(chart)),
+                       whole(bottom), whole(nice_ceiling(max_value(chart.series))));
     for (const ChartSeries& series : chart.series) {
         std::string values;
         for (std::size_t k = 0; k <= last; ++k) {
@@ -222,9 +235,10 @@ struct AmountAxis {
 
 AmountAxis amount_axis(const CumulativeCostChart& chart) {
     AmountAxis axis;
+    const std::vector<ChartSeries> lines = scaled_series(chart);
     if (uses_log_scale(chart)) {
-        double smallest = max_value(chart);
-        for (const ChartSeries& series : chart.series) {
+        double smallest = max_value(lines);
+        for (const ChartSeries& series : lines) {
             for (std::size_t k = 0; k < series.values.size(); ++k) {
                 const double value = value_at(series, k);
                 if (value > 0.0) {
@@ -234,11 +248,11 @@ AmountAxis amount_axis(const CumulativeCostChart& chart) {
         }
         axis.log = true;
         axis.bottom = std::floor(std::log10(smallest));
-        axis.top = std::max(std::ceil(std::log10(max_value(chart))), axis.bottom + 1.0);
+        axis.top = std::max(std::ceil(std::log10(max_value(lines))), axis.bottom + 1.0);
         return axis;
     }
-    axis.top = nice_ceiling(max_value(chart));
-    axis.bottom = min_value(chart) < 0.0 ? -nice_ceiling(-min_value(chart)) : 0.0;
+    axis.top = nice_ceiling(max_value(lines));
+    axis.bottom = min_value(lines) < 0.0 ? -nice_ceiling(-min_value(lines)) : 0.0;
     return axis;
 }
 
@@ -281,10 +295,20 @@ std::vector<std::vector<std::string>> legend_lines(const CumulativeCostChart& ch
     std::vector<std::vector<std::string>> out;
     for (const ChartSeries& series : chart.series) {
         const std::string prefix = series.role == SeriesRole::chosen ? "chosen: " : "";
-        out.push_back(wrap_words(
-            fmt::format("{}{}: {} by month {}", prefix, series.name,
-                        format_money(value_at(series, months - 1), chart.currency), months - 1),
-            room));
+        std::string text;
+        if (chart.measure == ChartMeasure::per_month) {
+            double peak = 0.0;
+            for (std::size_t k = 0; k < months; ++k) {
+                peak = std::max(peak, value_at(series, k));
+            }
+            text = fmt::format("{}{}: at most {} {} a month", prefix, series.name,
+                               format_thousands(peak), chart.unit);
+        } else {
+            text =
+                fmt::format("{}{}: {} by month {}", prefix, series.name,
+                            format_money(value_at(series, months - 1), chart.currency), months - 1);
+        }
+        out.push_back(wrap_words(text, room));
     }
     return out;
 }
@@ -311,11 +335,12 @@ std::string legend_svg(const CumulativeCostChart& chart,
 }
 
 // The lead time of a self-built line: a tick where the hardware starts to run (its month from
-// the weeks waited) and its label; empty past the horizon or without a lead time.
+// the weeks waited) and its label; empty past the horizon, without a lead time or for a rejected
+// line (which may run outside the plot).
 std::string lead_time_svg(const ChartSeries& series, const std::string& colour, std::size_t months,
                           const std::function<double(double)>& x_of,
                           const std::function<double(double)>& y_of) {
-    if (!series.lead_time_weeks || months < 2) {
+    if (!series.lead_time_weeks || months < 2 || series.role == SeriesRole::rejected) {
         return {};
     }
     const double month =
@@ -359,9 +384,9 @@ std::string axes_svg(const CumulativeCostChart& chart, const AmountAxis& axis, s
                        "</text>\n",
                        px((k_plot_left + k_plot_right) / 2), px(k_plot_bottom + 38), months - 1);
     out += fmt::format("    <text x=\"20\" y=\"{0}\" text-anchor=\"middle\" "
-                       "transform=\"rotate(-90 20 {0})\">Cumulative cost ({1}{2})</text>\n",
-                       px((k_plot_top + k_plot_bottom) / 2), escape_xml(chart.currency),
-                       axis.log ? ", log scale" : "");
+                       "transform=\"rotate(-90 20 {0})\">{1}{2}</text>\n",
+                       px((k_plot_top + k_plot_bottom) / 2), escape_xml(amount_axis_title(chart)),
+                       axis.log ? " (log scale)" : "");
     out += "  </g>\n";
     const double axis_y = axis.log ? k_plot_bottom : y_of(0.0);
     out += fmt::format(
@@ -401,10 +426,16 @@ std::string series_svg(const CumulativeCostChart& chart, std::size_t index, std:
             fmt::format("{}{},{}", k == 0 ? "" : " ", px(x_of(k)), px(y_of(value_at(series, k))));
     }
     const std::string colour = series_colour(series, index);
-    std::string out = fmt::format("  <polyline fill=\"none\" {} points=\"{}\"><title>{}</title>"
-                                  "</polyline>\n",
-                                  series_style(series, colour), points, escape_xml(series.name));
-    for (const auto& [month, amount] : drops(series, months)) {
+    // A rejected line may run past the axis, which only the options that can run set.
+    const char* clip = series.role == SeriesRole::rejected ? " clip-path=\"url(#plot)\"" : "";
+    std::string out =
+        fmt::format("  <polyline fill=\"none\" {}{} points=\"{}\"><title>{}</title>"
+                    "</polyline>\n",
+                    series_style(series, colour), clip, points, escape_xml(series.name));
+    const bool resales =
+        chart.measure == ChartMeasure::cumulative_cost && series.role != SeriesRole::rejected;
+    for (const auto& [month, amount] :
+         resales ? drops(series, months) : std::vector<std::pair<std::size_t, double>>{}) {
         // Near the right edge the mark ends at its month, so it stays inside the canvas.
         const bool at_edge = x_of(month) > k_plot_right - k_edge_room_px;
         out += fmt::format("  <text x=\"{}\" y=\"{}\" text-anchor=\"{}\" font-size=\"11\" "
@@ -450,6 +481,9 @@ std::string render_svg_chart(const CumulativeCostChart& chart) {
                        "viewBox=\"0 0 {0} {1}\" font-family=\"sans-serif\" font-size=\"12\">\n",
                        px(k_svg_width), px(height));
     out += fmt::format("  <title>{}</title>\n", escape_xml(chart.title));
+    out += fmt::format("  <defs><clipPath id=\"plot\"><rect x=\"{}\" y=\"{}\" width=\"{}\" "
+                       "height=\"{}\"/></clipPath></defs>\n",
+                       px(k_plot_left), px(k_plot_top), px(plot_width), px(plot_height));
     out += fmt::format("  <rect width=\"{}\" height=\"{}\" fill=\"#ffffff\"/>\n", px(k_svg_width),
                        px(height));
     out +=

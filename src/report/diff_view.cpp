@@ -3,6 +3,8 @@
 #include "gpuplan/report/text_table.hpp"
 #include "report/generator_json.hpp"
 
+#include <algorithm>
+#include <array>
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 #include <nlohmann/json.hpp>
@@ -62,10 +64,54 @@ ordered_json optional_price(const std::optional<double>& value) {
     return value ? ordered_json(*value) : ordered_json(nullptr);
 }
 
-// Narrowest instance types and regions, zones and price names wrap to when the table must fit
-// the width (wrapped, not cut: each stays whole and different names different).
-constexpr std::size_t k_min_instance_width = 12;
-constexpr std::size_t k_min_region_width = 4;
+// The price changes as a table. Ids (instance types, regions, zones, price names) are never cut
+// or broken: `grouped`, each provider and instance type heads its rows instead of taking two
+// columns, which is how a terminal narrower than the flat table gets it.
+TextTable change_table(const catalog::CatalogDiff& diff, bool grouped) {
+    TextTable table;
+    if (!grouped) {
+        table.add_column("PROVIDER");
+        table.add_column("INSTANCE");
+    }
+    constexpr std::array<std::pair<std::string_view, Align>, 7> k_columns{{{"REGION", Align::left},
+                                                                           {"ZONE", Align::left},
+                                                                           {"PRICE", Align::left},
+                                                                           {"A", Align::right},
+                                                                           {"B", Align::right},
+                                                                           {"CHANGE", Align::right},
+                                                                           {"CUR", Align::left}}};
+    for (const auto& [header, align] : k_columns) {
+        table.add_column(std::string(header), align);
+    }
+    auto price = [](const std::optional<double>& value) {
+        return value ? format_price(*value) : std::string("-");
+    };
+    const PriceChange* group = nullptr;
+    for (const PriceChange& change : diff.changes) {
+        std::vector<std::string> row{change.region,       change.zone.empty() ? "-" : change.zone,
+                                     change.field,        price(change.before),
+                                     price(change.after), relative_change(change),
+                                     change.currency};
+        if (!grouped) {
+            row.insert(row.begin(), {change.provider, change.instance});
+        } else if (group == nullptr || group->provider != change.provider ||
+                   group->instance != change.instance) {
+            group = &change;
+            table.add_heading(change.provider + " " + change.instance);
+        }
+        table.add_row(std::move(row));
+    }
+    return table;
+}
+
+// The table of changes in a terminal `width` columns wide (0: as wide as it is).
+std::string change_text(const catalog::CatalogDiff& diff, std::size_t width) {
+    std::string flat = change_table(diff, false).render_text();
+    if (width == 0 || widest_line(flat) <= width) {
+        return flat;
+    }
+    return change_table(diff, true).render_text();
+}
 
 } // namespace
 
@@ -100,24 +146,6 @@ std::string render_catalog_diff(const catalog::CatalogDiff& diff, const DiffSide
         out["changes"] = changes;
         return out.dump(2) + "\n";
     }
-    TextTable table;
-    table.add_column("PROVIDER");
-    table.add_column("INSTANCE", Align::left, k_min_instance_width, Cut::wrap);
-    table.add_column("REGION", Align::left, k_min_region_width, Cut::wrap);
-    table.add_column("ZONE", Align::left, k_min_region_width, Cut::wrap);
-    table.add_column("PRICE", Align::left, k_min_region_width, Cut::wrap);
-    table.add_column("A", Align::right);
-    table.add_column("B", Align::right);
-    table.add_column("CHANGE", Align::right);
-    table.add_column("CUR");
-    auto price = [](const std::optional<double>& value) {
-        return value ? format_price(*value) : std::string("-");
-    };
-    for (const PriceChange& change : diff.changes) {
-        table.add_row({change.provider, change.instance, change.region,
-                       change.zone.empty() ? "-" : change.zone, change.field, price(change.before),
-                       price(change.after), relative_change(change), change.currency});
-    }
     const std::string summary = fmt::format(
         "{} added, {} removed, {} changed, {} unchanged prices (A: {} offers, B: {} "
         "offers)",
@@ -126,12 +154,12 @@ std::string render_catalog_diff(const catalog::CatalogDiff& diff, const DiffSide
         std::string out = "# Catalog price changes\n\n";
         out +=
             fmt::format("A: {}  \nB: {}\n\n", fmt::join(a.files, ", "), fmt::join(b.files, ", "));
-        if (!table.empty()) {
-            out += table.render_markdown() + "\n";
+        if (!diff.changes.empty()) {
+            out += change_table(diff, false).render_markdown() + "\n";
         }
         return out + summary + "\n";
     }
-    return (table.empty() ? std::string() : table.render_text(width)) +
+    return (diff.changes.empty() ? std::string() : change_text(diff, width)) +
            wrap_lines(summary + "\n", width);
 }
 

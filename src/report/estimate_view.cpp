@@ -186,42 +186,93 @@ std::string yes_no(bool value) {
     return value ? "yes" : "no";
 }
 
-// Narrowest a GPU name is cut to (different names stay different) when the table must fit.
-constexpr std::size_t k_min_gpu_name_width = 6;
+// Which columns an estimate table has: the GPU name always, whole (never cut).
+struct EstimateColumns {
+    bool sizing = true; // GPUs, nodes, min, fits, GiB/GPU
+    bool time = true;   // wall (hours/mo), P90, GPU-hours, bottleneck
+    bool p90 = true;    // training: the P90 wall time
+};
 
-TextTable estimate_table(const std::vector<GpuEstimate>& estimates, bool inference) {
-    TextTable table;
-    table.add_column("GPU", Align::left, k_min_gpu_name_width);
-    table.add_column("GPUs", Align::right);
-    table.add_column("nodes", Align::right);
-    table.add_column("min", Align::right);
-    table.add_column("fits");
-    table.add_column("GiB/GPU", Align::right);
-    table.add_column(inference ? "hours/mo" : "wall", Align::right);
-    if (!inference) {
-        table.add_column("P90", Align::right);
+void add_estimate_columns(TextTable& table, bool inference, const EstimateColumns& columns) {
+    table.add_column("GPU");
+    if (columns.sizing) {
+        table.add_column("GPUs", Align::right);
+        table.add_column("nodes", Align::right);
+        table.add_column("min", Align::right);
+        table.add_column("fits");
+        table.add_column("GiB/GPU", Align::right);
     }
-    table.add_column(inference ? "GPU-h/mo" : "GPU-hours", Align::right);
-    table.add_column("bottleneck");
-    for (const GpuEstimate& e : estimates) {
-        std::vector<std::string> row{e.gpu,
-                                     std::to_string(e.gpu_count),
-                                     std::to_string(e.nodes),
-                                     e.min_gpus > 0 ? std::to_string(e.min_gpus) : "-",
-                                     yes_no(e.fits),
-                                     format_fixed(e.memory_per_gpu_gib, 1),
-                                     inference ? format_fixed(e.wall_hours, 0)
-                                               : format_duration(e.wall_hours)};
-        if (!inference) {
-            row.push_back(e.goodput ? format_duration(e.goodput->p90_wall_hours) : "-");
+    if (columns.time) {
+        table.add_column(inference ? "hours/mo" : "wall", Align::right);
+        if (columns.p90) {
+            table.add_column("P90", Align::right);
         }
-        row.push_back(e.gpu_hours < k_small_hours ? format_fixed(e.gpu_hours, 1)
-                                                  : format_thousands(e.gpu_hours));
-        row.push_back(e.meets_deadline ? std::string(estimate::to_string(e.bottleneck))
-                                       : std::string(estimate::to_string(e.bottleneck)) + " *");
+        table.add_column(inference ? "GPU-h/mo" : "GPU-hours", Align::right);
+        table.add_column("bottleneck");
+    }
+}
+
+// An estimate's time cells: wall time (hours a month), P90, GPU-hours, bottleneck.
+std::vector<std::string> time_cells(const GpuEstimate& e, bool inference, bool p90) {
+    std::vector<std::string> row{inference ? format_fixed(e.wall_hours, 0)
+                                           : format_duration(e.wall_hours)};
+    if (p90) {
+        row.push_back(e.goodput ? format_duration(e.goodput->p90_wall_hours) : "-");
+    }
+    row.push_back(e.gpu_hours < k_small_hours ? format_fixed(e.gpu_hours, 1)
+                                              : format_thousands(e.gpu_hours));
+    const std::string bottleneck(estimate::to_string(e.bottleneck));
+    row.push_back(e.meets_deadline ? bottleneck : bottleneck + " *");
+    return row;
+}
+
+TextTable estimate_table(const std::vector<GpuEstimate>& estimates, bool inference,
+                         EstimateColumns columns = {}) {
+    columns.p90 = columns.p90 && !inference;
+    TextTable table;
+    add_estimate_columns(table, inference, columns);
+    for (const GpuEstimate& e : estimates) {
+        std::vector<std::string> row{e.gpu};
+        if (columns.sizing) {
+            row.insert(row.end(), {std::to_string(e.gpu_count), std::to_string(e.nodes),
+                                   e.min_gpus > 0 ? std::to_string(e.min_gpus) : "-",
+                                   yes_no(e.fits), format_fixed(e.memory_per_gpu_gib, 1)});
+        }
+        if (columns.time) {
+            const std::vector<std::string> time = time_cells(e, inference, columns.p90);
+            row.insert(row.end(), time.begin(), time.end());
+        }
         table.add_row(row);
     }
     return table;
+}
+
+// True when the P90 column would repeat the wall time on every row.
+bool p90_is_wall(const std::vector<GpuEstimate>& estimates) {
+    return std::all_of(estimates.begin(), estimates.end(), [](const GpuEstimate& e) {
+        return !e.goodput ||
+               format_duration(e.goodput->p90_wall_hours) == format_duration(e.wall_hours);
+    });
+}
+
+// The estimates for a terminal `width` columns wide (0: as wide as they are), GPU names whole:
+// one table when it fits; else without a P90 column that only repeats the wall time; else two
+// tables, the sizing and the time of each GPU.
+std::string fitted_estimate_tables(const std::vector<GpuEstimate>& estimates, bool inference,
+                                   std::size_t width) {
+    std::string full = estimate_table(estimates, inference).render_text(width);
+    if (width == 0 || widest_line(full) <= width) {
+        return full;
+    }
+    if (!inference && p90_is_wall(estimates)) {
+        const std::string without_p90 =
+            estimate_table(estimates, inference, {true, true, false}).render_text(width);
+        if (widest_line(without_p90) <= width) {
+            return without_p90 + "(P90 wall time: the same as the wall time for every GPU)\n";
+        }
+    }
+    return estimate_table(estimates, inference, {true, false, true}).render_text(width) + "\n" +
+           estimate_table(estimates, inference, {false, true, true}).render_text(width);
 }
 
 std::string notes_text(const std::vector<GpuEstimate>& estimates, bool markdown) {
@@ -325,7 +376,7 @@ std::string render_estimates(const workload::Workload& workload,
     case Format::table:
     default: {
         std::string out = header_line(workload) + "\n\n";
-        out += estimate_table(estimates, inference).render_text(width);
+        out += fitted_estimate_tables(estimates, inference, width);
         const bool missed = std::any_of(estimates.begin(), estimates.end(),
                                         [](const GpuEstimate& e) { return !e.meets_deadline; });
         if (missed) {

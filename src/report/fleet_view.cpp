@@ -341,7 +341,8 @@ std::string render_json(const FleetPlan& plan) {
 CumulativeCostChart fleet_chart(const FleetPlan& plan) {
     CumulativeCostChart chart;
     chart.title = "Demand against committed capacity, GPU-hours per month";
-    chart.currency = "GPU-hours";
+    chart.measure = ChartMeasure::per_month;
+    chart.unit = "GPU-hours";
     ChartSeries demand{"demand", {0.0}};
     ChartSeries committed{"committed", {0.0}};
     ChartSeries used{"committed, used", {0.0}};

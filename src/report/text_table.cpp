@@ -214,6 +214,16 @@ std::size_t hanging_indent(const std::string& line) {
 
 } // namespace
 
+std::size_t widest_line(const std::string& text) {
+    std::size_t most = 0;
+    for (std::size_t start = 0; start < text.size();) {
+        const std::size_t stop = std::min(text.find('\n', start), text.size());
+        most = std::max(most, display_width(text.substr(start, stop - start)));
+        start = stop + 1;
+    }
+    return most;
+}
+
 std::vector<std::string> wrap_words(const std::string& text, std::size_t width) {
     return wrap_hanging(text, width, width);
 }

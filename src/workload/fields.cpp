@@ -47,3 +47,25 @@ std::string dotted(std::string_view path) {
 }
 
 } // namespace gpuplan::workload::fields
+
+namespace gpuplan::workload {
+
+std::vector<std::string_view> field_choices(std::string_view path) {
+    for (const fields::ChoiceField* field :
+         {&fields::k_task, &fields::k_family, &fields::k_training_precision,
+          &fields::k_inference_precision, &fields::k_optimizer, &fields::k_method,
+          &fields::k_sharding, &fields::k_purchase}) {
+        if (field->path != path) {
+            continue;
+        }
+        std::vector<std::string_view> out;
+        if (field == &fields::k_sharding) {
+            out.push_back(fields::k_sharding_auto);
+        }
+        out.insert(out.end(), field->choices.begin(), field->choices.end());
+        return out;
+    }
+    return {};
+}
+
+} // namespace gpuplan::workload

@@ -62,7 +62,8 @@ check_command() { # $1: the command path ("" for gpuplan itself)
     help=$work/help-$(echo "${path:-gpuplan}" | tr ' ' -).txt
     # shellcheck disable=SC2086
     "$gpuplan" $path --help >"$help" || fail "gpuplan $path --help exited $?"
-    subs=$(section "Subcommands:" "$help" | awk '{print $1}')
+    # A command's name starts its line; a wrapped description's lines start further in.
+    subs=$(section "Subcommands:" "$help" | awk '/^  [^ ]/ {print $1}')
     for sub in $subs; do
         commands=$((commands + 1))
         full=${path:+$path }$sub
@@ -84,7 +85,53 @@ check_command() { # $1: the command path ("" for gpuplan itself)
     done
 }
 check_command ""
+
+# Option values: what each completer offers after an option that takes one of a known set.
+# "WORDS TYPED<TAB>A VALUE OFFERED" (the preset, GPU and provider names are the embedded catalog's).
+value_cases=$'gpuplan --format \tjson
+gpuplan report --format \thtml
+gpuplan recommend --format m\tmarkdown
+gpuplan --color \tnever
+gpuplan recommend --preset \tllama-70b-inference
+gpuplan estimate --preset res\tresnet50-imagenet
+gpuplan recommend --gpu \tA100-80GB
+gpuplan recommend --gpu H\tH100
+gpuplan tco --gpu \tH100
+gpuplan catalog list --gpu \tA100-80GB
+gpuplan recommend --provider \taws
+gpuplan catalog list --provider \tgcp
+gpuplan recommend --purchase \tspot
+gpuplan recommend --purchase res\treserved_3y
+gpuplan recommend --objective \tbalanced
+gpuplan report --objective t\ttime
+gpuplan catalog list --sort \tprice
+gpuplan recommend --method \tqlora
+gpuplan recommend examples/x.yaml --gpu H100 --purchase \ton_demand'
+while IFS= read -r case_line; do
+    printf '%s\n' "${case_line%%$'\t'*}" >>"$work/queries"
+    printf '%s\n' "$case_line" >>"$work/expected"
+done <<<"$value_cases"
 run_completers
+# A completion after a value option offers only its values: no option names, no file names.
+for query in 'gpuplan --format ' 'gpuplan recommend --gpu '; do
+    grep -F -- "$query"$'\t' "$work/bash.out" | grep -q $'\t-' &&
+        fail "bash: '$query' offers options, not only values"
+done
+# zsh has no non-interactive completer: _gpuplan runs with the completion system's functions
+# stubbed, and what it would add is printed.
+zsh_values() { # $@: the words typed, the last one being completed
+    zsh -f -c 'compadd() { [[ $1 == -a ]] && print -rl -- ${(P)2}; }
+               _describe() { :; }; _files() { :; }; _message() { :; }
+               words=("$@"); CURRENT=$#; PREFIX=${words[CURRENT]}
+               source "$0"' "$work/_gpuplan" "$@"
+}
+for zsh_case in 'table:--format' 'A100-80GB:recommend --gpu' 'llama-70b-inference:report --preset' \
+    'aws:recommend --provider' 'spot:tco --purchase' 'balanced:recommend --objective' \
+    'never:--color'; do
+    # shellcheck disable=SC2086
+    zsh_values gpuplan ${zsh_case#*:} '' | grep -qx -- "${zsh_case%%:*}" ||
+        fail "zsh: 'gpuplan ${zsh_case#*:} ' does not offer ${zsh_case%%:*}"
+done
 while IFS= read -r line; do
     grep -qxF -- "$line" "$work/bash.out" || fail "bash: '${line%%$'\t'*}' does not complete to ${line#*$'\t'}"
     # fish completes short options (-o) only on their own; it is checked for long ones.

@@ -3,7 +3,9 @@
 # DevTools protocol by phone_check.mjs, which also takes a screenshot) and in a desktop window
 # (1200 px), and checks with the browser's own layout (a measuring script added to a copy of the
 # page, its findings read back through the protocol or --dump-dom) that the page does not scroll
-# sideways and that every text label of every inline SVG stays inside that SVG's box.
+# sideways, that every table is in a box that scrolls sideways (so a wide table is never cut:
+# overflow-x auto) and that box ends inside the window, and that every text label of every
+# inline SVG stays inside that SVG's box.
 # Usage: check_html.sh PAGE.html SCRATCH_DIR [GPUPLAN REPORT-ARGS...]: with GPUPLAN, the page is
 # first written by `GPUPLAN REPORT-ARGS... --format html -o PAGE.html`. Exit 0 when both widths
 # pass, 1 otherwise. Chromium's flags keep it off the network (the test machine has none).
@@ -17,7 +19,7 @@ if [ "$#" -gt 0 ]; then
 fi
 probe="$scratch/probe.html"
 # The measuring script goes just before </body>, after everything it measures.
-sed 's|</body>|<script>addEventListener("load",function(){var p=[];var w=document.documentElement.scrollWidth;if(w>innerWidth)p.push("page "+w+" px wide in a "+innerWidth+" px window");document.querySelectorAll("svg").forEach(function(s,i){var b=s.getBoundingClientRect();s.querySelectorAll("text").forEach(function(t){var r=t.getBoundingClientRect();if(r.left<b.left-0.5\|\|r.right>b.right+0.5\|\|r.top<b.top-0.5\|\|r.bottom>b.bottom+0.5)p.push("svg "+i+": label \\""+t.textContent+"\\" outside its box");});});var o=document.createElement("pre");o.id="gpuplan-check";o.textContent=p.length?p.join("\\n"):"ok";document.body.appendChild(o);});</script></body>|' "$page" >"$probe"
+sed 's|</body>|<script>addEventListener("load",function(){var p=[];var w=document.documentElement.scrollWidth;if(w>innerWidth)p.push("page "+w+" px wide in a "+innerWidth+" px window");document.querySelectorAll("svg").forEach(function(s,i){var b=s.getBoundingClientRect();s.querySelectorAll("text").forEach(function(t){var r=t.getBoundingClientRect();if(r.left<b.left-0.5\|\|r.right>b.right+0.5\|\|r.top<b.top-0.5\|\|r.bottom>b.bottom+0.5)p.push("svg "+i+": label \\""+t.textContent+"\\" outside its box");});});document.querySelectorAll("table").forEach(function(t,i){var c=t.parentElement,x=getComputedStyle(c).overflowX;if(x!="auto"\&\&x!="scroll")p.push("table "+i+": not in a box that scrolls sideways");else if(c.getBoundingClientRect().right>innerWidth+0.5)p.push("table "+i+": its box ends past the window");});var o=document.createElement("pre");o.id="gpuplan-check";o.textContent=p.length?p.join("\\n"):"ok";document.body.appendChild(o);});</script></body>|' "$page" >"$probe"
 status=0
 # The phone: 375 px emulated through the DevTools protocol (phone_check.mjs), since headless
 # Chromium opens no window narrower than 500 px; its screenshot is scratch/screenshot-375.png.

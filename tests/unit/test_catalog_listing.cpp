@@ -77,3 +77,34 @@ TEST_CASE("list_catalog names the closest GPU, provider or the missing rate", "[
     CHECK_THROWS_AS(list_catalog(catalog, {{}, {"aws"}, {}}, "XYZ"), UsageError);
     CHECK(list_catalog(catalog, {{}, {}, {"no-such-region"}}).instances.empty());
 }
+
+TEST_CASE("a listing that spans currencies converts to the base currency and names the rates",
+          "[listing]") {
+    const Catalog& catalog = embedded::catalog();
+    // alibaba prices in CNY, the others in USD: one column must not mix them.
+    const Listing mixed = list_catalog(catalog, {{"A100-80GB"}, {}, {}}, "", ListSort::price);
+    CHECK(mixed.currency == catalog.fx.base);
+    REQUIRE_FALSE(mixed.rates.empty());
+    for (const ListedRate& rate : mixed.rates) {
+        CHECK(rate.from == "CNY");
+        CHECK(rate.to == catalog.fx.base);
+        CHECK(rate.rate == Approx(*fx_rate(catalog, "CNY", catalog.fx.base, rate.rates_as_of)));
+    }
+    // Price order is by the per-GPU price the listing shows, ascending.
+    for (std::size_t i = 1; i < mixed.instances.size(); ++i) {
+        const auto& before = mixed.instances[i - 1].on_demand_per_gpu;
+        const auto& after = mixed.instances[i].on_demand_per_gpu;
+        if (before && after) {
+            CHECK(*before <= *after);
+        }
+    }
+    for (const InstanceSummary& s : mixed.instances) {
+        if (s.on_demand && s.instance->gpu_count > 0.0) {
+            CHECK(*s.on_demand_per_gpu == Approx(*s.on_demand / s.instance->gpu_count));
+        }
+    }
+    // One provider's own currency is kept as it is, and nothing is converted.
+    const Listing one = list_catalog(catalog, {{}, {"alibaba"}, {}});
+    CHECK(one.currency.empty());
+    CHECK(one.rates.empty());
+}

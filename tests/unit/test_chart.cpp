@@ -168,6 +168,55 @@ TEST_CASE("amounts that differ by more than 20x get a logarithmic axis", "[chart
     CHECK_FALSE(uses_log_scale(chart));
 }
 
+TEST_CASE("options that cannot run never set the axis or force a log scale", "[chart]") {
+    // A feasible 3,000 and a rejected 2,000,000: alone the rejected line would make the axis
+    // logarithmic and its top 10M.
+    CumulativeCostChart chart{"c",
+                              "USD",
+                              {{"on_demand", {0.0, 1000.0, 3000.0}, SeriesRole::chosen},
+                               {"self_built (rejected)", {0.0, 2e6, 2e6}, SeriesRole::rejected}}};
+    CHECK_FALSE(uses_log_scale(chart));
+    CHECK(scaled_series(chart).size() == 1);
+    const std::string svg = render_svg_chart(chart);
+    CHECK(svg.find("log scale") == std::string::npos);
+    // The axis tops out at the feasible line's nice ceiling (5k), not at the rejected 2M.
+    CHECK(svg.find(">5k</text>") != std::string::npos);
+    CHECK(svg.find("M</text>") == std::string::npos);
+    // The rejected line runs past the top and is clipped at the plot's edge.
+    CHECK(svg.find("<clipPath id=\"plot\">") != std::string::npos);
+    CHECK(svg.find("stroke-dasharray=\"6 4\" clip-path=\"url(#plot)\"") != std::string::npos);
+    // A cheap rejected line does not force a log scale either.
+    chart.series[1].values = {0.0, 10.0, 20.0};
+    chart.series[0].values = {0.0, 10000.0, 100000.0};
+    CHECK_FALSE(uses_log_scale(chart));
+    // With every line rejected, they are what the axis is scaled to.
+    chart.series[0].role = SeriesRole::rejected;
+    CHECK(scaled_series(chart).size() == 2);
+    CHECK(uses_log_scale(chart));
+}
+
+TEST_CASE("a per-month chart titles its axis with its unit and marks no resale", "[chart]") {
+    CumulativeCostChart chart;
+    chart.title = "Demand";
+    chart.measure = ChartMeasure::per_month;
+    chart.unit = "GPU-hours";
+    chart.series = {{"demand", {0.0, 900.0, 300.0, 700.0}},
+                    {"committed", {0.0, 500.0, 500.0, 500.0}}};
+    CHECK(amount_axis_title(chart) == "GPU-hours per month");
+    const std::string svg = render_svg_chart(chart);
+    CHECK(svg.find(">GPU-hours per month</text>") != std::string::npos);
+    CHECK(svg.find("Cumulative cost") == std::string::npos);
+    // The demand falls from 900 to 300: a month with less work, not a resale.
+    CHECK(svg.find("resale") == std::string::npos);
+    CHECK(svg.find("demand: at most 900 GPU-hours a month") != std::string::npos);
+    CHECK(svg.find("by month") == std::string::npos);
+    const std::string mermaid = render_mermaid_xychart(chart);
+    CHECK(mermaid.find("y-axis \"GPU-hours per month\" 0 --> 1000") != std::string::npos);
+    // A cumulative cost keeps its currency and its resale marks.
+    CHECK(amount_axis_title(resale_chart()) == "Cumulative cost (EUR)");
+    CHECK(render_svg_chart(resale_chart()).find("resale") != std::string::npos);
+}
+
 TEST_CASE("a long legend wraps inside the 800 px canvas", "[chart]") {
     const CumulativeCostChart chart{
         "c", "USD", {{std::string(200, 'x') + " " + std::string(40, 'y'), {0.0, 1.0}}}};

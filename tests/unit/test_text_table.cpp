@@ -9,15 +9,6 @@ using namespace gpuplan::report;
 
 namespace {
 
-std::size_t widest_line(const std::string& text) {
-    std::istringstream lines(text);
-    std::size_t widest = 0;
-    for (std::string line; std::getline(lines, line);) {
-        widest = std::max(widest, display_width(line));
-    }
-    return widest;
-}
-
 TextTable id_table() {
     TextTable table;
     table.add_column("#", Align::right);
@@ -118,4 +109,10 @@ TEST_CASE("a spilled last column keeps its cells whole: too wide, on a line of t
           "    nebius/eu-north1/gpu-h100-sxm_8gpu-128vcpu-1600gb/on_demand\n");
     // The other columns are not narrowed for it, and without a width nothing spills.
     CHECK(table.render_text(0).find("2  list  nebius/") != std::string::npos);
+}
+
+TEST_CASE("widest_line measures the widest line in terminal columns", "[text_table]") {
+    CHECK(widest_line("") == 0);
+    CHECK(widest_line("ab\nabcd\nabc") == 4);
+    CHECK(widest_line("ab\n\xe4\xb8\xad\xe6\x96\x87\n") == 4); // two CJK characters, 2 each
 }

@@ -48,20 +48,20 @@ expect_rc 0
 embedded_digest=$(json "d['catalog']['digest']")
 
 current="an undated download is refused against the catalog's dated prices"
-run catalog update --source "$base/good/" --cloud aws
+run --wide catalog update --source "$base/good/" --cloud aws
 expect_rc 0
 [ -f "$cache" ] && fail "an undated feed was stored"
 expect_out "aws: refused: the server states no date for $base/good/aws/vms.csv (no Last-Modified header, no commit date), and the catalog's own prices are dated 2026-07-09; it has no cached prices"
 expect_err "the price cache $cache is unchanged"
 
 current="a file older than the catalog's own prices is refused"
-run catalog update --source "$base/dated/2026-01-05/good" --cloud aws
+run --wide catalog update --source "$base/dated/2026-01-05/good" --cloud aws
 expect_rc 0
 [ -f "$cache" ] && fail "an older feed was stored"
 expect_out "aws: refused: $base/dated/2026-01-05/good/aws/vms.csv is dated 2026-01-05 (the server's Last-Modified date), older than the catalog's own prices of 2026-07-09"
 
 current="a good download fills the cache"
-run catalog update --source "$base/dated/2026-11-30/good/" --cloud aws --cloud lambda
+run --wide catalog update --source "$base/dated/2026-11-30/good/" --cloud aws --cloud lambda
 expect_rc 0
 [ -f "$cache" ] || fail "no cache file at $cache"
 expect_out "aws: "
@@ -126,7 +126,7 @@ expect_unchanged() {
 }
 
 current="a password in --source is used for the download and stored nowhere"
-run catalog update --source "http://gpuplan:s3cret-pw@${base#http://}/dated/2026-11-30/good" --cloud aws
+run --wide catalog update --source "http://gpuplan:s3cret-pw@${base#http://}/dated/2026-11-30/good" --cloud aws
 expect_rc 0
 grep -q "s3cret-pw" "$cache" && fail "the cache holds the password"
 run recommend --preset llama-7b-lora --provider aws --format json
@@ -136,20 +136,20 @@ case "$out" in *s3cret-pw*) fail "the provenance prints the password" ;; esac
 cp "$scratch/good.bin" "$cache"
 
 current="an older file is refused and the cached prices stay"
-run catalog update --source "$base/dated/2026-10-01/good" --cloud aws --cloud lambda
+run --wide catalog update --source "$base/dated/2026-10-01/good" --cloud aws --cloud lambda
 expect_rc 0
 expect_out "aws: refused: $base/dated/2026-10-01/good/aws/vms.csv is dated 2026-10-01 (the server's Last-Modified date), older than the cached prices of 2026-11-30; its cached prices stay"
 expect_out "lambda: refused: "
 expect_unchanged
 
 current="an undated file is refused against dated cached prices"
-run catalog update --source "$base/good" --cloud lambda
+run --wide catalog update --source "$base/good" --cloud lambda
 expect_rc 0
 expect_out "lambda: refused: the server states no date for $base/good/lambda/vms.csv (no Last-Modified header, no commit date), and the cached prices are dated 2026-11-30; its cached prices stay"
 expect_unchanged
 
 current="404 on one of the clouds: the others are stored, the failed one named"
-run catalog update --source "$base/dated/2026-12-01/good" --cloud aws --cloud nebius
+run --wide catalog update --source "$base/dated/2026-12-01/good" --cloud aws --cloud nebius
 expect_rc 1
 expect_err "$base/dated/2026-12-01/good/nebius/vms.csv: error: the server answered HTTP 404"
 expect_out "nebius: failed: $base/dated/2026-12-01/good/nebius/vms.csv: error: the server answered HTTP 404; it has no cached prices"
@@ -163,26 +163,26 @@ run catalog list --provider lambda --format json
 cp "$scratch/good.bin" "$cache"
 
 current="a body cut short of its announced length"
-run catalog update --source "$base/truncated/good" --cloud aws
+run --wide catalog update --source "$base/truncated/good" --cloud aws
 expect_rc 1
 expect_err "$base/truncated/good/aws/vms.csv: error: the download was cut short"
 expect_unchanged
 
 current="a file cut in the middle of a row (served whole)"
-run catalog update --source "$base/partial" --cloud aws
+run --wide catalog update --source "$base/partial" --cloud aws
 expect_rc 3
 expect_err "$base/partial/aws/vms.csv:"
 expect_unchanged
 
 current="bad CSV"
-run catalog update --source "$base/bad" --cloud aws --cloud lambda
+run --wide catalog update --source "$base/bad" --cloud aws --cloud lambda
 expect_rc 3
 expect_err "$base/bad/aws/vms.csv:3:"
 expect_err "AcceleratorCount"
 expect_unchanged
 
 current="a feed with no GPU offers gpuplan knows"
-run catalog update --source "$base/nogpu" --cloud aws
+run --wide catalog update --source "$base/nogpu" --cloud aws
 expect_rc 3
 expect_err "accelerator 'K80' left out"
 expect_err "holds no GPU offers gpuplan knows"
@@ -190,14 +190,14 @@ expect_unchanged
 
 current="connection refused"
 closed_port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1]); s.close()')
-run catalog update --source "http://127.0.0.1:$closed_port/good" --cloud aws
+run --wide catalog update --source "http://127.0.0.1:$closed_port/good" --cloud aws
 expect_rc 1
 expect_err "http://127.0.0.1:$closed_port/good/aws/vms.csv: error: "
 expect_unchanged
 
 current="a server that stops sending (timeout)"
 start=$(date +%s)
-run catalog update --source "$base/slow/good" --cloud aws --timeout 1
+run --wide catalog update --source "$base/slow/good" --cloud aws --timeout 1
 elapsed=$(($(date +%s) - start))
 expect_rc 1
 expect_err "error: timed out"
@@ -213,19 +213,19 @@ expect_err "the price cache $cache is left out"
 cp "$scratch/good.bin" "$cache"
 
 current="usage errors"
-run catalog update --source "ftp://127.0.0.1/good"
+run --wide catalog update --source "ftp://127.0.0.1/good"
 expect_rc 2
 expect_err "--source: expected an http:// or https:// URL"
-run catalog update --source "$base/good" --cloud AWS
+run --wide catalog update --source "$base/good" --cloud AWS
 expect_rc 2
 expect_err "--cloud: expected a SkyPilot cloud"
 run --offline catalog update --source "$base/good"
 expect_rc 2
-run catalog update --source "$base/good" --timeout 0
+run --wide catalog update --source "$base/good" --timeout 0
 expect_rc 2
 
 current="without XDG_CACHE_HOME the cache is HOME/.cache/gpuplan"
-XDG_CACHE_HOME= run catalog update --source "$base/dated/2026-11-30/good" --cloud aws
+XDG_CACHE_HOME= run --wide catalog update --source "$base/dated/2026-11-30/good" --cloud aws
 expect_rc 0
 [ -f "$HOME/.cache/gpuplan/prices.bin" ] || fail "no cache in $HOME/.cache/gpuplan"
 env -u XDG_CACHE_HOME -u HOME "$gpuplan" catalog update --source "$base/dated/2026-11-30/good" --cloud aws \
@@ -234,6 +234,24 @@ rc=$?
 err=$(cat "$scratch/.err")
 expect_rc 1
 expect_err "no folder for the price cache"
+
+current="the summary fits 80 columns and keeps every word whole"
+# The runs above pass --wide so that their sentences are checked whole; here the same download's
+# summary at the default 80 columns must have no longer line and no word that is not one of the
+# --wide summary's (a word cut or broken in two would be).
+run --wide catalog update --source "$base/dated/2026-11-30/good/" --cloud aws --cloud lambda
+wide_out=$out
+COLUMNS=80 run catalog update --source "$base/dated/2026-11-30/good/" --cloud aws --cloud lambda
+expect_rc 0
+over=$(awk 'length($0) > 80' <<<"$out")
+[ -z "$over" ] || fail "lines over 80 columns: $over"
+[ "$(awk 'length($0) > 80' <<<"$wide_out" | wc -l)" -gt 0 ] || fail "the --wide summary has no long line"
+set -f
+wide_words=" $(echo $wide_out) "
+for word in $out; do
+    case "$wide_words" in *" $word "*) ;; *) fail "'$word' is not a word of the --wide summary" ;; esac
+done
+set +f
 
 current="a progress line on a terminal"
 if command -v script >/dev/null; then

@@ -43,12 +43,29 @@ struct InstanceSummary {
     std::size_t regions = 0;         // distinct regions of its selected rows
     std::optional<double> on_demand; // cheapest, per instance-hour, in the listing's currency
     std::optional<double> spot;
-    Date as_of; // newest date of its selected dated rows
+    std::optional<double> on_demand_per_gpu; // on_demand per GPU-hour: what price order sorts by
+    std::optional<double> spot_per_gpu;      // spot per GPU-hour
+    Date as_of;                              // newest date of its selected dated rows
+};
+
+// A conversion a listing made: one `from` is `rate` `to`, at the catalog's rates of `rates_as_of`
+// (the newest date of the rate records used).
+struct ListedRate {
+    std::string from;
+    std::string to;
+    double rate = 0.0;
+    Date rates_as_of;
+
+    bool operator==(const ListedRate&) const = default;
 };
 
 // The pointers point into the catalog the listing was made from.
 struct Listing {
-    std::string currency;                   // prices converted to it; empty = each provider's own
+    // Prices converted to it: the currency asked for, else the catalog's base currency when the
+    // listed providers price in more than one (so one column never mixes currencies and price
+    // order compares like with like); empty = each provider's own, all the same.
+    std::string currency;
+    std::vector<ListedRate> rates;          // the conversions made, by from, to, rate and date
     ListSort sort = ListSort::gpu;          // the order of `instances`
     std::vector<ListedOffer> offers;        // in catalog order
     std::vector<const Gpu*> gpus;           // the GPU models listed, in catalog order
@@ -63,7 +80,7 @@ struct Listing {
 // The GPU models listed are the ones the filter names, else every model when nothing is
 // filtered, else the models of the listed offers. Throws UsageError for a filter naming an
 // unknown GPU or provider (with the closest name), or a currency the catalog cannot convert a
-// listed price to on its date.
+// listed price to on its date. A price is converted at the catalog's rates of its own date.
 [[nodiscard]] Listing list_catalog(const Catalog& catalog, const CatalogFilter& filter,
                                    const std::string& currency = {}, ListSort sort = ListSort::gpu);
 

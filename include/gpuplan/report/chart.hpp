@@ -25,11 +25,19 @@ struct ChartSeries {
     bool operator==(const ChartSeries&) const = default;
 };
 
-// A cumulative-cost chart; every series spans the same months (shorter ones are held flat).
+// What a chart's amounts are, which its axis title, legend and marks say.
+enum class ChartMeasure {
+    cumulative_cost, // money spent by the end of each month, in `currency`; a drop is a resale
+    per_month,       // a quantity in each month, in `unit` (`GPU-hours`); no resale, no chosen line
+};
+
+// A chart of amounts by month; every series spans the same months (shorter ones are held flat).
 struct CumulativeCostChart {
     std::string title;
-    std::string currency;
+    std::string currency; // cumulative_cost: the money's currency
     std::vector<ChartSeries> series;
+    ChartMeasure measure = ChartMeasure::cumulative_cost;
+    std::string unit{}; // per_month: what is counted (`GPU-hours`)
 
     bool operator==(const CumulativeCostChart&) const = default;
 };
@@ -43,8 +51,16 @@ struct CumulativeCostChart {
 // The series Mermaid draws: all but the rejected ones (Mermaid cannot dash a line), in order.
 [[nodiscard]] std::vector<ChartSeries> mermaid_series(const CumulativeCostChart& chart);
 
-// True when the SVG chart's amount axis is logarithmic: the lines' largest amount is more than
-// k_log_scale_ratio times the smallest line's final amount (both positive).
+// The amount axis's title: `Cumulative cost (USD)`, or `GPU-hours per month`.
+[[nodiscard]] std::string amount_axis_title(const CumulativeCostChart& chart);
+
+// The series the amount axis is scaled to: the options that can run (all but the rejected
+// ones), or every series when all are rejected. A rejected line beyond the axis is clipped at
+// the plot's edge, so an option that cannot run never sets or changes the scale.
+[[nodiscard]] std::vector<ChartSeries> scaled_series(const CumulativeCostChart& chart);
+
+// True when the SVG chart's amount axis is logarithmic: among scaled_series, the largest amount
+// is more than k_log_scale_ratio times the smallest line's final amount (both positive).
 [[nodiscard]] bool uses_log_scale(const CumulativeCostChart& chart);
 
 // Ratio of amounts above which the SVG chart switches to a logarithmic amount axis.
@@ -62,9 +78,10 @@ inline constexpr double k_log_scale_ratio = 20.0;
 inline constexpr std::size_t k_mermaid_month_labels = 13;
 
 // A standalone SVG document (UTF-8, XML declaration, no scripts or external references) with
-// axes fitted to the data (logarithmic per uses_log_scale), gridlines, one polyline per series
-// (the chosen one boldest with its amount written at its end, rejected ones dashed grey), a
-// `resale` mark where a line drops, and a legend that wraps inside the 800 px canvas.
+// axes fitted to scaled_series (logarithmic per uses_log_scale), gridlines, one polyline per
+// series (the chosen one boldest with its amount written at its end, rejected ones dashed grey
+// and clipped to the plot), for a cumulative cost a `resale` mark where a line drops, and a
+// legend that wraps inside the 800 px canvas.
 [[nodiscard]] std::string render_svg_chart(const CumulativeCostChart& chart);
 
 } // namespace gpuplan::report

@@ -75,6 +75,9 @@ private:
 // Number of terminal columns `text` occupies (UTF-8 code points; CJK wide characters count 2).
 [[nodiscard]] std::size_t display_width(const std::string& text);
 
+// The display_width of the widest line of `text`: whether a rendered table fits a terminal.
+[[nodiscard]] std::size_t widest_line(const std::string& text);
+
 // `text` broken into lines of at most `width` columns at spaces; a word longer than `width` is
 // broken after a `/`, `_` or `-` (not a leading one) where it can be, and is otherwise left
 // whole. Returns one empty line for empty text.

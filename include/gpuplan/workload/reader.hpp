@@ -111,4 +111,8 @@ void apply_overrides(Workload& workload, const WorkloadOverrides& overrides,
 [[nodiscard]] Workload workload_from_flags(const WorkloadOverrides& overrides,
                                            FieldHint hint = nullptr);
 
+// The values the workload field at `path` takes when it holds one of a list of names
+// (`/training/method`: full, lora, qlora), in their documented order; empty for any other field.
+[[nodiscard]] std::vector<std::string_view> field_choices(std::string_view path);
+
 } // namespace gpuplan::workload
