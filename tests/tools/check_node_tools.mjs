@@ -29,7 +29,7 @@ if (problems.length > 0) {
     console.error(`check_node_tools: error: tests/tools/node_modules: ${problem}`);
   }
   console.error('check_node_tools: run `npm ci --prefix tests/tools` in the source folder ' +
-                '(README, Quick start, first line)');
+                '(README, Quick start, second line)');
   process.exit(1);
 }
 console.log(`check_node_tools: ${Object.keys(wanted).length} packages installed on node ` +
