@@ -436,11 +436,44 @@ std::vector<int> replanned_units(const std::vector<Purchase>& purchases, std::si
     return out;
 }
 
-// Each workload's GPUs scaled in turn. The other pools are unaffected by a job's demand, so its
-// pool alone is re-planned (with its jobs kept there) and the rest of the NPV carried over.
+// The jobs the sensitivity analysis moves: the k_sensitivity_workloads with the most GPU-hours
+// as assigned (ties to the earlier job), in the portfolio's order.
+std::vector<std::size_t> sensitivity_jobs(const Problem& problem, const Solution& solution) {
+    std::vector<std::pair<double, std::size_t>> sizes;
+    sizes.reserve(problem.jobs.size());
+    for (std::size_t j = 0; j < problem.jobs.size(); ++j) {
+        const Demand& d = problem.jobs[j].candidates[solution.assignment[j]];
+        double gpu_hours = 0.0;
+        for (const double h : d.hours) {
+            gpu_hours += h * d.gpus;
+        }
+        sizes.emplace_back(-gpu_hours, j);
+    }
+    std::sort(sizes.begin(), sizes.end());
+    sizes.resize(std::min(sizes.size(), k_sensitivity_workloads));
+    std::vector<std::size_t> jobs;
+    jobs.reserve(sizes.size());
+    for (const auto& [size, j] : sizes) {
+        jobs.push_back(j);
+    }
+    std::sort(jobs.begin(), jobs.end());
+    return jobs;
+}
+
+// The largest workloads' GPUs scaled in turn (each re-plans its pool, a program as large as the
+// pool's jobs: all of them would make the work grow with the square of the portfolio). The other
+// pools are unaffected by a job's demand, so its pool alone is re-planned (with its jobs kept
+// there) and the rest of the NPV carried over.
 void add_sensitivity(FleetPlan& out, const Problem& problem, const Solution& solution,
                      const std::vector<int>& starts) {
-    for (std::size_t j = 0; j < problem.jobs.size(); ++j) {
+    const std::vector<std::size_t> moved = sensitivity_jobs(problem, solution);
+    if (moved.size() < problem.jobs.size()) {
+        out.assumptions.push_back(fmt::format(
+            "sensitivity: the {} workloads with the most GPU-hours of {}, each moved -30% and "
+            "+30% and its pool re-planned",
+            moved.size(), problem.jobs.size()));
+    }
+    for (const std::size_t j : moved) {
         const std::size_t pool = problem.jobs[j].candidates[solution.assignment[j]].pool;
         const PoolPart part = pool_part(problem, solution, pool);
         const std::vector<std::size_t> assigned(part.problem.jobs.size(), 0);

@@ -26,6 +26,9 @@ inline constexpr std::size_t k_candidates_per_workload = 3;
 // The demand forecast moved per workload in the sensitivity analysis.
 inline constexpr double k_sensitivity_low = 0.7;
 inline constexpr double k_sensitivity_high = 1.3;
+// Workloads the sensitivity analysis moves: the largest by GPU-hours (bounded work for a large
+// portfolio: each re-plans its pool).
+inline constexpr std::size_t k_sensitivity_workloads = 12;
 
 // One row of the commitment table.
 struct Commitment {
