@@ -94,9 +94,10 @@ Option Planner::base_option(const catalog::Gpu& gpu, const estimate::GpuEstimate
     option.fits = e.fits;
     option.gpu_hours = useful_gpu_hours(m_workload, e);
     constexpr double k_gb_per_gib = 1.073741824;
-    option.state_gb = m_workload.task == workload::Task::inference
-                          ? e.memory.weights_gib * e.model_parallel * k_gb_per_gib
-                          : e.checkpoint_gb;
+    option.state_gb =
+        static_cast<float>(m_workload.task == workload::Task::inference
+                               ? e.memory.weights_gib * e.model_parallel * k_gb_per_gib
+                               : e.checkpoint_gb);
     return option;
 }
 

@@ -199,13 +199,13 @@ struct Option {
     catalog::SoldAs sold_as = catalog::SoldAs::unknown;
     int nvlink_domain = 1;
     std::optional<int> cluster_max_nodes; // the largest cluster sold, nodes
+    // What a node's disk holds besides the data: one checkpoint (training) or the weights
+    // (inference), GB (a launch file's disk size). A float fills the padding after the optional.
+    float state_gb = 0.0F;
     std::vector<std::string> interconnect_sources;
     catalog::Capacity capacity = catalog::Capacity::unknown;
     PriceBasis price_basis = PriceBasis::snapshot;
     double startup_hours = 0.0; // per run: provisioning, boot and image, in wall_hours
-    // What a node's disk holds besides the data: one checkpoint (training) or the weights
-    // (inference), GB (a launch file's disk size).
-    double state_gb = 0.0;
     // What a soft answer rests on (undated or outlier prices, derived commitments, marketplace
     // capacity, quotes): indices into Plan::notes. Empty = a firm answer.
     RiskList risks;
