@@ -19,14 +19,6 @@ namespace {
 constexpr std::size_t k_screen_rows = 5;
 constexpr std::size_t k_least_rows = 3;
 
-bool is_service(const recommend::Recommendation& r) {
-    return r.workload.task == workload::Task::inference;
-}
-
-std::string wall_text(const recommend::Recommendation& r, const cost::Option& o) {
-    return is_service(r) ? format_fixed(o.wall_hours, 0) : format_duration(o.wall_hours);
-}
-
 // `llama (finetune): 12 months at 10%/yr, USD`.
 std::string headline(const recommend::Recommendation& r) {
     const workload::Workload& w = r.workload;
@@ -238,36 +230,33 @@ std::size_t line_count(const std::string& text) {
 // The commands that look closer or act: every section, a launch file for #1, fresh prices.
 std::string next_lines(const recommend::Recommendation& r, const Screen& screen,
                        std::size_t width) {
-    TextTable table;
-    table.add_column("flag");
-    table.add_column("does");
+    std::vector<std::pair<std::string, std::string>> flags; // flag, what it does
     if (!screen.details) {
-        table.add_row({"--details", "every table, rejection and rule"});
+        flags.emplace_back("--details", "every table, rejection and rule");
     }
     if (r.ranked.empty()) {
-        table.add_row({"--explain", "why each option failed, those the rules left out too"});
+        flags.emplace_back("--explain", "why each option failed, those the rules left out too");
     } else {
         for (const Launcher launcher : {Launcher::skypilot, Launcher::dstack}) {
             if (launch_refusal(launcher, r.shown(0)).empty()) {
-                table.add_row(
-                    {fmt::format("--emit {} FILE", to_string(launcher)),
-                     fmt::format("a {} task for #1 (--option N: row N)",
-                                 launcher == Launcher::skypilot ? "SkyPilot" : "dstack")});
+                flags.emplace_back(
+                    fmt::format("--emit {} FILE", to_string(launcher)),
+                    fmt::format("a {} task for #1 (--option N: row N)",
+                                launcher == Launcher::skypilot ? "SkyPilot" : "dstack"));
                 break;
             }
         }
     }
-    std::string out =
+    std::string out = wrap_lines(
         fmt::format("Next: add to {}\n", screen.command.empty() ? std::string("the command")
-                                                                : escape_control(screen.command));
-    out = wrap_lines(out, width);
-    // Each row as `  flag  does`, without the table's header and rule.
-    const std::string rows = table.render_text(0);
-    std::size_t from = rows.find('\n', rows.find('\n') + 1) + 1;
-    while (from < rows.size()) {
-        const std::size_t end = rows.find('\n', from);
-        out += "  " + rows.substr(from, end - from) + "\n";
-        from = end + 1;
+                                                                : escape_control(screen.command)),
+        width);
+    std::size_t flag_width = 0;
+    for (const auto& [flag, does] : flags) {
+        flag_width = std::max(flag_width, flag.size());
+    }
+    for (const auto& [flag, does] : flags) {
+        out += fmt::format("  {:<{}}  {}\n", flag, flag_width, does);
     }
     if (r.stale_prices) {
         out += "  or run `gpuplan catalog update` for current public prices\n";
@@ -277,15 +266,29 @@ std::string next_lines(const recommend::Recommendation& r, const Screen& screen,
 
 } // namespace
 
+bool is_service(const recommend::Recommendation& r) {
+    return r.workload.task == workload::Task::inference;
+}
+
+// Training: the wall time; a service: its hours a month.
+std::string wall_text(const recommend::Recommendation& r, const cost::Option& o) {
+    return is_service(r) ? format_fixed(o.wall_hours, 0) : format_duration(o.wall_hours);
+}
+
+std::string counts_text(const std::map<std::string, std::size_t>& counts) {
+    std::string text;
+    for (const auto& [code, count] : counts) {
+        text += fmt::format("{}{} {}", text.empty() ? "" : ", ", code, count);
+    }
+    return text;
+}
+
 std::string first_screen(const recommend::Recommendation& r, const Screen& screen,
                          std::size_t width) {
     std::string top = headline(r) + "\n";
     if (r.ranked.empty()) {
-        std::string counts;
-        for (const auto& [code, count] : r.rejection_counts) {
-            counts += fmt::format("{}{} {}", counts.empty() ? "" : ", ", code, count);
-        }
-        top += fmt::format("No feasible option: {} rejected ({}).\n", r.rejected.size(), counts);
+        top += fmt::format("No feasible option: {} rejected ({}).\n", r.rejected.size(),
+                           counts_text(r.rejection_counts));
         return wrap_lines(top, width) + "\n" + next_lines(r, screen, width);
     }
     const cost::Option& best = r.shown(0);

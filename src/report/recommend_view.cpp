@@ -384,14 +384,6 @@ std::string headline(const recommend::Recommendation& r) {
                        r.plan.currency);
 }
 
-std::string counts_text(const std::map<std::string, std::size_t>& counts) {
-    std::string text;
-    for (const auto& [code, count] : counts) {
-        text += fmt::format("{}{} {}", text.empty() ? "" : ", ", code, count);
-    }
-    return text;
-}
-
 // `per run 1.00 USD, per epoch 1.00 USD, ...` for the unit costs that apply.
 std::string unit_costs_text(const cost::UnitCosts& units, const std::string& currency) {
     std::string text;
@@ -416,15 +408,6 @@ std::string unit_costs_text(const cost::UnitCosts& units, const std::string& cur
 std::string where_text(const rank::Group& group) {
     std::string out = group.instances > 1 ? fmt::format("{} types, ", group.instances) : "";
     return out + fmt::format("{} region{}", group.regions, group.regions == 1 ? "" : "s");
-}
-
-bool is_service(const recommend::Recommendation& r) {
-    return r.workload.task == workload::Task::inference;
-}
-
-// Training: the wall time; a service: its hours a month.
-std::string wall_text(const recommend::Recommendation& r, const cost::Option& o) {
-    return is_service(r) ? format_fixed(o.wall_hours, 0) : format_duration(o.wall_hours);
 }
 
 std::string wall_header(const recommend::Recommendation& r) {
