@@ -237,6 +237,11 @@ void add_check_commands(CLI::App& app, Parsed& parsed) {
         ->add_option("--max-increase", options->max_increase,
                      "Limit on the cost increase over the baseline: 10% or an amount")
         ->type_name("PCT|AMOUNT");
+    check
+        ->add_option("--percentile", options->percentile,
+                     "90: hold the cost and time limits at the plan's P90 (recommend "
+                     "--uncertainty; a workload file is drawn with --seed 1)")
+        ->type_name("90");
     check->add_option("--today", options->today, "Date ages are measured to (default: today, UTC)")
         ->type_name("YYYY-MM-DD");
     check->callback([&parsed, options] {
@@ -336,6 +341,18 @@ void add_cost_options(CLI::App* command, CostFlags& flags) {
         ->check(whole_number(std::numeric_limits<std::int64_t>::max()));
 }
 
+// The decision-confidence flags of recommend, report and check (docs/cli.md).
+void add_uncertainty_options(CLI::App* command, RecommendOptions& options) {
+    command->add_flag("--uncertainty", options.uncertainty,
+                      "Monte Carlo over the uncertain inputs: P(best), P50/P90 cost and wall "
+                      "time per option, and where the top two swap (seeded by --seed)");
+    command
+        ->add_option("--draws", options.draws,
+                     fmt::format("Draws of --uncertainty (default {}, at most {})",
+                                 recommend::k_default_draws, recommend::k_max_draws))
+        ->type_name("N");
+}
+
 void add_recommend_command(CLI::App& app, Parsed& parsed) {
     auto recommend_options = std::make_shared<RecommendOptions>();
     CLI::App* recommend =
@@ -377,6 +394,7 @@ void add_recommend_command(CLI::App& app, Parsed& parsed) {
         ->add_option("--option", recommend_options->option,
                      "The option --emit writes: a row number of the table or an option id")
         ->type_name("N|ID");
+    add_uncertainty_options(recommend, *recommend_options);
     recommend->callback([&parsed, recommend_options] {
         parsed.action = [&parsed, recommend_options](Io& io) {
             return run_recommend(parsed.common, *recommend_options, io);
@@ -399,6 +417,7 @@ void add_report_command(CLI::App& app, Parsed& parsed) {
         "One row per option: do not group identical offers in several regions");
     report_command->add_flag("--accept-soft", report_options->recommend.accept_soft,
                              "Rank soft answers among the firm ones");
+    add_uncertainty_options(report_command, report_options->recommend);
     report_command
         ->add_option("--chart", report_options->chart,
                      "Also write the cumulative-cost chart as a standalone SVG")

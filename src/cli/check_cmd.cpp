@@ -64,11 +64,13 @@ bool is_workload_path(const std::string& path) {
 // --option can name any of them, and priced at larger GPU counts when it names one, ID@N); both
 // go through the same reader.
 gate::Plan load_plan(const std::string& path, const CommonOptions& common,
-                     const catalog::Catalog& catalog, const Io& io, const std::string& selector) {
+                     const catalog::Catalog& catalog, const Io& io, const std::string& selector,
+                     bool uncertainty) {
     if (is_workload_path(path)) {
         RecommendOptions options;
         options.input.path = path;
         options.top = 0;
+        options.uncertainty = uncertainty;
         if (selector.find('@') != std::string::npos) {
             options.counts = cost::GpuCounts::larger;
         }
@@ -134,6 +136,11 @@ gate::Thresholds thresholds_from(const CommonOptions& common, const CheckOptions
                          "--max-cost and its commitments with --max-commitment");
     }
     t.option = options.option;
+    t.percentile = options.percentile;
+    if (t.percentile != 0 && plan.fleet) {
+        throw UsageError("--percentile applies to a recommend plan; a fleet plan has no "
+                         "confidence block");
+    }
     if (options.max_increase) {
         if (!options.compare_to) {
             throw UsageError("--max-increase needs --compare-to BASE.json");
@@ -161,12 +168,19 @@ gate::Thresholds thresholds_from(const CommonOptions& common, const CheckOptions
 Exit run_check(const CommonOptions& common, const CheckOptions& options, Io& io) {
     const Date today = cli::today(io, options.today);
     const catalog::Catalog catalog = load_catalog(common);
-    const gate::Plan plan = load_plan(options.plan, common, catalog, io, options.option);
+    if (options.percentile != 0 && options.percentile != 90) {
+        throw UsageError(fmt::format("--percentile: expected 90 (the confidence block's P90), "
+                                     "got {}",
+                                     options.percentile));
+    }
+    const bool uncertainty = options.percentile != 0;
+    const gate::Plan plan =
+        load_plan(options.plan, common, catalog, io, options.option, uncertainty);
     check_option_exists(plan, options.option);
     const gate::Thresholds thresholds = thresholds_from(common, options, plan);
     std::optional<gate::Plan> base;
     if (options.compare_to) {
-        base = load_plan(*options.compare_to, common, catalog, io, options.option);
+        base = load_plan(*options.compare_to, common, catalog, io, options.option, uncertainty);
         if (base->fleet != plan.fleet) {
             throw UsageError("--compare-to: compare a fleet plan with a fleet plan and a recommend "
                              "plan with a recommend plan");

@@ -19,6 +19,7 @@ struct CheckOptions {
     std::optional<std::string> compare_to;
     std::optional<std::string> max_increase;
     std::optional<std::string> today; // YYYY-MM-DD; default the current UTC date
+    int percentile = 0;               // --percentile 90: gate on the confidence block's P90
 };
 
 // Exit::ok when every threshold holds, Exit::gate_failed when one fails (each named on stderr).

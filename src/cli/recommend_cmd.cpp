@@ -217,6 +217,11 @@ recommend::Recommendation make_recommendation(const CommonOptions& common,
                                                 : parse_duration_hours(common.max_catalog_age);
     const workload::Workload workload =
         timed("workload", [&] { return resolve_workload(options.input, common, catalog); });
+    if (options.draws < 1 || options.draws > recommend::k_max_draws) {
+        throw UsageError(fmt::format("--draws: expected a number of draws from 1 to {}",
+                                     recommend::k_max_draws));
+    }
+    const std::uint64_t seed = cost.seed;
     const recommend::Settings settings{.cost = std::move(cost),
                                        .objective = *objective,
                                        .rules = rule_use(options.rules),
@@ -227,7 +232,11 @@ recommend::Recommendation make_recommendation(const CommonOptions& common,
                                        .today = today(io),
                                        .max_price_age_days =
                                            age_limit ? *age_limit / k_hours_per_day
-                                                     : recommend::k_default_max_price_age_days};
+                                                     : recommend::k_default_max_price_age_days,
+                                       .uncertainty = {.draws = options.uncertainty ? options.draws
+                                                                                    : 0,
+                                                       .seed = seed,
+                                                       .inputs = workload.uncertainty}};
     const std::optional<decide::Tree> tree = tree_for(options.rules, catalog);
     recommend::Recommendation recommendation = timed("recommend", [&] {
         return recommend::recommend(workload, catalog, tree ? &*tree : nullptr, settings,

@@ -42,6 +42,8 @@ struct RecommendOptions {
     bool details = false;              // --details: every section after the first screen
     std::vector<std::string> emit;     // --emit KIND FILE, in pairs
     std::optional<std::string> option; // --option N|ID: the row --emit writes (default 1)
+    bool uncertainty = false;          // --uncertainty: the Monte Carlo confidence block
+    int draws = recommend::k_default_draws; // --draws N
     RulesChoice rules;
     // Not a flag: check prices the larger GPU counts (as --objective time does) to find an option
     // id ending in @N.

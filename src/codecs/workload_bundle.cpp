@@ -53,17 +53,23 @@ template <class A> void members(A& a, Reference& v) {
 template <class A> void members(A& a, Stage& v) {
     a(v.name), a(v.tokens), a(v.seq_len), a(v.global_batch_tokens);
 }
+template <class A> void members(A& a, FactorRange& v) {
+    a(v.low), a(v.high);
+}
+template <class A> void members(A& a, Uncertainty& v) {
+    a(v.estimate_error), a(v.price_error), a(v.spot_rate_factor), a(v.utilisation), a(v.demand);
+}
 template <class A> void members(A& a, Workload& v) {
     a(v.name), a(v.description), a(v.task), a(v.model), a(v.data), a(v.training), a(v.inference),
         a(v.schedule), a(v.horizon_months), a(v.constraints), a(v.finance), a(v.sources),
-        a(v.stages);
+        a(v.stages), a(v.uncertainty);
 }
 
 namespace {
 
 using codecs::enum_within;
 
-constexpr codecs::Header k_workload_header{0x574b4c44, 4}; // "WKLD", format 4
+constexpr codecs::Header k_workload_header{0x574b4c44, 5}; // "WKLD", format 5
 
 bool valid(const Workload& w) {
     return enum_within(w.task, Task::inference) && enum_within(w.model.family, Family::custom) &&

@@ -238,9 +238,27 @@ Outcome evaluate(const Plan& plan, const Thresholds& thresholds, const Plan* bas
         }
     }
     auto& checks = outcome.checks;
-    check_workload(plan, thresholds, *option, checks);
-    check_costs(plan, thresholds, *option, checks);
-    check_limits(plan, thresholds, *option, checks);
+    PlanOption judged = *option;
+    if (thresholds.percentile != 0) {
+        if (!option->cost_p90 || !option->wall_p90_hours) {
+            checks.push_back({"percentile", "", std::nullopt, 90.0, false,
+                              fmt::format("{} has no confidence block for {}; make the plan with "
+                                          "recommend --uncertainty",
+                                          plan.source, option->id)});
+            return outcome;
+        }
+        judged.total = *option->cost_p90;
+        judged.wall_hours = *option->wall_p90_hours;
+    }
+    const std::size_t first = checks.size();
+    check_workload(plan, thresholds, judged, checks);
+    check_costs(plan, thresholds, judged, checks);
+    check_limits(plan, thresholds, judged, checks);
+    if (thresholds.percentile != 0) {
+        for (std::size_t i = first; i < checks.size(); ++i) {
+            checks[i].message = fmt::format("P{} {}", thresholds.percentile, checks[i].message);
+        }
+    }
     if (thresholds.max_increase && base != nullptr) {
         check_increase(outcome, plan, *base, thresholds, checks);
     }

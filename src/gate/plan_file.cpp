@@ -220,6 +220,14 @@ void read_options(PlanWalker& walk, const json& options, Plan& plan) {
         if (entry.contains("prices_as_of") && !entry["prices_as_of"].is_null()) {
             option.prices_as_of = walk.date(entry, path, "prices_as_of");
         }
+        if (entry.contains("confidence") && !entry["confidence"].is_null()) {
+            if (const json* confidence = walk.object(entry, path, "confidence")) {
+                const std::string at = path + "/confidence";
+                option.cost_p90 = walk.number(*confidence, at, "cost_p90");
+                option.wall_p90_hours = walk.number(*confidence, at, "wall_p90_hours", true, 0.0,
+                                                    limits::k_max_hours);
+            }
+        }
         // Schema 1.2 groups identical offers: each of the others is the same option by its id.
         std::vector<std::string> identical;
         if (const json* others = walk.array(entry, path, "identical", false)) {

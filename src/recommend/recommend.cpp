@@ -197,6 +197,8 @@ Recommendation recommend(const workload::Workload& workload, const catalog::Cata
     if (settings.objective != rank::Objective::cost) {
         priced.counts = cost::GpuCounts::larger;
     }
+    // The Monte Carlo re-prices options from their itemised cash flows.
+    priced.itemise = priced.itemise || settings.uncertainty.draws > 0;
     // Applied rules still price what they exclude, to name the excluded options that would have
     // ranked high; the plan then keeps only what the rules allow.
     const RuleUse pricing = settings.rules == RuleUse::apply ? RuleUse::explain : settings.rules;
@@ -242,6 +244,10 @@ Recommendation recommend(const workload::Workload& workload, const catalog::Cata
         r.unit_costs.push_back(cost::unit_costs(workload, r.shown(i).total));
     }
     r.purchase_curves = purchase_curves(r);
+    if (settings.uncertainty.draws > 0) {
+        r.confidence = confidence(r, catalog, tree, settings.rules, settings.uncertainty,
+                                  settings.accept_soft ? rank::Soft::mixed : rank::Soft::after);
+    }
     return r;
 }
 

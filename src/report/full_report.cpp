@@ -2,6 +2,7 @@
 
 #include "gpuplan/report/decision_view.hpp"
 #include "gpuplan/report/text_table.hpp"
+#include "report/confidence_view.hpp"
 #include "report/workload_json.hpp"
 
 #include <algorithm>
@@ -454,6 +455,9 @@ std::string render_full_report(const recommend::Recommendation& r) {
     out += chart_section(r);
     out += break_even_section(r);
     out += sensitivity_section(r);
+    if (r.confidence) {
+        out += confidence_markdown(r) + "\n";
+    }
     out += decision_section(r);
     out += rejected_section(r);
     out += provenance_section(r);

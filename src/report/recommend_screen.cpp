@@ -1,5 +1,7 @@
 #include "report/recommend_screen.hpp"
 
+#include "report/confidence_view.hpp"
+
 #include "gpuplan/numbers.hpp"
 #include "gpuplan/report/escape.hpp"
 #include "gpuplan/report/launch.hpp"
@@ -302,6 +304,13 @@ std::string first_screen(const recommend::Recommendation& r, const Screen& scree
     const std::string soft = soft_line(r);
     if (!soft.empty()) {
         top += "  soft: " + soft + "\n";
+    }
+    const std::string confidence = confidence_line(r);
+    if (!confidence.empty()) {
+        top += "  confidence: " + confidence + "\n";
+        for (const std::string& flip : flip_lines(r)) {
+            top += "  flip: " + flip + "\n";
+        }
     }
     top = wrap_lines(top, width);
     const std::string next = next_lines(r, screen, width);

@@ -9,6 +9,7 @@
 #include "report/cost_outputs.hpp"
 #include "report/decision_json.hpp"
 #include "report/generator_json.hpp"
+#include "report/confidence_view.hpp"
 #include "report/recommend_screen.hpp"
 #include "report/workload_json.hpp"
 
@@ -323,6 +324,10 @@ std::string recommend_json(const recommend::Recommendation& r) {
         const cost::Option& shown = r.shown(i);
         ordered_json option = option_json(shown, plan.notes, i + 1, r.unit_costs.at(i));
         group_json(r, r.groups[i], option);
+        if (r.confidence) {
+            const recommend::OptionConfidence* c = option_confidence(r, i);
+            option["confidence"] = c != nullptr ? option_confidence_json(*c) : ordered_json(nullptr);
+        }
         options.push_back(std::move(option));
     }
     out["options"] = options;
@@ -373,6 +378,7 @@ std::string recommend_json(const recommend::Recommendation& r) {
     } else {
         out["stale_prices"] = nullptr;
     }
+    out["confidence"] = confidence_json(r);
     return out.dump(2) + "\n";
 }
 
@@ -660,6 +666,28 @@ std::string left_out_text(const recommend::Recommendation& r, bool markdown,
     return out;
 }
 
+// The confidence block on a terminal: the summary, the flips and each drawn option shown.
+std::string confidence_text(const recommend::Recommendation& r, const std::string& bullet) {
+    std::string out = "\nConfidence: #1 is " + confidence_line(r) + "\n";
+    for (const std::string& line : flip_lines(r)) {
+        out += bullet + line + "\n";
+    }
+    for (const recommend::OptionConfidence& o : r.confidence->options) {
+        if (o.group >= recommend::shown_count(r)) {
+            break;
+        }
+        out += fmt::format("{}#{}: best in {:.0f}%, meets the constraints in {:.0f}%, NPV P50 {} "
+                           "P90 {}, wall P90 {}\n",
+                           bullet, o.group + 1, 100.0 * o.p_best, 100.0 * o.p_meets,
+                           format_money(o.npv_p50, r.plan.currency),
+                           format_money(o.npv_p90, r.plan.currency),
+                           wall_text(r, r.shown(o.group)) == format_duration(o.wall_p90_hours)
+                               ? wall_text(r, r.shown(o.group))
+                               : format_duration(o.wall_p90_hours));
+    }
+    return out;
+}
+
 // The discounting, the exchange rates and the answer's notes.
 std::string assumptions_text(const recommend::Recommendation& r, bool markdown,
                              const std::string& bullet) {
@@ -687,6 +715,9 @@ std::string recommend_text(const recommend::Recommendation& r, bool markdown, st
     }
     if (!r.left_out.empty()) {
         out += left_out_text(r, markdown, bullet);
+    }
+    if (r.confidence) {
+        out += markdown ? "\n" + confidence_markdown(r) : confidence_text(r, bullet);
     }
     out += assumptions_text(r, markdown, bullet);
     if (r.decision) {

@@ -116,6 +116,17 @@ ordered_json workload_json(const workload::Workload& w) {
         }
         out["stages"] = stages;
     }
+    if (w.uncertainty != workload::Uncertainty{}) {
+        const workload::Uncertainty& u = w.uncertainty;
+        const auto range = [](const std::optional<workload::FactorRange>& r) {
+            return r ? ordered_json::array({r->low, r->high}) : ordered_json(nullptr);
+        };
+        out["uncertainty"] = {{"estimate_error", optional_json(u.estimate_error)},
+                              {"price_error", optional_json(u.price_error)},
+                              {"spot_rate_factor", optional_json(u.spot_rate_factor)},
+                              {"utilisation", range(u.utilisation)},
+                              {"demand", range(u.demand)}};
+    }
     return out;
 }
 

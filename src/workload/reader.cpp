@@ -536,6 +536,54 @@ void read_horizon(const YamlNode& node, double& months) {
     months = *value;
 }
 
+// A range [low, high] of a factor within `range`, low <= high.
+std::optional<FactorRange> factor_range(const YamlNode& node, const NumberRange& range) {
+    if (!node.expect_sequence()) {
+        return std::nullopt;
+    }
+    const std::vector<YamlNode> items = node.items();
+    if (items.size() != 2) {
+        node.error(fmt::format("expected [low, high], two numbers of {}", range.description));
+        return std::nullopt;
+    }
+    const auto low = items[0].as_number(range);
+    const auto high = items[1].as_number(range);
+    if (!low || !high) {
+        return std::nullopt;
+    }
+    if (*low > *high) {
+        node.error(fmt::format("expected [low, high] with low <= high, got [{:g}, {:g}]", *low,
+                               *high));
+        return std::nullopt;
+    }
+    return FactorRange{*low, *high};
+}
+
+// The spreads of the decision-confidence Monte Carlo (docs/workload-format.md, "uncertainty").
+void read_uncertainty(const YamlNode& node, Uncertainty& u) {
+    if (!node.expect_map({"estimate_error", "price_error", "spot_rate_factor", "utilisation",
+                          "demand"})) {
+        return;
+    }
+    constexpr NumberRange k_error{0.0, 1.0, true, "a fraction above 0 and at most 1"};
+    if (auto error = node.get("estimate_error")) {
+        u.estimate_error = fraction_of(*error, k_error);
+    }
+    if (auto error = node.get("price_error")) {
+        u.price_error = fraction_of(*error, k_error);
+    }
+    if (auto factor = node.get("spot_rate_factor")) {
+        u.spot_rate_factor = factor->as_number({1.0, 100.0, false, "a factor from 1 to 100"});
+    }
+    if (auto share = node.get("utilisation")) {
+        u.utilisation =
+            factor_range(*share, {0.0, 1.0, true, "a share above 0 and at most 1"});
+    }
+    if (auto demand = node.get("demand")) {
+        u.demand = factor_range(*demand, {0.0, 100.0, true, "a factor above 0 and at most 100"});
+    }
+}
+
 // The top-level lists: sources and stages.
 void read_lists(const YamlNode& root, Workload& workload) {
     if (auto sources = root.get("sources")) {
@@ -606,7 +654,7 @@ void read_workload_node(const detail::YamlNode& root, Workload& workload,
                         std::span<const std::string> currencies, const KnownPlaces& places) {
     if (!root.expect_map({"schema_version", "name", "description", "task", "model", "data",
                           "training", "inference", "schedule", "horizon_months", "constraints",
-                          "finance", "sources", "stages"}) ||
+                          "finance", "sources", "stages", "uncertainty"}) ||
         !supported_version(root)) {
         return;
     }
@@ -635,6 +683,9 @@ void read_workload_node(const detail::YamlNode& root, Workload& workload,
                          places);
     }
     read_lists(root, workload);
+    if (auto uncertainty = root.get("uncertainty")) {
+        read_uncertainty(*uncertainty, workload.uncertainty);
+    }
 }
 
 void report_missing(const detail::YamlNode& root, const Workload& workload, FieldHint hint) {

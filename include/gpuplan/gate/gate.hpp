@@ -28,6 +28,9 @@ struct PlanOption {
     std::optional<double> commitment;  // fleet plans: the money its commitments commit to
     bool meets_deadline = true;
     bool within_budget = true;
+    // The confidence block's P90 total and wall time (recommend --uncertainty); absent without.
+    std::optional<double> cost_p90;
+    std::optional<double> wall_p90_hours;
 
     bool operator==(const PlanOption&) const = default;
 };
@@ -88,6 +91,9 @@ struct Thresholds {
     std::string option = "best";                // `best` (rank 1) or an option id
     std::optional<IncreaseLimit> max_increase;  // against the baseline's same option
     std::optional<double> max_catalog_age_days; // on the option's prices (else the plan's oldest)
+    // 90: the cost and time limits (and the deadline and budget) hold at the confidence block's
+    // P90 instead of the point figures; 0 = the point figures.
+    int percentile = 0;
 
     bool operator==(const Thresholds&) const = default;
 };

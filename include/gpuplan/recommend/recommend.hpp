@@ -14,6 +14,7 @@
 #include "gpuplan/rank/view.hpp"
 #include "gpuplan/recommend/purchase_curves.hpp"
 #include "gpuplan/recommend/sensitivity.hpp"
+#include "gpuplan/recommend/uncertainty.hpp"
 #include "gpuplan/workload/workload.hpp"
 
 #include <cstddef>
@@ -47,6 +48,8 @@ struct Settings {
     // option's prices older than `max_price_age_days` (or of unknown date) are flagged.
     std::optional<Date> today;
     double max_price_age_days = 90.0; // k_default_max_price_age_days, or --max-catalog-age
+    // The Monte Carlo over the uncertain inputs (--uncertainty); draws 0 = none.
+    UncertaintySettings uncertainty;
 };
 
 // The age past which the best option's prices are flagged by default (docs/methodology.md,
@@ -163,6 +166,7 @@ struct Recommendation {
     std::optional<StalePrices> stale_prices;       // the best option's prices are old or undated
     bool explain = false; // full trace and every rejected option, rule exclusions included
     std::optional<Sensitivity> sensitivity; // with Settings::sensitivity
+    std::optional<Confidence> confidence;   // with Settings::uncertainty.draws > 0
     // The decision view (rank/view.hpp): the ranked options grouped (one group per option with
     // Settings::expand_regions), and indices into `groups` of the best per purchase option, the
     // best per GPU model, and the cost/time frontier (empty for inference: a service runs the

@@ -169,6 +169,26 @@ struct Stage {
     bool operator==(const Stage&) const = default;
 };
 
+// A range of a factor, low to high (uniformly drawn).
+struct FactorRange {
+    double low = 1.0;
+    double high = 1.0;
+
+    bool operator==(const FactorRange&) const = default;
+};
+
+// How uncertain the inputs are, overriding the defaults of the decision-confidence Monte Carlo
+// (docs/methodology.md C14; `recommend --uncertainty`).
+struct Uncertainty {
+    std::optional<double> estimate_error;   // median relative error of the estimator
+    std::optional<double> price_error;      // median relative error of a dated list price
+    std::optional<double> spot_rate_factor; // a sourced spot rate is within / and x this
+    std::optional<FactorRange> utilisation; // share of the planned work that happens
+    std::optional<FactorRange> demand;      // inference: factor on requests_per_second
+
+    bool operator==(const Uncertainty&) const = default;
+};
+
 struct Workload {
     std::string name;
     std::string description;
@@ -183,6 +203,7 @@ struct Workload {
     Finance finance;
     std::vector<Reference> sources;
     std::vector<Stage> stages; // empty: one stage of data.tokens at model.seq_len
+    Uncertainty uncertainty;
 
     bool operator==(const Workload&) const = default;
 };

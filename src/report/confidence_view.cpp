@@ -1,0 +1,249 @@
+#include "report/confidence_view.hpp"
+
+#include "gpuplan/numbers.hpp"
+#include "gpuplan/report/escape.hpp"
+
+#include <cmath>
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+namespace gpuplan::report {
+
+using nlohmann::ordered_json;
+
+namespace {
+
+constexpr int k_share_digits = 4;
+constexpr double k_clear_p_best = 0.95;
+
+std::string_view verdict(double p_best) {
+    return p_best >= k_clear_p_best                   ? "clear"
+           : p_best >= recommend::k_uncertain_p_best ? "likely"
+                                                      : "uncertain";
+}
+
+std::string_view deciding_words(recommend::UncertainInput input) {
+    switch (input) {
+    case recommend::UncertainInput::estimate:
+        return "the estimator's speed (MFU or throughput)";
+    case recommend::UncertainInput::prices:
+        return "prices";
+    case recommend::UncertainInput::spot_rate:
+        return "the spot interruption rate";
+    case recommend::UncertainInput::fx:
+        return "exchange rates";
+    case recommend::UncertainInput::utilisation:
+        return "how much of the planned work happens";
+    case recommend::UncertainInput::demand:
+        return "demand";
+    }
+    return "?";
+}
+
+std::string percent_text(double share) { return fmt::format("{:.0f}%", 100.0 * share); }
+
+// `#3` for a shown row's option, else its id.
+std::string who(const recommend::Recommendation& r, const std::string& id) {
+    for (std::size_t g = 0; g < recommend::shown_count(r); ++g) {
+        if (r.shown(g).id() == id) {
+            return fmt::format("#{}", g + 1);
+        }
+    }
+    return escape_control(id);
+}
+
+std::string flip_text(const recommend::Recommendation& r, const recommend::Flip& f) {
+    using recommend::UncertainInput;
+    if (!f.flag.empty()) {
+        const std::string winner = who(r, f.winner);
+        return f.input == UncertainInput::estimate
+                   ? fmt::format("{} ranks first if the MFU of every GPU is {} {:.3f} (#1's "
+                                 "estimate uses {:.3f}): {}",
+                                 winner, f.below ? "below" : "above", f.value, f.base, f.flag)
+               : f.input == UncertainInput::spot_rate
+                   ? fmt::format("{} ranks first if spot interruptions are {} {:.3g} per "
+                                 "node-hour (the spot option uses {:.3g}): {}",
+                                 winner, f.below ? "below" : "above", f.value, f.base, f.flag)
+                   : fmt::format("{} ranks first with a discount of {:.1f}% or more on {}: {}",
+                                 winner, 100.0 * f.value, escape_control(f.subject), f.flag);
+    }
+    std::string text;
+    switch (f.input) {
+    case UncertainInput::estimate:
+        text = fmt::format("#2 ranks above #1 if {} runs more than {:.1f}% slower than "
+                           "estimated (the other GPUs as estimated)",
+                           escape_control(f.subject), 100.0 * (1.0 - f.value));
+        break;
+    case UncertainInput::prices:
+        text = fmt::format("#2 ranks above #1 if its prices fall more than {:.1f}%",
+                           100.0 * f.value);
+        break;
+    case UncertainInput::spot_rate:
+        text = "#2 ranks above #1 at another spot interruption rate";
+        break;
+    case UncertainInput::fx:
+        text = fmt::format("#2 ranks above #1 if {} {} more than {:.1f}% against {}", f.subject,
+                           f.below ? "falls" : "rises",
+                           100.0 * std::abs(f.value - 1.0), r.plan.currency);
+        break;
+    case UncertainInput::utilisation:
+        text = fmt::format("#2 ranks above #1 if {} than {} of the planned work happens",
+                           f.below ? "less" : "more", percent_text(f.value));
+        break;
+    case UncertainInput::demand:
+        text = "#2 ranks above #1 at another demand";
+        break;
+    }
+    return text;
+}
+
+} // namespace
+
+const recommend::OptionConfidence* option_confidence(const recommend::Recommendation& r,
+                                                     std::size_t group) {
+    if (!r.confidence) {
+        return nullptr;
+    }
+    for (const recommend::OptionConfidence& c : r.confidence->options) {
+        if (c.group == group) {
+            return &c;
+        }
+    }
+    return nullptr;
+}
+
+std::string confidence_line(const recommend::Recommendation& r) {
+    if (!r.confidence || r.confidence->options.empty()) {
+        return {};
+    }
+    const recommend::Confidence& c = *r.confidence;
+    std::string out = fmt::format("best in {} of {} draws", percent_text(c.top_p_best),
+                                  format_thousands(static_cast<double>(c.draws)));
+    const std::string_view word = verdict(c.top_p_best);
+    if (word == "uncertain") {
+        out += c.deciding ? fmt::format(": UNCERTAIN, decided by {}", deciding_words(*c.deciding))
+                          : std::string(": UNCERTAIN");
+    } else {
+        out += fmt::format(" ({})", word);
+    }
+    if (c.runner_up) {
+        const recommend::OptionConfidence& o = c.options[*c.runner_up];
+        out += fmt::format("; #{} best in {}", o.group + 1, percent_text(o.p_best));
+    }
+    if (c.p_none > 0.0) {
+        out += fmt::format("; nothing meets every constraint in {}", percent_text(c.p_none));
+    }
+    if (r.objective == rank::Objective::cost) {
+        out += fmt::format("; expected regret {}", format_money(c.regret, r.plan.currency));
+    }
+    if (c.top_p_best < recommend::k_warn_p_best) {
+        out += "; warning: #1 is best in fewer than half the draws";
+    }
+    return out;
+}
+
+std::vector<std::string> flip_lines(const recommend::Recommendation& r) {
+    std::vector<std::string> out;
+    if (r.confidence) {
+        for (const recommend::Flip& f : r.confidence->flips) {
+            out.push_back(flip_text(r, f));
+        }
+    }
+    return out;
+}
+
+ordered_json option_confidence_json(const recommend::OptionConfidence& c) {
+    ordered_json out{{"p_best", round_to(c.p_best, k_share_digits)},
+                     {"cost_p50", round_money(c.cost_p50)},
+                     {"cost_p90", round_money(c.cost_p90)},
+                     {"npv_p50", round_money(c.npv_p50)},
+                     {"npv_p90", round_money(c.npv_p90)},
+                     {"wall_p90_hours", round_to(c.wall_p90_hours, k_json_hour_digits)},
+                     {"latency_p90_ms", c.latency_p90_ms
+                                            ? ordered_json(round_to(*c.latency_p90_ms, 2))
+                                            : ordered_json(nullptr)},
+                     {"p_meets", round_to(c.p_meets, k_share_digits)}};
+    return out;
+}
+
+ordered_json confidence_json(const recommend::Recommendation& r) {
+    if (!r.confidence) {
+        return nullptr;
+    }
+    const recommend::Confidence& c = *r.confidence;
+    ordered_json flips = ordered_json::array();
+    for (const recommend::Flip& f : c.flips) {
+        flips.push_back({{"input", recommend::to_string(f.input)},
+                         {"subject", f.subject},
+                         {"default", f.base},
+                         {"value", f.value},
+                         {"below", f.below},
+                         {"winner", f.winner},
+                         {"flag", f.flag.empty() ? ordered_json(nullptr) : ordered_json(f.flag)},
+                         {"message", flip_text(r, f)}});
+    }
+    ordered_json inputs = ordered_json::array();
+    for (const recommend::InputSpread& s : c.inputs) {
+        inputs.push_back({{"input", recommend::to_string(s.input)},
+                          {"distribution", s.what},
+                          {"source", s.source}});
+    }
+    const bool any = !c.options.empty();
+    return {{"draws", c.draws},
+            {"seed", c.seed},
+            {"drawn", c.options.size()},
+            {"groups_total", c.groups_total},
+            {"top_p_best", round_to(c.top_p_best, k_share_digits)},
+            {"verdict", any ? ordered_json(verdict(c.top_p_best)) : ordered_json(nullptr)},
+            {"p_none", round_to(c.p_none, k_share_digits)},
+            {"regret", round_money(c.regret)},
+            {"runner_up",
+             c.runner_up ? ordered_json(r.shown(c.options[*c.runner_up].group).id())
+                         : ordered_json(nullptr)},
+            {"deciding", c.deciding ? ordered_json(recommend::to_string(*c.deciding))
+                                    : ordered_json(nullptr)},
+            {"message", confidence_line(r)},
+            {"flips", flips},
+            {"inputs", inputs}};
+}
+
+std::string confidence_markdown(const recommend::Recommendation& r) {
+    if (!r.confidence) {
+        return {};
+    }
+    const recommend::Confidence& c = *r.confidence;
+    std::string out = "## Confidence\n\n";
+    if (c.options.empty()) {
+        return out + "No feasible option to draw.\n";
+    }
+    out += fmt::format("#1 is {}.\n\n", confidence_line(r));
+    for (const std::string& line : flip_lines(r)) {
+        out += "- " + escape_markdown_cell(line) + "\n";
+    }
+    if (!c.flips.empty()) {
+        out += "\n";
+    }
+    out += fmt::format("| # | P(best) | P(meets) | NPV P50 | NPV P90 | cost P90 | wall P90 | "
+                       "option |\n|---:|---:|---:|---:|---:|---:|---:|---|\n");
+    for (const recommend::OptionConfidence& o : c.options) {
+        if (o.group >= recommend::shown_count(r)) {
+            break;
+        }
+        out += fmt::format("| {} | {} | {} | {} | {} | {} | {} | {} |\n", o.group + 1,
+                           percent_text(o.p_best), percent_text(o.p_meets),
+                           format_fixed(o.npv_p50, 2), format_fixed(o.npv_p90, 2),
+                           format_fixed(o.cost_p90, 2), format_duration(o.wall_p90_hours),
+                           escape_markdown_cell(r.shown(o.group).id()));
+    }
+    out += fmt::format("\n{} draws (seed {}) of the {} best-ranked of {} option groups; each "
+                       "draw re-prices them from their cash flows:\n\n",
+                       format_thousands(static_cast<double>(c.draws)), c.seed, c.options.size(),
+                       c.groups_total);
+    for (const recommend::InputSpread& s : c.inputs) {
+        out += fmt::format("- {}: {} ({})\n", recommend::to_string(s.input),
+                           escape_markdown_cell(s.what), escape_markdown_cell(s.source));
+    }
+    return out;
+}
+
+} // namespace gpuplan::report
