@@ -322,7 +322,8 @@ double price_error(const cost::Option& option) {
     return k_quote_error;
 }
 
-// The spread of an offer's own price (its basis) and of its drift with age (lognormal sigmas).
+// The spread of an offer's own price (its basis, drawn alone) and of what it shares with the
+// provider's product (drift with age; a derived discount), as lognormal sigmas.
 std::pair<double, double> price_sigmas(const cost::Option& option,
                                        const std::optional<Date>& today,
                                        const UncertaintyInputs& inputs) {
@@ -338,7 +339,12 @@ std::pair<double, double> price_sigmas(const cost::Option& option,
                                                       option.prices_as_of->days_since_epoch()) /
                                       365.25);
     }
-    return {basis, sigma_of(k_price_drift_per_year) * age_years};
+    const double drift = sigma_of(k_price_drift_per_year) * age_years;
+    // A derived commitment is one discount applied to every region: its error is shared.
+    if (option.price_basis == cost::PriceBasis::derived) {
+        return {0.0, std::hypot(basis, drift)};
+    }
+    return {basis, drift};
 }
 
 // The annual volatility of `currency` against the base, pooled over the catalog's dated rates.
@@ -1019,7 +1025,7 @@ Confidence confidence(const Recommendation& r, const catalog::Catalog& catalog,
             c.runner_up = i;
         }
     }
-    if (c.top_p_best < 1.0) {
+    if (c.top_p_best < k_clear_p_best) {
         double gain = 0.0;
         for (const InputSpread& spread : c.inputs) {
             const double share = top_share(model, u, Frozen{spread.input});

@@ -14,10 +14,9 @@ using nlohmann::ordered_json;
 namespace {
 
 constexpr int k_share_digits = 4;
-constexpr double k_clear_p_best = 0.95;
 
 std::string_view verdict(double p_best) {
-    return p_best >= k_clear_p_best                   ? "clear"
+    return p_best >= recommend::k_clear_p_best       ? "clear"
            : p_best >= recommend::k_uncertain_p_best ? "likely"
                                                       : "uncertain";
 }
@@ -40,7 +39,16 @@ std::string_view deciding_words(recommend::UncertainInput input) {
     return "?";
 }
 
-std::string percent_text(double share) { return fmt::format("{:.0f}%", 100.0 * share); }
+// `72%`; a share that rounds to 0 or 100 but is not says so (`<1%`, `>99%`).
+std::string percent_text(double share) {
+    if (share > 0.0 && share < 0.005) {
+        return "<1%";
+    }
+    if (share < 1.0 && share > 0.995) {
+        return ">99%";
+    }
+    return fmt::format("{:.0f}%", 100.0 * share);
+}
 
 // `#3` for a shown row's option, else its id.
 std::string who(const recommend::Recommendation& r, const std::string& id) {
@@ -64,7 +72,7 @@ std::string flip_text(const recommend::Recommendation& r, const recommend::Flip&
                    ? fmt::format("{} ranks first if spot interruptions are {} {:.3g} per "
                                  "node-hour (the spot option uses {:.3g}): {}",
                                  winner, f.below ? "below" : "above", f.value, f.base, f.flag)
-                   : fmt::format("{} ranks first with a discount of {:.1f}% or more on {}: {}",
+                   : fmt::format("{} ranks first with a discount over {:.2f}% on {}: {}",
                                  winner, 100.0 * f.value, escape_control(f.subject), f.flag);
     }
     std::string text;
@@ -175,8 +183,8 @@ ordered_json confidence_json(const recommend::Recommendation& r) {
     for (const recommend::Flip& f : c.flips) {
         flips.push_back({{"input", recommend::to_string(f.input)},
                          {"subject", f.subject},
-                         {"default", f.base},
-                         {"value", f.value},
+                         {"default", round_significant(f.base, 6)},
+                         {"value", round_significant(f.value, 6)},
                          {"below", f.below},
                          {"winner", f.winner},
                          {"flag", f.flag.empty() ? ordered_json(nullptr) : ordered_json(f.flag)},

@@ -105,7 +105,8 @@ struct Confidence {
     // Mean extra NPV of the top option over each draw's best (output currency).
     double regret = 0.0;
     std::optional<std::size_t> runner_up; // index into `options` of the most frequent other best
-    // The input that decides the answer: freezing it at its value gains the top option the most.
+    // The input that decides an answer that is not clear: freezing it at its value gains the top
+    // option the most.
     std::optional<UncertainInput> deciding;
     std::vector<Flip> flips;
     std::vector<InputSpread> inputs;
@@ -113,7 +114,9 @@ struct Confidence {
     bool operator==(const Confidence&) const = default;
 };
 
-// The P(best) below which the answer is called uncertain, and below which it is a warning.
+// The P(best) from which the answer is called clear (no input decides it), below which it is
+// uncertain, and below which it is a warning.
+inline constexpr double k_clear_p_best = 0.95;
 inline constexpr double k_uncertain_p_best = 0.8;
 inline constexpr double k_warn_p_best = 0.5;
 
