@@ -222,21 +222,20 @@ recommend::Recommendation make_recommendation(const CommonOptions& common,
                                      recommend::k_max_draws));
     }
     const std::uint64_t seed = cost.seed;
-    const recommend::Settings settings{.cost = std::move(cost),
-                                       .objective = *objective,
-                                       .rules = rule_use(options.rules),
-                                       .top = options.top,
-                                       .sensitivity = with_sensitivity,
-                                       .expand_regions = options.expand_regions,
-                                       .accept_soft = options.accept_soft || common.accept_soft,
-                                       .today = today(io),
-                                       .max_price_age_days =
-                                           age_limit ? *age_limit / k_hours_per_day
-                                                     : recommend::k_default_max_price_age_days,
-                                       .uncertainty = {.draws = options.uncertainty ? options.draws
-                                                                                    : 0,
-                                                       .seed = seed,
-                                                       .inputs = workload.uncertainty}};
+    const recommend::Settings settings{
+        .cost = std::move(cost),
+        .objective = *objective,
+        .rules = rule_use(options.rules),
+        .top = options.top,
+        .sensitivity = with_sensitivity,
+        .expand_regions = options.expand_regions,
+        .accept_soft = options.accept_soft || common.accept_soft,
+        .today = today(io),
+        .max_price_age_days =
+            age_limit ? *age_limit / k_hours_per_day : recommend::k_default_max_price_age_days,
+        .uncertainty = {.draws = options.uncertainty ? options.draws : 0,
+                        .seed = seed,
+                        .inputs = workload.uncertainty}};
     const std::optional<decide::Tree> tree = tree_for(options.rules, catalog);
     recommend::Recommendation recommendation = timed("recommend", [&] {
         return recommend::recommend(workload, catalog, tree ? &*tree : nullptr, settings,

@@ -39,10 +39,10 @@ struct RecommendOptions {
     bool expand_regions = false; // --expand-regions: one row per option, identical ones too
     bool accept_soft = false;    // --accept-soft: soft answers rank among the firm ones
     bool fail_if_none = false;
-    bool details = false;              // --details: every section after the first screen
-    std::vector<std::string> emit;     // --emit KIND FILE, in pairs
-    std::optional<std::string> option; // --option N|ID: the row --emit writes (default 1)
-    bool uncertainty = false;          // --uncertainty: the Monte Carlo confidence block
+    bool details = false;                   // --details: every section after the first screen
+    std::vector<std::string> emit;          // --emit KIND FILE, in pairs
+    std::optional<std::string> option;      // --option N|ID: the row --emit writes (default 1)
+    bool uncertainty = false;               // --uncertainty: the Monte Carlo confidence block
     int draws = recommend::k_default_draws; // --draws N
     RulesChoice rules;
     // Not a flag: check prices the larger GPU counts (as --objective time does) to find an option

@@ -195,6 +195,20 @@ int read_rank(PlanWalker& walk, const json& entry, const std::string& path) {
     return 0;
 }
 
+// An option's P90 figures from its confidence block (recommend --uncertainty), when it has one.
+void read_confidence(PlanWalker& walk, const json& entry, const std::string& path,
+                     PlanOption& option) {
+    if (!entry.contains("confidence") || entry["confidence"].is_null()) {
+        return;
+    }
+    if (const json* confidence = walk.object(entry, path, "confidence")) {
+        const std::string at = path + "/confidence";
+        option.cost_p90 = walk.number(*confidence, at, "cost_p90");
+        option.wall_p90_hours =
+            walk.number(*confidence, at, "wall_p90_hours", true, 0.0, limits::k_max_hours);
+    }
+}
+
 void read_options(PlanWalker& walk, const json& options, Plan& plan) {
     for (std::size_t i = 0; i < options.size(); ++i) {
         const std::string path = fmt::format("/options/{}", i);
@@ -220,14 +234,7 @@ void read_options(PlanWalker& walk, const json& options, Plan& plan) {
         if (entry.contains("prices_as_of") && !entry["prices_as_of"].is_null()) {
             option.prices_as_of = walk.date(entry, path, "prices_as_of");
         }
-        if (entry.contains("confidence") && !entry["confidence"].is_null()) {
-            if (const json* confidence = walk.object(entry, path, "confidence")) {
-                const std::string at = path + "/confidence";
-                option.cost_p90 = walk.number(*confidence, at, "cost_p90");
-                option.wall_p90_hours = walk.number(*confidence, at, "wall_p90_hours", true, 0.0,
-                                                    limits::k_max_hours);
-            }
-        }
+        read_confidence(walk, entry, path, option);
         // Schema 1.2 groups identical offers: each of the others is the same option by its id.
         std::vector<std::string> identical;
         if (const json* others = walk.array(entry, path, "identical", false)) {

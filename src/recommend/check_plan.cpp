@@ -45,24 +45,22 @@ gate::Plan check_plan(const Recommendation& r, std::string source) {
         const cost::Option& o = r.plan.options()[r.ranked[i]];
         const auto confidence = drawn.find(r.ranked[i]);
         const OptionConfidence* p90 = confidence == drawn.end() ? nullptr : confidence->second;
-        out.options.push_back({.rank = static_cast<int>(i + 1),
-                               .id = o.id(),
-                               .purchase = std::string(gpuplan::to_string(o.purchase)),
-                               .wall_hours = round_to(o.wall_hours, k_json_hour_digits),
-                               .total = round_money(o.total),
-                               .npv = round_money(o.npv),
-                               .max_monthly = round_money(o.max_monthly),
-                               .prices_as_of = o.prices_as_of,
-                               .commitment = std::nullopt,
-                               .meets_deadline = o.meets_deadline,
-                               .within_budget = o.within_budget,
-                               .cost_p90 = p90 != nullptr
-                                                   ? std::optional(round_money(p90->cost_p90))
-                                                   : std::nullopt,
-                               .wall_p90_hours =
-                                   p90 != nullptr ? std::optional(round_to(p90->wall_p90_hours,
-                                                                           k_json_hour_digits))
-                                                  : std::nullopt});
+        out.options.push_back(
+            {.rank = static_cast<int>(i + 1),
+             .id = o.id(),
+             .purchase = std::string(gpuplan::to_string(o.purchase)),
+             .wall_hours = round_to(o.wall_hours, k_json_hour_digits),
+             .total = round_money(o.total),
+             .npv = round_money(o.npv),
+             .max_monthly = round_money(o.max_monthly),
+             .prices_as_of = o.prices_as_of,
+             .commitment = std::nullopt,
+             .meets_deadline = o.meets_deadline,
+             .within_budget = o.within_budget,
+             .cost_p90 = p90 != nullptr ? std::optional(round_money(p90->cost_p90)) : std::nullopt,
+             .wall_p90_hours =
+                 p90 != nullptr ? std::optional(round_to(p90->wall_p90_hours, k_json_hour_digits))
+                                : std::nullopt});
     }
     out.rejected.reserve(r.rejected.size());
     for (std::size_t index : r.rejected) {

@@ -45,6 +45,9 @@ constexpr double k_sourced_spot_factor = 2.0;
 constexpr double k_default_fx_sigma = 0.05;
 // Flip search: bisection steps, and the MFU range searched.
 constexpr int k_bisection_steps = 30;
+// Draws of each run that freezes one input to find the one that decides (the same seed, so
+// the runs differ only by the frozen input).
+constexpr int k_deciding_draws = 500;
 // Bisection steps on the whole pipeline (each one re-prices every option).
 constexpr int k_pipeline_steps = 10;
 constexpr double k_min_mfu = 0.02;
@@ -77,7 +80,9 @@ private:
     std::uint64_t m_state;
 };
 
-double sigma_of(double median_error) { return std::log1p(median_error) / k_z75; }
+double sigma_of(double median_error) {
+    return std::log1p(median_error) / k_z75;
+}
 
 bool priced_item(std::size_t item) {
     switch (static_cast<Item>(item)) {
@@ -206,10 +211,9 @@ public:
             m.utilisation && frozen.moves(UncertainInput::utilisation)
                 ? m.utilisation->low + (m.utilisation->high - m.utilisation->low) * u_draw
                 : 1.0;
-        const double demand =
-            m.demand && frozen.moves(UncertainInput::demand)
-                ? m.demand->low + (m.demand->high - m.demand->low) * d_draw
-                : 1.0;
+        const double demand = m.demand && frozen.moves(UncertainInput::demand)
+                                  ? m.demand->low + (m.demand->high - m.demand->low) * d_draw
+                                  : 1.0;
         const std::size_t n = m.drawn.size();
         out.npv.resize(n);
         out.total.resize(n);
@@ -324,8 +328,7 @@ double price_error(const cost::Option& option) {
 
 // The spread of an offer's own price (its basis, drawn alone) and of what it shares with the
 // provider's product (drift with age; a derived discount), as lognormal sigmas.
-std::pair<double, double> price_sigmas(const cost::Option& option,
-                                       const std::optional<Date>& today,
+std::pair<double, double> price_sigmas(const cost::Option& option, const std::optional<Date>& today,
                                        const UncertaintyInputs& inputs) {
     double basis = sigma_of(price_error(option));
     if (inputs.price_error && option.price_basis == cost::PriceBasis::list) {
@@ -404,26 +407,52 @@ void split_items(const cost::Plan& plan, const cost::Option& option, Drawn& d) {
     }
 }
 
+// Estimates of the drawn options' configurations, each made once: many offers share one.
+class Estimates {
+public:
+    Estimates(const workload::Workload& w, const catalog::Catalog& catalog)
+        : m_workload(w), m_catalog(catalog) {}
+
+    const estimate::GpuEstimate& get(const catalog::Gpu& gpu, const cost::Option& o) {
+        const std::string key = fmt::format("{}|{}|{}|{}|{}", gpu.name, o.gpus_per_node, o.nvlink,
+                                            o.network_gbps.value_or(-1.0), o.gpu_count);
+        auto it = m_done.find(key);
+        if (it == m_done.end()) {
+            estimate::NodeShape shape;
+            shape.gpus_per_node = o.gpus_per_node;
+            shape.nvlink = o.nvlink;
+            shape.network_gbps = o.network_gbps;
+            it = m_done
+                     .emplace(key,
+                              estimate::estimate(m_workload, gpu, shape, o.gpu_count, m_catalog))
+                     .first;
+        }
+        return it->second;
+    }
+
+private:
+    const workload::Workload& m_workload;
+    const catalog::Catalog& m_catalog;
+    std::map<std::string, estimate::GpuEstimate> m_done;
+};
+
 // A service's needs (speed factors) and a training option's judged wall time, from the estimate
 // of its configuration.
-void estimate_needs(const Recommendation& r, const catalog::Catalog& catalog, Drawn& d) {
+void estimate_needs(const Recommendation& r, const catalog::Catalog& catalog, Estimates& estimates,
+                    Drawn& d) {
     const cost::Option& o = *d.option;
     const workload::Workload& w = r.workload;
     const bool spot = o.purchase == PurchaseOption::spot;
     if (spot && o.p90_wall_hours && o.wall_hours > 0.0) {
         d.judged_ratio = *o.p90_wall_hours / o.wall_hours;
     }
-    const bool needs_estimate = w.task == workload::Task::inference ||
-                                (w.constraints.deadline_hours.has_value() && !spot);
+    const bool needs_estimate =
+        w.task == workload::Task::inference || (w.constraints.deadline_hours.has_value() && !spot);
     const catalog::Gpu* gpu = catalog::find_gpu(catalog, o.gpu);
     if (!needs_estimate || gpu == nullptr || !o.gpu_slice.empty()) {
         return;
     }
-    estimate::NodeShape shape;
-    shape.gpus_per_node = o.gpus_per_node;
-    shape.nvlink = o.nvlink;
-    shape.network_gbps = o.network_gbps;
-    const estimate::GpuEstimate e = estimate::estimate(w, *gpu, shape, o.gpu_count, catalog);
+    const estimate::GpuEstimate& e = estimates.get(*gpu, o);
     if (w.task != workload::Task::inference) {
         if (e.goodput && o.wall_hours > 0.0) {
             const double margin = e.goodput->confidence_wall_hours - e.goodput->expected_wall_hours;
@@ -450,6 +479,23 @@ void estimate_needs(const Recommendation& r, const catalog::Catalog& catalog, Dr
     need(in.tpot_ms, t.tpot_p50_ms, t.tpot_p90_ms);
 }
 
+// A spot option's interruption figures (its spot_risk note) and the span its rate is drawn in.
+void spot_of(const cost::Plan& plan, const cost::Option& o, const UncertaintyInputs& inputs,
+             Keys& spots, Drawn& d) {
+    const cost::Note* note = spot_note(plan, o);
+    if (note == nullptr) {
+        return;
+    }
+    d.spot_key = spots.intern(fmt::format("{}|{}|{}", o.provider, o.region, o.instance));
+    d.spot = {note->figures[0], note->figures[3], note->figures[5]};
+    d.spot_nodes = static_cast<int>(note->figures[1]);
+    d.spot_wall_factor = note->figures[6] > 0.0 ? note->figures[6] : 1.0;
+    const bool placeholder =
+        note->subject == cost::k_rate_from_provider || note->subject == cost::k_rate_from_gpuplan;
+    d.spot_span =
+        inputs.spot_rate_factor.value_or(placeholder ? k_spot_rate_swing : k_sourced_spot_factor);
+}
+
 std::string price_key(const cost::Option& o) {
     return fmt::format("{}|{}|{}", o.provider, o.gpu, to_string(o.purchase));
 }
@@ -459,8 +505,8 @@ Model make_model(const Recommendation& r, const catalog::Catalog& catalog,
     Model m;
     const workload::Workload& w = r.workload;
     m.inference = w.task == workload::Task::inference;
-    const double error = u.inputs.estimate_error.value_or(m.inference ? k_serving_error
-                                                                       : k_training_error);
+    const double error =
+        u.inputs.estimate_error.value_or(m.inference ? k_serving_error : k_training_error);
     m.estimate_sigma = sigma_of(error);
     m.utilisation = u.inputs.utilisation;
     m.demand = m.inference ? u.inputs.demand : std::nullopt;
@@ -478,8 +524,7 @@ Model make_model(const Recommendation& r, const catalog::Catalog& catalog,
     Keys spots;
     Keys currencies;
     const double horizon_years = std::max(r.plan.horizon_months, 1.0) / 12.0;
-    const double placeholder_span = u.inputs.spot_rate_factor.value_or(k_spot_rate_swing);
-    const double sourced_span = u.inputs.spot_rate_factor.value_or(k_sourced_spot_factor);
+    Estimates estimates(w, catalog);
     m.drawn.reserve(drawn_groups);
     for (std::size_t g = 0; g < drawn_groups; ++g) {
         const cost::Option& o = r.shown(g);
@@ -494,15 +539,7 @@ Model make_model(const Recommendation& r, const catalog::Catalog& catalog,
         d.price_key = prices.intern(price_key(o));
         std::tie(d.row_sigma, d.drift_sigma) = price_sigmas(o, r.settings.today, u.inputs);
         if (o.purchase == PurchaseOption::spot) {
-            if (const cost::Note* note = spot_note(r.plan, o)) {
-                d.spot_key = spots.intern(fmt::format("{}|{}|{}", o.provider, o.region, o.instance));
-                d.spot = {note->figures[0], note->figures[3], note->figures[5]};
-                d.spot_nodes = static_cast<int>(note->figures[1]);
-                d.spot_wall_factor = note->figures[6] > 0.0 ? note->figures[6] : 1.0;
-                const bool placeholder = note->subject == cost::k_rate_from_provider ||
-                                         note->subject == cost::k_rate_from_gpuplan;
-                d.spot_span = placeholder ? placeholder_span : sourced_span;
-            }
+            spot_of(r.plan, o, u.inputs, spots, d);
         }
         if (o.price_currency != r.plan.currency && !o.price_currency.empty()) {
             const std::size_t before = currencies.size();
@@ -513,8 +550,8 @@ Model make_model(const Recommendation& r, const catalog::Catalog& catalog,
                 m.fx_sigma.push_back(annual * std::sqrt(horizon_years / 3.0));
             }
         }
-        estimate_needs(r, catalog, d);
-        m.drawn.push_back(std::move(d));
+        estimate_needs(r, catalog, estimates, d);
+        m.drawn.push_back(d);
     }
     m.gpus = gpus.size();
     m.prices = prices.size();
@@ -546,8 +583,8 @@ double quantile(std::vector<double>& values, double q) {
     if (values.empty()) {
         return 0.0;
     }
-    const auto k = static_cast<std::size_t>(
-        std::ceil(q * static_cast<double>(values.size())) - 1.0);
+    const auto k =
+        static_cast<std::size_t>(std::ceil(q * static_cast<double>(values.size())) - 1.0);
     const auto at = values.begin() + static_cast<std::ptrdiff_t>(std::min(k, values.size() - 1));
     std::nth_element(values.begin(), at, values.end());
     return *at;
@@ -653,8 +690,8 @@ struct Pipeline {
         change(w, settings);
         const RuleUse use = rules == RuleUse::explain ? RuleUse::apply : rules;
         const cost::Plan plan = recommend::plan(w, catalog, tree, use, settings);
-        const std::vector<std::size_t> first = rank::rank_first(
-            plan.options(), r.objective, rank::Candidates::feasible, 1, soft);
+        const std::vector<std::size_t> first =
+            rank::rank_first(plan.options(), r.objective, rank::Candidates::feasible, 1, soft);
         return first.empty() ? std::string() : plan.options()[first.front()].id();
     }
 };
@@ -748,9 +785,8 @@ std::optional<Flip> mfu_flip(const Pipeline& p, double sigma) {
                     std::min(k_max_mfu, base * std::exp(2.0 * sigma)),
                     0.001,
                     "--mfu {:.3f}"};
-    return knob_flip(p, knob, [](workload::Workload& x, cost::Settings&, double mfu) {
-        x.training.mfu = mfu;
-    });
+    return knob_flip(
+        p, knob, [](workload::Workload& x, cost::Settings&, double mfu) { x.training.mfu = mfu; });
 }
 
 std::optional<Flip> spot_flip(const Pipeline& p) {
@@ -791,8 +827,8 @@ std::optional<Flip> price_flip(const Pipeline& p) {
         return std::nullopt;
     }
     if (b.provider == a.provider || b.provider == "self_built") {
-        return Flip{UncertainInput::prices, "#2's prices", 0.0, 1.0 - a.npv / b.npv, false,
-                    b.id(), {}};
+        return Flip{
+            UncertainInput::prices, "#2's prices", 0.0, 1.0 - a.npv / b.npv, false, b.id(), {}};
     }
     const auto it = r.settings.provider_discounts.find(b.provider);
     const double current = it == r.settings.provider_discounts.end() ? 0.0 : it->second;
@@ -801,13 +837,17 @@ std::optional<Flip> price_flip(const Pipeline& p) {
     if (!(needed > current) || knob >= 1.0) {
         return std::nullopt;
     }
-    const std::string winner = p.winner([&](workload::Workload&, cost::Settings& s) {
-        s.provider_discounts[b.provider] = knob;
-    });
+    const std::string winner = p.winner(
+        [&](workload::Workload&, cost::Settings& s) { s.provider_discounts[b.provider] = knob; });
     if (winner.empty() || winner == a.id()) {
         return std::nullopt;
     }
-    return Flip{UncertainInput::prices, b.provider, current, needed, false, winner,
+    return Flip{UncertainInput::prices,
+                b.provider,
+                current,
+                needed,
+                false,
+                winner,
                 fmt::format("--discount {}={:.1f}%", b.provider, 100.0 * knob)};
 }
 
@@ -868,8 +908,8 @@ std::optional<Flip> utilisation_flip(const Model& model, const Recommendation& r
     }
     // b wins where fixed_b + hourly_b u < fixed_a + hourly_a u.
     const bool below = hourly_b > hourly_a;
-    return Flip{UncertainInput::utilisation, "planned work", 1.0, share, below, r.shown(1).id(),
-                {}};
+    return Flip{
+        UncertainInput::utilisation, "planned work", 1.0, share, below, r.shown(1).id(), {}};
 }
 
 std::vector<InputSpread> spreads(const Model& m, const UncertaintySettings& u,
@@ -881,15 +921,16 @@ std::vector<InputSpread> spreads(const Model& m, const UncertaintySettings& u,
                                "half shared by every model)",
                                100.0 * error, m.estimate_sigma),
                    u.inputs.estimate_error ? "uncertainty.estimate_error"
-                   : m.inference ? "docs/methodology.md C14: held-out serving checks"
-                                 : "docs/methodology.md: published runs, out of sample"});
+                   : m.inference           ? "docs/methodology.md C14: held-out serving checks"
+                                           : "docs/methodology.md: published runs, out of sample"});
     out.push_back({UncertainInput::prices,
-                   fmt::format("lognormal per provider, GPU and purchase option: median error "
-                               "list {:.0f}%, snapshot {:.0f}%, derived {:.0f}%, quote {:.0f}%, "
-                               "plus {:.0f}% a year of age",
+                   fmt::format("lognormal per offer by price basis, median error list {:.0f}%, "
+                               "snapshot {:.0f}%, quote {:.0f}%; derived {:.0f}% per provider, "
+                               "GPU and purchase option; plus {:.0f}% a year of age, shared by "
+                               "the provider's product",
                                100.0 * u.inputs.price_error.value_or(k_list_error),
-                               100.0 * k_snapshot_error, 100.0 * k_derived_error,
-                               100.0 * k_quote_error, 100.0 * k_price_drift_per_year),
+                               100.0 * k_snapshot_error, 100.0 * k_quote_error,
+                               100.0 * k_derived_error, 100.0 * k_price_drift_per_year),
                    "docs/methodology.md C14"});
     if (m.spots > 0) {
         out.push_back({UncertainInput::spot_rate,
@@ -913,10 +954,10 @@ std::vector<InputSpread> spreads(const Model& m, const UncertaintySettings& u,
                        "uncertainty.utilisation"});
     }
     if (m.demand) {
-        out.push_back({UncertainInput::demand,
-                       fmt::format("uniform {:g}-{:g} x requests_per_second", m.demand->low,
-                                   m.demand->high),
-                       "uncertainty.demand"});
+        out.push_back(
+            {UncertainInput::demand,
+             fmt::format("uniform {:g}-{:g} x requests_per_second", m.demand->low, m.demand->high),
+             "uncertainty.demand"});
     }
     return out;
 }
@@ -927,6 +968,7 @@ struct Tally {
     std::vector<std::vector<double>> npv, total, wall, latency;
     int none = 0;
     double regret = 0.0;
+    int regret_draws = 0;
 };
 
 Tally run(const Model& model, const UncertaintySettings& u) {
@@ -958,12 +1000,46 @@ Tally run(const Model& model, const UncertaintySettings& u) {
         }
         if (out.best) {
             ++t.wins[*out.best];
-            t.regret += out.npv[0] - out.npv[*out.best];
+            // The regret of keeping #1 where it meets every constraint (else it is no choice).
+            if (out.meets[0] != 0) {
+                t.regret += std::max(0.0, out.npv[0] - out.npv[*out.best]);
+                ++t.regret_draws;
+            }
         } else {
             ++t.none;
         }
     }
     return t;
+}
+
+// The input whose freezing at its value gains #1 the most share of the draws.
+std::optional<UncertainInput> deciding_input(const Model& model, const UncertaintySettings& u,
+                                             const std::vector<InputSpread>& inputs) {
+    UncertaintySettings fewer = u;
+    fewer.draws = std::min(u.draws, k_deciding_draws);
+    const double base = top_share(model, fewer, Frozen{});
+    std::optional<UncertainInput> deciding;
+    double gain = 0.0;
+    for (const InputSpread& spread : inputs) {
+        const double share = top_share(model, fewer, Frozen{spread.input}) - base;
+        if (share > gain + 1e-12) {
+            gain = share;
+            deciding = spread.input;
+        }
+    }
+    return deciding;
+}
+
+// Every flip point found for the top two.
+std::vector<Flip> flips_of(const Pipeline& p, const Model& model) {
+    std::vector<Flip> out;
+    for (auto flip : {mfu_flip(p, model.estimate_sigma), gpu_speed_flip(model, p.r), price_flip(p),
+                      fx_flip(p.r), spot_flip(p), utilisation_flip(model, p.r)}) {
+        if (flip) {
+            out.push_back(std::move(*flip));
+        }
+    }
+    return out;
 }
 
 } // namespace
@@ -1006,6 +1082,7 @@ Confidence confidence(const Recommendation& r, const catalog::Catalog& catalog,
         o.group = model.drawn[i].group;
         o.p_best = t.none < u.draws ? t.wins[i] / (draws - t.none) : 0.0;
         o.p_meets = t.meets[i] / draws;
+        o.npv_p10 = quantile(t.npv[i], 0.1);
         o.npv_p50 = quantile(t.npv[i], 0.5);
         o.npv_p90 = quantile(t.npv[i], 0.9);
         o.cost_p50 = quantile(t.total[i], 0.5);
@@ -1018,7 +1095,7 @@ Confidence confidence(const Recommendation& r, const catalog::Catalog& catalog,
     }
     c.top_p_best = c.options.front().p_best;
     c.p_none = t.none / draws;
-    c.regret = t.none < u.draws ? t.regret / (draws - t.none) : 0.0;
+    c.regret = t.regret_draws > 0 ? t.regret / t.regret_draws : 0.0;
     for (std::size_t i = 1; i < c.options.size(); ++i) {
         if (c.options[i].p_best > 0.0 &&
             (!c.runner_up || c.options[i].p_best > c.options[*c.runner_up].p_best)) {
@@ -1026,27 +1103,13 @@ Confidence confidence(const Recommendation& r, const catalog::Catalog& catalog,
         }
     }
     if (c.top_p_best < k_clear_p_best) {
-        double gain = 0.0;
-        for (const InputSpread& spread : c.inputs) {
-            const double share = top_share(model, u, Frozen{spread.input});
-            if (share - c.top_p_best > gain + 1e-12) {
-                gain = share - c.top_p_best;
-                c.deciding = spread.input;
-            }
-        }
+        c.deciding = deciding_input(model, u, c.inputs);
     }
     // With soft answers after firm ones, a firm top and a soft runner-up never swap.
     const bool same_tier =
         soft == rank::Soft::mixed || r.shown(0).firm() == r.shown(1 % r.groups.size()).firm();
     if (r.groups.size() >= 2 && same_tier) {
-        const Pipeline pipeline{r, catalog, tree, rules, soft};
-        for (auto flip : {mfu_flip(pipeline, model.estimate_sigma), gpu_speed_flip(model, r),
-                          price_flip(pipeline), fx_flip(r), spot_flip(pipeline),
-                          utilisation_flip(model, r)}) {
-            if (flip) {
-                c.flips.push_back(std::move(*flip));
-            }
-        }
+        c.flips = flips_of(Pipeline{r, catalog, tree, rules, soft}, model);
     }
     return c;
 }

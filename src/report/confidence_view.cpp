@@ -3,6 +3,7 @@
 #include "gpuplan/numbers.hpp"
 #include "gpuplan/report/escape.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -18,7 +19,7 @@ constexpr int k_share_digits = 4;
 std::string_view verdict(double p_best) {
     return p_best >= recommend::k_clear_p_best       ? "clear"
            : p_best >= recommend::k_uncertain_p_best ? "likely"
-                                                      : "uncertain";
+                                                     : "uncertain";
 }
 
 std::string_view deciding_words(recommend::UncertainInput input) {
@@ -72,8 +73,8 @@ std::string flip_text(const recommend::Recommendation& r, const recommend::Flip&
                    ? fmt::format("{} ranks first if spot interruptions are {} {:.3g} per "
                                  "node-hour (the spot option uses {:.3g}): {}",
                                  winner, f.below ? "below" : "above", f.value, f.base, f.flag)
-                   : fmt::format("{} ranks first with a discount over {:.2f}% on {}: {}",
-                                 winner, 100.0 * f.value, escape_control(f.subject), f.flag);
+                   : fmt::format("{} ranks first with a discount over {:.2f}% on {}: {}", winner,
+                                 100.0 * f.value, escape_control(f.subject), f.flag);
     }
     std::string text;
     switch (f.input) {
@@ -83,16 +84,16 @@ std::string flip_text(const recommend::Recommendation& r, const recommend::Flip&
                            escape_control(f.subject), 100.0 * (1.0 - f.value));
         break;
     case UncertainInput::prices:
-        text = fmt::format("#2 ranks above #1 if its prices fall more than {:.1f}%",
-                           100.0 * f.value);
+        text =
+            fmt::format("#2 ranks above #1 if its prices fall more than {:.1f}%", 100.0 * f.value);
         break;
     case UncertainInput::spot_rate:
         text = "#2 ranks above #1 at another spot interruption rate";
         break;
     case UncertainInput::fx:
         text = fmt::format("#2 ranks above #1 if {} {} more than {:.1f}% against {}", f.subject,
-                           f.below ? "falls" : "rises",
-                           100.0 * std::abs(f.value - 1.0), r.plan.currency);
+                           f.below ? "falls" : "rises", 100.0 * std::abs(f.value - 1.0),
+                           r.plan.currency);
         break;
     case UncertainInput::utilisation:
         text = fmt::format("#2 ranks above #1 if {} than {} of the planned work happens",
@@ -103,6 +104,59 @@ std::string flip_text(const recommend::Recommendation& r, const recommend::Flip&
         break;
     }
     return text;
+}
+
+// Columns of the interval plot's scale.
+constexpr int k_plot_columns = 50;
+
+// One option's NPV interval on a shared scale: `[` at P10, `|` at P50, `]` at P90.
+std::string interval_bar(const recommend::OptionConfidence& o, double low, double high) {
+    std::string bar(static_cast<std::size_t>(k_plot_columns), ' ');
+    const auto column = [&](double value) {
+        const double at = high > low ? (value - low) / (high - low) : 0.5;
+        return static_cast<std::size_t>(std::clamp(
+            static_cast<int>(std::lround(at * (k_plot_columns - 1))), 0, k_plot_columns - 1));
+    };
+    const std::size_t from = column(o.npv_p10);
+    const std::size_t to = column(o.npv_p90);
+    for (std::size_t k = from; k <= to; ++k) {
+        bar[k] = '=';
+    }
+    bar[from] = '[';
+    bar[to] = ']';
+    bar[column(o.npv_p50)] = '|';
+    return bar;
+}
+
+// The drawn options shown, firm ones first, each an interval of NPV from P10 to P90 (a text
+// plot in a code block, so it reads the same in a terminal, a PR comment and the HTML report).
+std::string interval_plot(const recommend::Recommendation& r) {
+    const recommend::Confidence& c = *r.confidence;
+    std::vector<const recommend::OptionConfidence*> shown;
+    double low = 0.0;
+    double high = 0.0;
+    for (const recommend::OptionConfidence& o : c.options) {
+        if (o.group < recommend::shown_count(r)) {
+            low = shown.empty() ? o.npv_p10 : std::min(low, o.npv_p10);
+            high = shown.empty() ? o.npv_p90 : std::max(high, o.npv_p90);
+            shown.push_back(&o);
+        }
+    }
+    if (shown.empty()) {
+        return {};
+    }
+    std::string out = fmt::format("```text\nNPV, P10 [ P50 | P90 ], {} to {} {}\n",
+                                  format_thousands(low), format_thousands(high), r.plan.currency);
+    for (const bool firm : {true, false}) {
+        for (const recommend::OptionConfidence* o : shown) {
+            if (r.shown(o->group).firm() == firm) {
+                out += fmt::format("#{:<3} {}  {} {}  best {}\n", o->group + 1,
+                                   firm ? "firm" : "soft", interval_bar(*o, low, high),
+                                   format_thousands(o->npv_p50), percent_text(o->p_best));
+            }
+        }
+    }
+    return out + "```\n\n";
 }
 
 } // namespace
@@ -138,6 +192,10 @@ std::string confidence_line(const recommend::Recommendation& r) {
         const recommend::OptionConfidence& o = c.options[*c.runner_up];
         out += fmt::format("; #{} best in {}", o.group + 1, percent_text(o.p_best));
     }
+    if (c.options.front().p_meets < 1.0) {
+        out += fmt::format("; it meets every constraint in {} of them",
+                           percent_text(c.options.front().p_meets));
+    }
     if (c.p_none > 0.0) {
         out += fmt::format("; nothing meets every constraint in {}", percent_text(c.p_none));
     }
@@ -164,6 +222,7 @@ ordered_json option_confidence_json(const recommend::OptionConfidence& c) {
     ordered_json out{{"p_best", round_to(c.p_best, k_share_digits)},
                      {"cost_p50", round_money(c.cost_p50)},
                      {"cost_p90", round_money(c.cost_p90)},
+                     {"npv_p10", round_money(c.npv_p10)},
                      {"npv_p50", round_money(c.npv_p50)},
                      {"npv_p90", round_money(c.npv_p90)},
                      {"wall_p90_hours", round_to(c.wall_p90_hours, k_json_hour_digits)},
@@ -205,11 +264,10 @@ ordered_json confidence_json(const recommend::Recommendation& r) {
             {"verdict", any ? ordered_json(verdict(c.top_p_best)) : ordered_json(nullptr)},
             {"p_none", round_to(c.p_none, k_share_digits)},
             {"regret", round_money(c.regret)},
-            {"runner_up",
-             c.runner_up ? ordered_json(r.shown(c.options[*c.runner_up].group).id())
-                         : ordered_json(nullptr)},
-            {"deciding", c.deciding ? ordered_json(recommend::to_string(*c.deciding))
-                                    : ordered_json(nullptr)},
+            {"runner_up", c.runner_up ? ordered_json(r.shown(c.options[*c.runner_up].group).id())
+                                      : ordered_json(nullptr)},
+            {"deciding",
+             c.deciding ? ordered_json(recommend::to_string(*c.deciding)) : ordered_json(nullptr)},
             {"message", confidence_line(r)},
             {"flips", flips},
             {"inputs", inputs}};
@@ -231,17 +289,23 @@ std::string confidence_markdown(const recommend::Recommendation& r) {
     if (!c.flips.empty()) {
         out += "\n";
     }
-    out += fmt::format("| # | P(best) | P(meets) | NPV P50 | NPV P90 | cost P90 | wall P90 | "
-                       "option |\n|---:|---:|---:|---:|---:|---:|---:|---|\n");
+    out += interval_plot(r);
+    const bool service = r.workload.task == workload::Task::inference;
+    out += fmt::format("| # | P(best) | P(meets) | NPV P50 | NPV P90 | cost P90 | {} P90 | "
+                       "option |\n|---:|---:|---:|---:|---:|---:|---:|---|\n",
+                       service ? "latency" : "wall");
     for (const recommend::OptionConfidence& o : c.options) {
         if (o.group >= recommend::shown_count(r)) {
             break;
         }
-        out += fmt::format("| {} | {} | {} | {} | {} | {} | {} | {} |\n", o.group + 1,
-                           percent_text(o.p_best), percent_text(o.p_meets),
-                           format_fixed(o.npv_p50, 2), format_fixed(o.npv_p90, 2),
-                           format_fixed(o.cost_p90, 2), format_duration(o.wall_p90_hours),
-                           escape_markdown_cell(r.shown(o.group).id()));
+        out +=
+            fmt::format("| {} | {} | {} | {} | {} | {} | {} | {} |\n", o.group + 1,
+                        percent_text(o.p_best), percent_text(o.p_meets), format_fixed(o.npv_p50, 2),
+                        format_fixed(o.npv_p90, 2), format_fixed(o.cost_p90, 2),
+                        service ? (o.latency_p90_ms ? fmt::format("{:.4g} ms", *o.latency_p90_ms)
+                                                    : std::string("-"))
+                                : format_duration(o.wall_p90_hours),
+                        escape_markdown_cell(r.shown(o.group).id()));
     }
     out += fmt::format("\n{} draws (seed {}) of the {} best-ranked of {} option groups; each "
                        "draw re-prices them from their cash flows:\n\n",

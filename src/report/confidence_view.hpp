@@ -19,13 +19,12 @@ namespace gpuplan::report {
 [[nodiscard]] std::vector<std::string> flip_lines(const recommend::Recommendation& r);
 
 // The drawn figures of ranked group `group`, when it was drawn.
-[[nodiscard]] const recommend::OptionConfidence* option_confidence(
-    const recommend::Recommendation& r, std::size_t group);
+[[nodiscard]] const recommend::OptionConfidence*
+option_confidence(const recommend::Recommendation& r, std::size_t group);
 
 // The top-level `confidence` object (null without one) and an option's `confidence` entry.
 [[nodiscard]] nlohmann::ordered_json confidence_json(const recommend::Recommendation& r);
-[[nodiscard]] nlohmann::ordered_json option_confidence_json(
-    const recommend::OptionConfidence& c);
+[[nodiscard]] nlohmann::ordered_json option_confidence_json(const recommend::OptionConfidence& c);
 
 // The markdown section of the report: the summary, the flips, a table of the drawn options and
 // how each input was drawn.

@@ -1,12 +1,11 @@
 #include "report/recommend_screen.hpp"
 
-#include "report/confidence_view.hpp"
-
 #include "gpuplan/numbers.hpp"
 #include "gpuplan/report/escape.hpp"
 #include "gpuplan/report/launch.hpp"
 #include "gpuplan/report/notes.hpp"
 #include "gpuplan/report/text_table.hpp"
+#include "report/confidence_view.hpp"
 
 #include <algorithm>
 #include <fmt/format.h>

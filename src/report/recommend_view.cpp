@@ -6,10 +6,10 @@
 #include "gpuplan/report/recommend.hpp"
 #include "gpuplan/report/text_table.hpp"
 #include "report/catalog_json.hpp"
+#include "report/confidence_view.hpp"
 #include "report/cost_outputs.hpp"
 #include "report/decision_json.hpp"
 #include "report/generator_json.hpp"
-#include "report/confidence_view.hpp"
 #include "report/recommend_screen.hpp"
 #include "report/workload_json.hpp"
 
@@ -287,6 +287,23 @@ ordered_json view_json(const recommend::Recommendation& r, std::span<const std::
     return out;
 }
 
+// The groups shown, each its first option with the group's regions and identical offers (and
+// its drawn figures with --uncertainty).
+ordered_json options_json(const recommend::Recommendation& r) {
+    ordered_json options = ordered_json::array();
+    for (std::size_t i = 0; i < recommend::shown_count(r); ++i) {
+        ordered_json option = option_json(r.shown(i), r.plan.notes, i + 1, r.unit_costs.at(i));
+        group_json(r, r.groups[i], option);
+        if (r.confidence) {
+            const recommend::OptionConfidence* c = option_confidence(r, i);
+            option["confidence"] =
+                c != nullptr ? option_confidence_json(*c) : ordered_json(nullptr);
+        }
+        options.push_back(std::move(option));
+    }
+    return options;
+}
+
 std::string recommend_json(const recommend::Recommendation& r) {
     const cost::Plan& plan = r.plan;
     ordered_json out;
@@ -319,18 +336,7 @@ std::string recommend_json(const recommend::Recommendation& r) {
     out["assumptions"] = assumptions;
     out["decision"] = r.decision ? decision_json(*r.decision, r.rules_file)
                                  : decision_json(unruled_decision(plan), "");
-    ordered_json options = ordered_json::array();
-    for (std::size_t i = 0; i < recommend::shown_count(r); ++i) {
-        const cost::Option& shown = r.shown(i);
-        ordered_json option = option_json(shown, plan.notes, i + 1, r.unit_costs.at(i));
-        group_json(r, r.groups[i], option);
-        if (r.confidence) {
-            const recommend::OptionConfidence* c = option_confidence(r, i);
-            option["confidence"] = c != nullptr ? option_confidence_json(*c) : ordered_json(nullptr);
-        }
-        options.push_back(std::move(option));
-    }
-    out["options"] = options;
+    out["options"] = options_json(r);
     out["ranked_total"] = r.ranked.size();
     out["groups_total"] = r.groups.size();
     out["best_per_purchase"] = view_json(r, r.best_per_purchase);
@@ -676,14 +682,15 @@ std::string confidence_text(const recommend::Recommendation& r, const std::strin
         if (o.group >= recommend::shown_count(r)) {
             break;
         }
+        const std::string time = !is_service(r) ? "wall P90 " + format_duration(o.wall_p90_hours)
+                                 : o.latency_p90_ms
+                                     ? fmt::format("latency P90 {:.4g} ms", *o.latency_p90_ms)
+                                     : std::string("no time target");
         out += fmt::format("{}#{}: best in {:.0f}%, meets the constraints in {:.0f}%, NPV P50 {} "
-                           "P90 {}, wall P90 {}\n",
+                           "P90 {}, {}\n",
                            bullet, o.group + 1, 100.0 * o.p_best, 100.0 * o.p_meets,
                            format_money(o.npv_p50, r.plan.currency),
-                           format_money(o.npv_p90, r.plan.currency),
-                           wall_text(r, r.shown(o.group)) == format_duration(o.wall_p90_hours)
-                               ? wall_text(r, r.shown(o.group))
-                               : format_duration(o.wall_p90_hours));
+                           format_money(o.npv_p90, r.plan.currency), time);
     }
     return out;
 }

@@ -552,8 +552,8 @@ std::optional<FactorRange> factor_range(const YamlNode& node, const NumberRange&
         return std::nullopt;
     }
     if (*low > *high) {
-        node.error(fmt::format("expected [low, high] with low <= high, got [{:g}, {:g}]", *low,
-                               *high));
+        node.error(
+            fmt::format("expected [low, high] with low <= high, got [{:g}, {:g}]", *low, *high));
         return std::nullopt;
     }
     return FactorRange{*low, *high};
@@ -561,8 +561,8 @@ std::optional<FactorRange> factor_range(const YamlNode& node, const NumberRange&
 
 // The spreads of the decision-confidence Monte Carlo (docs/workload-format.md, "uncertainty").
 void read_uncertainty(const YamlNode& node, Uncertainty& u) {
-    if (!node.expect_map({"estimate_error", "price_error", "spot_rate_factor", "utilisation",
-                          "demand"})) {
+    if (!node.expect_map(
+            {"estimate_error", "price_error", "spot_rate_factor", "utilisation", "demand"})) {
         return;
     }
     constexpr NumberRange k_error{0.0, 1.0, true, "a fraction above 0 and at most 1"};
@@ -576,8 +576,7 @@ void read_uncertainty(const YamlNode& node, Uncertainty& u) {
         u.spot_rate_factor = factor->as_number({1.0, 100.0, false, "a factor from 1 to 100"});
     }
     if (auto share = node.get("utilisation")) {
-        u.utilisation =
-            factor_range(*share, {0.0, 1.0, true, "a share above 0 and at most 1"});
+        u.utilisation = factor_range(*share, {0.0, 1.0, true, "a share above 0 and at most 1"});
     }
     if (auto demand = node.get("demand")) {
         u.demand = factor_range(*demand, {0.0, 100.0, true, "a factor above 0 and at most 100"});

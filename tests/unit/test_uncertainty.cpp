@@ -8,8 +8,8 @@
 #include "gpuplan/recommend/uncertainty.hpp"
 #include "gpuplan/workload/reader.hpp"
 
-#include <catch2/catch.hpp>
 #include <algorithm>
+#include <catch2/catch.hpp>
 #include <numeric>
 
 using namespace gpuplan;
@@ -38,10 +38,9 @@ recommend::Recommendation run(const workload::Workload& w, const catalog::Catalo
 }
 
 double p_best_sum(const recommend::Confidence& c) {
-    return std::accumulate(c.options.begin(), c.options.end(), 0.0,
-                           [](double sum, const recommend::OptionConfidence& o) {
-                               return sum + o.p_best;
-                           });
+    return std::accumulate(
+        c.options.begin(), c.options.end(), 0.0,
+        [](double sum, const recommend::OptionConfidence& o) { return sum + o.p_best; });
 }
 
 } // namespace
@@ -70,8 +69,7 @@ TEST_CASE("the shares of being best add up to one and every P90 is at least its 
     }
 }
 
-TEST_CASE("the same seed gives the same confidence and another seed other draws",
-          "[uncertainty]") {
+TEST_CASE("the same seed gives the same confidence and another seed other draws", "[uncertainty]") {
     const catalog::Catalog catalog = cost_catalog();
     workload::Workload w = finetune();
     w.constraints.purchase = {PurchaseOption::on_demand};
@@ -129,8 +127,7 @@ TEST_CASE("a discount flip reproduces: the named discount makes the winner first
     CHECK(short_of.shown(0).id() == r.shown(0).id());
 }
 
-TEST_CASE("a workload's utilisation range moves only what scales with the work",
-          "[uncertainty]") {
+TEST_CASE("a workload's utilisation range moves only what scales with the work", "[uncertainty]") {
     const catalog::Catalog catalog = cost_catalog();
     workload::Workload w = finetune();
     w.constraints.purchase = {PurchaseOption::on_demand};

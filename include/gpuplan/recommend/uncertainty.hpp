@@ -72,11 +72,12 @@ struct OptionConfidence {
     double p_best = 0.0;   // share of draws in which it ranks first
     double cost_p50 = 0.0; // undiscounted total, output currency
     double cost_p90 = 0.0;
+    double npv_p10 = 0.0;
     double npv_p50 = 0.0;
     double npv_p90 = 0.0;
-    double wall_p90_hours = 0.0;           // training: P90 of the wall time; service: its hours
-    std::optional<double> latency_p90_ms;  // a service with a time target: P90 of its first one
-    double p_meets = 0.0;                  // share of draws meeting the deadline, budget, targets
+    double wall_p90_hours = 0.0;          // training: P90 of the wall time; service: its hours
+    std::optional<double> latency_p90_ms; // a service with a time target: P90 of its first one
+    double p_meets = 0.0;                 // share of draws meeting the deadline, budget, targets
 
     bool operator==(const OptionConfidence&) const = default;
 };
@@ -84,12 +85,12 @@ struct OptionConfidence {
 // Where the top two options swap: the value of one input past which the runner-up ranks first.
 struct Flip {
     UncertainInput input = UncertainInput::estimate;
-    std::string subject;   // what the input is of: "all GPUs", a provider, a currency
-    double base = 0.0;     // the value the answer used
-    double value = 0.0;    // the value at which they swap
-    bool below = true;     // the runner-up wins below `value` (else above it)
-    std::string winner;    // the runner-up's id
-    std::string flag;      // a flag that reproduces it (`--mfu 0.331`); empty when none does
+    std::string subject; // what the input is of: "all GPUs", a provider, a currency
+    double base = 0.0;   // the value the answer used
+    double value = 0.0;  // the value at which they swap
+    bool below = true;   // the runner-up wins below `value` (else above it)
+    std::string winner;  // the runner-up's id
+    std::string flag;    // a flag that reproduces it (`--mfu 0.331`); empty when none does
 
     bool operator==(const Flip&) const = default;
 };
