@@ -57,6 +57,21 @@ CLI::Validator whole_number(std::int64_t max) {
             "N"};
 }
 
+// A check of a flag giving seconds, on its text: a decimal number above 0 and at most `max`.
+CLI::Validator positive_seconds(double max) {
+    return {[max](std::string& text) -> std::string {
+                double value = 0.0;
+                const char* end = text.data() + text.size();
+                const auto [stop, error] = std::from_chars(text.data(), end, value);
+                if (error != std::errc() || stop != end || !(value > 0.0) || value > max) {
+                    return fmt::format("expected seconds above 0 and at most {}, got '{}'", max,
+                                       text);
+                }
+                return {};
+            },
+            "SECONDS"};
+}
+
 // Log lines on a stream, flushed each, with control characters from names in them escaped.
 class EscapingSink : public spdlog::sinks::base_sink<std::mutex> {
 public:
@@ -424,6 +439,13 @@ void add_fleet_command(CLI::App& app, Parsed& parsed) {
     fleet->add_flag("--accept-soft", fleet_options->accept_soft,
                     "Also commit to soft offers: derived or unsold commitment terms, servers "
                     "bought on a quote");
+    fleet
+        ->add_option("--solver-time", fleet_options->solver_seconds,
+                     fmt::format("Wall time the solver may take for the whole run, then the best "
+                                 "plan found with its proven gap (seconds, default {})",
+                                 fleet::k_default_solver_seconds))
+        ->type_name("SECONDS")
+        ->check(positive_seconds(fleet::k_max_solver_seconds));
     fleet->callback([&parsed, fleet_options] {
         parsed.action = [&parsed, fleet_options](Io& io) {
             return run_fleet(parsed.common, *fleet_options, io);

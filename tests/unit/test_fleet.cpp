@@ -314,3 +314,70 @@ TEST_CASE("by default a fleet buys no server: it is priced from surveys and boug
     REQUIRE(planned.solution.optimal);
     CHECK(units_of(planned.solution, planned.problem, PurchaseOption::self_built) == 0);
 }
+
+namespace {
+
+// Ten 8-GPU services starting one month apart over 120 months: a search GLPK does not finish in
+// a minute.
+Portfolio staggered_services() {
+    Portfolio p = fixture_portfolio("rising.yaml");
+    p.horizon_months = 120;
+    p.entries.resize(8);
+    for (int i = 0; i < 2; ++i) {
+        p.entries.push_back(p.entries.front());
+    }
+    for (std::size_t i = 0; i < p.entries.size(); ++i) {
+        p.entries[i].start_month = static_cast<int>(i);
+        p.entries[i].workload.horizon_months = 120.0 - static_cast<double>(i);
+    }
+    return p;
+}
+
+} // namespace
+
+TEST_CASE("a tiny solver budget gives the best plan found with its proven gap", "[fleet]") {
+    const std::vector<TextFile> files{{"catalog.yaml", fixture("fleet/catalog.yaml")}};
+    const catalog::Catalog catalog = catalog::load_catalog(files);
+    SolverBudget budget;
+    budget.seconds = 1e-6;
+    const Planned planned = plan_fleet(staggered_services(), catalog, nullptr, {}, {}, budget);
+    const FleetPlan& plan = planned.plan;
+    REQUIRE_FALSE(plan.optimal);
+    REQUIRE(plan.best_bound);
+    REQUIRE(plan.gap);
+    CHECK(*plan.gap > 0.0);
+    CHECK(*plan.best_bound <= plan.npv);
+    CHECK(*plan.gap == Approx((plan.npv - *plan.best_bound) / std::abs(plan.npv)));
+    CHECK(plan.npv <= plan.all_on_demand_npv + 1e-6);
+    CHECK(plan.solver_seconds == 1e-6);
+    // The bound is below what the program could ever reach.
+    CHECK(*plan.best_bound <= solve(planned.problem).npv + 1e-6);
+}
+
+TEST_CASE("a small portfolio is proven optimal within the default budget with no gap", "[fleet]") {
+    const Planned planned = plan_fixture("rising.yaml", "catalog.yaml");
+    const FleetPlan& plan = planned.plan;
+    REQUIRE(plan.optimal);
+    REQUIRE(plan.gap);
+    CHECK(*plan.gap == 0.0);
+    REQUIRE(plan.best_bound);
+    CHECK(*plan.best_bound == Approx(plan.npv));
+    CHECK(plan.solver_seconds == k_default_solver_seconds);
+}
+
+TEST_CASE("the closed-form on-demand plan and lower bound agree with the solver", "[fleet]") {
+    const Planned planned = plan_fixture("rising.yaml", "catalog.yaml");
+    SolveOptions none;
+    none.commitments = false;
+    const Solution solved = solve(planned.problem, none);
+    const Solution closed = on_demand_plan(planned.problem);
+    REQUIRE(solved.optimal);
+    CHECK(closed.npv == Approx(solved.npv));
+    CHECK(closed.assignment == solved.assignment);
+    CHECK(closed.purchases.empty());
+    CHECK(closed.npv == Approx(evaluate(planned.problem, closed.purchases, closed.assignment)));
+    const std::optional<double> bound = lower_bound(planned.problem);
+    REQUIRE(bound);
+    CHECK(*bound <= planned.solution.npv + 1e-6);
+    CHECK(*bound > 0.0);
+}
