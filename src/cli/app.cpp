@@ -69,7 +69,7 @@ CLI::Validator positive_seconds(double max) {
                 }
                 return {};
             },
-            "SECONDS"};
+            ""};
 }
 
 // Log lines on a stream, flushed each, with control characters from names in them escaped.
