@@ -4,6 +4,7 @@
 #include "cli/check_cmd.hpp"
 #include "cli/cli_doc.hpp"
 #include "cli/completion_values.hpp"
+#include "cli/config.hpp"
 #include "cli/config_cmd.hpp"
 #include "cli/estimate_cmd.hpp"
 #include "cli/feeds_cmd.hpp"
@@ -55,21 +56,6 @@ CLI::Validator whole_number(std::int64_t max) {
                 return {};
             },
             "N"};
-}
-
-// A check of a flag giving seconds, on its text: a decimal number above 0 and at most `max`.
-CLI::Validator positive_seconds(double max) {
-    return {[max](std::string& text) -> std::string {
-                double value = 0.0;
-                const char* end = text.data() + text.size();
-                const auto [stop, error] = std::from_chars(text.data(), end, value);
-                if (error != std::errc() || stop != end || !(value > 0.0) || value > max) {
-                    return fmt::format("expected seconds above 0 and at most {}, got '{}'", max,
-                                       text);
-                }
-                return {};
-            },
-            ""};
 }
 
 // Log lines on a stream, flushed each, with control characters from names in them escaped.
@@ -445,7 +431,14 @@ void add_fleet_command(CLI::App& app, Parsed& parsed) {
                                  "plan found with its proven gap (seconds, default {})",
                                  fleet::k_default_solver_seconds))
         ->type_name("SECONDS")
-        ->check(positive_seconds(fleet::k_max_solver_seconds));
+        ->check(CLI::Validator(
+            [](const std::string& text) {
+                return parse_solver_seconds(text)
+                           ? std::string()
+                           : fmt::format("expected seconds above 0 and at most {}, got '{}'",
+                                         fleet::k_max_solver_seconds, text);
+            },
+            ""));
     fleet->callback([&parsed, fleet_options] {
         parsed.action = [&parsed, fleet_options](Io& io) {
             return run_fleet(parsed.common, *fleet_options, io);
@@ -847,6 +840,7 @@ void apply_settings(Parsed& parsed, const Io& io) {
     c.discounts = s.discounts.values;
     c.discount_rate = s.discount_rate.value;
     c.accept_soft = s.accept_soft.value == "true";
+    c.solver_seconds = parse_solver_seconds(s.solver_time.value).value_or(0.0);
     c.settings = std::move(s);
 }
 

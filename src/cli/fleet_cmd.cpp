@@ -45,7 +45,9 @@ Exit run_fleet(const CommonOptions& common, const FleetOptions& options, Io& io)
     settings.currency = common.currency;
     settings.accept_soft = options.accept_soft || common.accept_soft;
     fleet::SolverBudget budget;
-    budget.seconds = options.solver_seconds;
+    budget.seconds = options.solver_seconds > 0.0  ? options.solver_seconds
+                     : common.solver_seconds > 0.0 ? common.solver_seconds
+                                                   : fleet::k_default_solver_seconds;
     budget.clock = [] {
         return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch())
             .count();

@@ -13,7 +13,7 @@ trap 'rm -rf "$scratch"' EXIT
 export XDG_CACHE_HOME="$scratch/no-cache"
 # The real user's configuration and GPUPLAN_* defaults stay out (docs/config.md).
 export XDG_CONFIG_HOME="$scratch/no-config"
-unset GPUPLAN_ACCEPT_SOFT GPUPLAN_CATALOG GPUPLAN_COLOR GPUPLAN_CURRENCY GPUPLAN_DISCOUNT GPUPLAN_DISCOUNT_RATE
+unset GPUPLAN_ACCEPT_SOFT GPUPLAN_CATALOG GPUPLAN_COLOR GPUPLAN_CURRENCY GPUPLAN_DISCOUNT GPUPLAN_DISCOUNT_RATE GPUPLAN_SOLVER_TIME
 cd "$scratch" || exit 1
 limit=60 # seconds for any one run; every case takes well under 1 s in release (a few under the sanitizers), so only a hang reaches it
 . "$source_dir/tests/support/expect.sh"
