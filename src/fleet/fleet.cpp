@@ -567,8 +567,13 @@ Solution solve_plan(FleetPlan& out, const Problem& problem, Allowance& allowance
     }
     const std::optional<double> search_bound = solution.bound;
     if (!solution.found) {
-        solution = on_demand;
-        solution.optimal = false;
+        Solution fallback = on_demand;
+        fallback.optimal = false;
+        // The program's size is still the one the search was given.
+        fallback.columns = solution.columns;
+        fallback.rows = solution.rows;
+        fallback.integer_columns = solution.integer_columns;
+        solution = std::move(fallback);
     }
     // Both are proven bounds: the larger is the better one.
     std::optional<double> bound = search_bound;

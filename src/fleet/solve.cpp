@@ -495,6 +495,9 @@ Solution solve(const Problem& problem, const SolveOptions& options) {
     if (!program.solve(options.max_branch_nodes, options.time_limit_ms)) {
         Solution nothing;
         nothing.bound = program.bound();
+        nothing.columns = program.columns();
+        nothing.rows = program.rows();
+        nothing.integer_columns = program.integers();
         return nothing;
     }
     return read_solution(problem, segments, program, cols);

@@ -350,6 +350,8 @@ TEST_CASE("a tiny solver budget gives the best plan found with its proven gap", 
     CHECK(*plan.gap == Approx((plan.npv - *plan.best_bound) / std::abs(plan.npv)));
     CHECK(plan.npv <= plan.all_on_demand_npv + 1e-6);
     CHECK(plan.solver_seconds == 1e-6);
+    CHECK(plan.columns > 0);
+    CHECK(plan.rows > 0);
     // The bound is below what the program could ever reach.
     CHECK(*plan.best_bound <= solve(planned.problem).npv + 1e-6);
 }

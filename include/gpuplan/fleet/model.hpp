@@ -89,7 +89,7 @@ struct Solution {
     std::vector<Purchase> purchases;            // units > 0, by pool, offer and start
     std::vector<std::size_t> assignment;        // per job: the index into its candidates
     std::vector<std::vector<PoolMonth>> months; // [pool][k - 1]
-    bool found = false;   // an integer solution was found (else only `bound` is set)
+    bool found = false;   // an integer solution was found (else only `bound` and the sizes are set)
     bool optimal = false; // the solver proved optimality (else the best found, or none)
     // A proven lower bound of the lowest NPV: the best bound of the open subproblems when the
     // search stopped, else the LP relaxation's optimum; npv when optimal; nullopt when the
