@@ -574,6 +574,9 @@ Solution solve_plan(FleetPlan& out, const Problem& problem, Allowance& allowance
         fallback.rows = solution.rows;
         fallback.integer_columns = solution.integer_columns;
         solution = std::move(fallback);
+        out.assumptions.emplace_back(
+            "solver: the search found no plan within its time, so the plan is the all-on-demand "
+            "one (buying nothing); more solver time may find commitments that save money");
     }
     // Both are proven bounds: the larger is the better one.
     std::optional<double> bound = search_bound;
