@@ -4,6 +4,7 @@
 #include "cli/check_cmd.hpp"
 #include "cli/cli_doc.hpp"
 #include "cli/completion_values.hpp"
+#include "cli/config.hpp"
 #include "cli/config_cmd.hpp"
 #include "cli/estimate_cmd.hpp"
 #include "cli/feeds_cmd.hpp"
@@ -443,6 +444,20 @@ void add_fleet_command(CLI::App& app, Parsed& parsed) {
     fleet->add_flag("--accept-soft", fleet_options->accept_soft,
                     "Also commit to soft offers: derived or unsold commitment terms, servers "
                     "bought on a quote");
+    fleet
+        ->add_option("--solver-time", fleet_options->solver_seconds,
+                     fmt::format("Wall time the solver may take for the whole run, then the best "
+                                 "plan found with its proven gap (seconds, default {})",
+                                 fleet::k_default_solver_seconds))
+        ->type_name("SECONDS")
+        ->check(CLI::Validator(
+            [](const std::string& text) {
+                return parse_solver_seconds(text)
+                           ? std::string()
+                           : fmt::format("expected seconds above 0 and at most {}, got '{}'",
+                                         fleet::k_max_solver_seconds, text);
+            },
+            ""));
     fleet->callback([&parsed, fleet_options] {
         parsed.action = [&parsed, fleet_options](Io& io) {
             return run_fleet(parsed.common, *fleet_options, io);
@@ -844,6 +859,7 @@ void apply_settings(Parsed& parsed, const Io& io) {
     c.discounts = s.discounts.values;
     c.discount_rate = s.discount_rate.value;
     c.accept_soft = s.accept_soft.value == "true";
+    c.solver_seconds = parse_solver_seconds(s.solver_time.value).value_or(0.0);
     c.settings = std::move(s);
 }
 

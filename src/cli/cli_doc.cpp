@@ -128,7 +128,7 @@ the folder of \fIgpuplan/config.yaml\fR (default \fI~/.config\fR)
 the folder of the price cache \fIgpuplan/\fR written by \fBgpuplan catalog update\fR
 (default \fI~/.cache\fR)
 .TP
-.B GPUPLAN_CURRENCY, GPUPLAN_CATALOG, GPUPLAN_DISCOUNT, GPUPLAN_DISCOUNT_RATE, GPUPLAN_COLOR, GPUPLAN_ACCEPT_SOFT
+.B GPUPLAN_CURRENCY, GPUPLAN_CATALOG, GPUPLAN_DISCOUNT, GPUPLAN_DISCOUNT_RATE, GPUPLAN_COLOR, GPUPLAN_ACCEPT_SOFT, GPUPLAN_SOLVER_TIME
 defaults between the configuration file and the flags; see \fBgpuplan config show\fR
 .SH FILES
 .TP

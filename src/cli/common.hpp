@@ -85,6 +85,7 @@ struct CommonOptions {
     std::vector<std::string> discounts; // PROVIDER=FRACTION from the environment or the file
     std::string discount_rate;          // from the environment or the file; empty = none
     bool accept_soft = false;           // accept_soft from the environment or the file
+    double solver_seconds = 0.0;        // solver_time from the environment or the file; 0 = none
     Settings settings;                  // every setting with its origin (config show)
     std::string command_line;           // `gpuplan ARGS` as typed, quoted for a shell (Next: lines)
 };

@@ -3,9 +3,11 @@
 #include "cli/common.hpp"
 #include "detail/yaml_reader.hpp"
 #include "gpuplan/error.hpp"
+#include "gpuplan/fleet/fleet.hpp"
 #include "gpuplan/units.hpp"
 
 #include <cerrno>
+#include <charconv>
 #include <filesystem>
 #include <fmt/format.h>
 #include <sys/stat.h>
@@ -91,6 +93,15 @@ void read_lists(const detail::YamlNode& root, Settings& settings, const std::str
     }
 }
 
+bool solver_time_choice(const std::string& text) {
+    return parse_solver_seconds(text).has_value();
+}
+
+// What a solver_time setting must be, for messages.
+std::string solver_time_expected() {
+    return fmt::format("seconds above 0 and at most {}", fleet::k_max_solver_seconds);
+}
+
 bool color_choice(const std::string& text) {
     return text == "auto" || text == "always" || text == "never";
 }
@@ -113,7 +124,7 @@ void read_file(const std::string& path, const std::string& home, Settings& setti
     detail::YamlContext context{file.name, &sink};
     auto root = detail::parse_yaml_document(file.text, context);
     if (root && root->expect_map({"schema_version", "currency", "catalogs", "discounts",
-                                  "discount_rate", "color", "accept_soft"})) {
+                                  "discount_rate", "color", "accept_soft", "solver_time"})) {
         bool version_ok = false;
         if (auto version = root->require("schema_version")) {
             const auto value = version->as_integer(0, 1'000'000);
@@ -133,6 +144,8 @@ void read_file(const std::string& path, const std::string& home, Settings& setti
                         "auto, always or never");
             read_scalar(*root, "accept_soft", settings.accept_soft, path, bool_choice,
                         "true or false");
+            read_scalar(*root, "solver_time", settings.solver_time, path, solver_time_choice,
+                        solver_time_expected());
             read_lists(*root, settings, path, home);
         }
     }
@@ -181,6 +194,10 @@ void read_environment(const std::map<std::string, std::string>& env, Settings& s
         check(*value, "GPUPLAN_ACCEPT_SOFT", bool_choice(*value), "true or false");
         settings.accept_soft = {*value, "GPUPLAN_ACCEPT_SOFT"};
     }
+    if (const std::string* value = variable("GPUPLAN_SOLVER_TIME")) {
+        check(*value, "GPUPLAN_SOLVER_TIME", solver_time_choice(*value), solver_time_expected());
+        settings.solver_time = {*value, "GPUPLAN_SOLVER_TIME"};
+    }
     if (const std::string* value = variable("GPUPLAN_CATALOG")) {
         settings.catalogs = {split(*value, ':'), "GPUPLAN_CATALOG"};
     }
@@ -207,8 +224,8 @@ std::string config_file_from(const char* xdg_config_home, const char* home) {
 
 const std::vector<std::string>& setting_variables() {
     static const std::vector<std::string> k_variables{
-        "GPUPLAN_ACCEPT_SOFT", "GPUPLAN_CATALOG",  "GPUPLAN_COLOR",
-        "GPUPLAN_CURRENCY",    "GPUPLAN_DISCOUNT", "GPUPLAN_DISCOUNT_RATE"};
+        "GPUPLAN_ACCEPT_SOFT", "GPUPLAN_CATALOG",       "GPUPLAN_COLOR",      "GPUPLAN_CURRENCY",
+        "GPUPLAN_DISCOUNT",    "GPUPLAN_DISCOUNT_RATE", "GPUPLAN_SOLVER_TIME"};
     return k_variables;
 }
 
@@ -218,6 +235,17 @@ Settings read_settings(const std::string& path, const std::map<std::string, std:
     read_file(path, home, settings);
     read_environment(env, settings);
     return settings;
+}
+
+std::optional<double> parse_solver_seconds(std::string_view text) {
+    double value = 0.0;
+    const char* end = text.data() + text.size();
+    const auto [stop, error] = std::from_chars(text.data(), end, value);
+    if (text.empty() || error != std::errc() || stop != end || !(value > 0.0) ||
+        value > fleet::k_max_solver_seconds) {
+        return std::nullopt;
+    }
+    return value;
 }
 
 void check_color(const std::string& value, const std::string& where) {

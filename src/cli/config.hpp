@@ -4,7 +4,9 @@
 // the flags: flags > environment > file > built-in.
 
 #include <map>
+#include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace gpuplan::cli {
@@ -30,6 +32,8 @@ struct Settings {
     Setting color{"auto"}; // auto, always or never
     // true: soft answers rank among the firm ones (recommend and report --accept-soft)
     Setting accept_soft{"false"};
+    // fleet's solver time for a whole run, seconds (fleet --solver-time); empty: the built-in
+    Setting solver_time;
 };
 
 // The configuration file's path: $XDG_CONFIG_HOME/gpuplan/config.yaml, else
@@ -46,6 +50,11 @@ struct Settings {
 [[nodiscard]] Settings read_settings(const std::string& path,
                                      const std::map<std::string, std::string>& env,
                                      const std::string& home);
+
+// Seconds of solver time as `fleet --solver-time`, the configuration's `solver_time` and
+// GPUPLAN_SOLVER_TIME take them: a decimal number above 0 and at most
+// fleet::k_max_solver_seconds; nullopt otherwise.
+[[nodiscard]] std::optional<double> parse_solver_seconds(std::string_view text);
 
 // Checks a colour choice; throws UsageError naming `where` otherwise.
 void check_color(const std::string& value, const std::string& where);

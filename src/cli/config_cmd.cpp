@@ -2,6 +2,7 @@
 
 #include "detail/strings.hpp"
 #include "gpuplan/error.hpp"
+#include "gpuplan/fleet/fleet.hpp"
 #include "gpuplan/report/text_table.hpp"
 
 #include <algorithm>
@@ -81,6 +82,10 @@ Exit run_config_show(const CommonOptions& common, Io& io) {
          s.discount_rate.origin},
         {"color", s.color.value, s.color.origin},
         {"accept_soft", s.accept_soft.value, s.accept_soft.origin},
+        {"solver_time",
+         s.solver_time.value.empty() ? fmt::format("{} (fleet)", fleet::k_default_solver_seconds)
+                                     : s.solver_time.value,
+         s.solver_time.origin},
     };
     std::string text = settings_table(rows, common.width);
     struct stat info {};

@@ -6,6 +6,7 @@
 #include "gpuplan/limits.hpp"
 #include "gpuplan/report/fleet_view.hpp"
 
+#include <chrono>
 #include <filesystem>
 #include <spdlog/spdlog.h>
 
@@ -43,8 +44,17 @@ Exit run_fleet(const CommonOptions& common, const FleetOptions& options, Io& io)
     cost::Settings settings;
     settings.currency = common.currency;
     settings.accept_soft = options.accept_soft || common.accept_soft;
+    fleet::SolverBudget budget;
+    budget.seconds = options.solver_seconds > 0.0  ? options.solver_seconds
+                     : common.solver_seconds > 0.0 ? common.solver_seconds
+                                                   : fleet::k_default_solver_seconds;
+    budget.clock = [] {
+        return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch())
+            .count();
+    };
     const fleet::Planned planned = timed("fleet", [&] {
-        return fleet::plan_fleet(portfolio, catalog, &tree, settings, generator_info(common));
+        return fleet::plan_fleet(portfolio, catalog, &tree, settings, generator_info(common),
+                                 budget);
     });
     spdlog::info("fleet: {} pools, {} columns ({} integer), {} rows", planned.plan.pools,
                  planned.plan.columns, planned.plan.integer_columns, planned.plan.rows);

@@ -17,6 +17,9 @@ namespace gpuplan::fleet {
 namespace {
 
 using cost::Option;
+
+// Added to |npv| in the gap's denominator, as GLPK does, so a zero NPV gives no division by 0.
+constexpr double k_gap_epsilon = 1e-9;
 using workload::Task;
 
 // A job's best way to run on one (GPU model, provider): its cheapest on-demand option and, for an
@@ -347,6 +350,51 @@ Commitment commitment_row(const Problem& problem, const Solution& solution, cons
     return row;
 }
 
+// The solver budget handed out solve by solve: the plan's own solve a share of what is left,
+// each other solve an even share of what is left among those still to come.
+class Allowance {
+public:
+    Allowance(const SolverBudget& budget, std::size_t others)
+        : m_budget(budget), m_start(budget.clock ? budget.clock() : 0.0), m_others(others) {}
+
+    // Milliseconds for the plan's own solve: no floor, as the all-on-demand plan stands in when
+    // it finds nothing.
+    [[nodiscard]] int plan() { return give(k_plan_solve_share, 1); }
+    // Milliseconds for the next baseline or sensitivity solve.
+    [[nodiscard]] int other() {
+        const double share = 1.0 / static_cast<double>(std::max<std::size_t>(m_others, 1));
+        m_others = m_others > 0 ? m_others - 1 : 0;
+        return give(share, k_min_solve_ms);
+    }
+
+private:
+    int give(double share, int floor_ms) {
+        const double spent = m_budget.clock ? m_budget.clock() - m_start : m_given;
+        const double left = std::max(0.0, m_budget.seconds - spent);
+        const double ms = std::clamp(left * share * 1000.0, static_cast<double>(floor_ms),
+                                     k_max_solver_seconds * 1000.0);
+        m_given += ms / 1000.0;
+        return static_cast<int>(ms);
+    }
+
+    const SolverBudget& m_budget;
+    double m_start = 0.0;
+    double m_given = 0.0; // seconds handed out, when there is no clock
+    std::size_t m_others = 0;
+};
+
+// A baseline or sensitivity solve within its share of the budget, counted in `out`.
+Solution solve_other(FleetPlan& out, const Problem& problem, SolveOptions options,
+                     Allowance& allowance) {
+    options.time_limit_ms = allowance.other();
+    Solution s = solve(problem, options);
+    ++out.solves;
+    if (!s.optimal) {
+        ++out.solves_stopped;
+    }
+    return s;
+}
+
 void fill_months(FleetPlan& out, const Solution& solution, int horizon) {
     for (int k = 1; k <= horizon; ++k) {
         Month m;
@@ -365,10 +413,8 @@ void fill_months(FleetPlan& out, const Solution& solution, int horizon) {
     }
 }
 
-void add_alternatives(FleetPlan& out, const Problem& problem) {
-    SolveOptions none;
-    none.commitments = false;
-    out.all_on_demand_npv = solve(problem, none).npv;
+// The purchase kinds the problem's pools offer, in their order.
+std::vector<PurchaseOption> kinds_offered(const Problem& problem) {
     std::vector<PurchaseOption> kinds;
     for (const Pool& pool : problem.pools) {
         for (const Offer& offer : pool.offers) {
@@ -378,12 +424,17 @@ void add_alternatives(FleetPlan& out, const Problem& problem) {
         }
     }
     std::sort(kinds.begin(), kinds.end());
-    for (const PurchaseOption kind : kinds) {
+    return kinds;
+}
+
+// The best plan of each purchase kind alone; a kind whose solve found nothing is left out.
+void add_alternatives(FleetPlan& out, const Problem& problem, Allowance& allowance) {
+    for (const PurchaseOption kind : kinds_offered(problem)) {
         SolveOptions only;
         only.only = kind;
-        const double npv = solve(problem, only).npv;
-        if (!out.best_single || npv < out.best_single->npv - 1e-6) {
-            out.best_single = Alternative{std::string(to_string(kind)), npv};
+        const Solution s = solve_other(out, problem, only, allowance);
+        if (s.found && (!out.best_single || s.npv < out.best_single->npv - 1e-6)) {
+            out.best_single = Alternative{std::string(to_string(kind)), s.npv};
         }
     }
 }
@@ -465,7 +516,7 @@ std::vector<std::size_t> sensitivity_jobs(const Problem& problem, const Solution
 // pools are unaffected by a job's demand, so its pool alone is re-planned (with its jobs kept
 // there) and the rest of the NPV carried over.
 void add_sensitivity(FleetPlan& out, const Problem& problem, const Solution& solution,
-                     const std::vector<int>& starts) {
+                     const std::vector<int>& starts, Allowance& allowance) {
     const std::vector<std::size_t> moved = sensitivity_jobs(problem, solution);
     if (moved.size() < problem.jobs.size()) {
         out.assumptions.push_back(fmt::format(
@@ -491,11 +542,68 @@ void add_sensitivity(FleetPlan& out, const Problem& problem, const Solution& sol
             s.factor = factor;
             s.npv_kept = solution.npv - base +
                          evaluate(part.problem, part.purchases, assigned, options.demand_scale);
-            const Solution again = solve(part.problem, options);
-            s.npv_reoptimised = solution.npv - base + again.npv;
-            s.units = replanned_units(solution.purchases, pool, again.purchases);
+            const Solution again = solve_other(out, part.problem, options, allowance);
+            // A re-plan that found nothing in its time keeps the plan's commitments, which is
+            // always possible.
+            s.npv_reoptimised = again.found ? solution.npv - base + again.npv : s.npv_kept;
+            s.units = replanned_units(solution.purchases, pool,
+                                      again.found ? again.purchases : part.purchases);
             out.sensitivity.push_back(std::move(s));
         }
+    }
+}
+
+// The all-on-demand baseline (a closed form), then the plan within its share of the budget;
+// when that search finds nothing in time, the baseline (buying nothing is always possible). A
+// plan not proven optimal gets the better of the search's bound and the closed-form one.
+Solution solve_plan(FleetPlan& out, const Problem& problem, Allowance& allowance) {
+    const Solution on_demand = on_demand_plan(problem);
+    out.all_on_demand_npv = on_demand.npv;
+    SolveOptions options;
+    options.time_limit_ms = allowance.plan();
+    Solution solution = solve(problem, options);
+    if (solution.optimal) {
+        return solution;
+    }
+    const std::optional<double> search_bound = solution.bound;
+    if (!solution.found) {
+        Solution fallback = on_demand;
+        fallback.optimal = false;
+        // The program's size is still the one the search was given.
+        fallback.columns = solution.columns;
+        fallback.rows = solution.rows;
+        fallback.integer_columns = solution.integer_columns;
+        solution = std::move(fallback);
+        out.assumptions.emplace_back(
+            "solver: the search found no plan within its time, so the plan is the all-on-demand "
+            "one (buying nothing); more solver time may find commitments that save money");
+    }
+    // Both are proven bounds: the larger is the better one.
+    std::optional<double> bound = search_bound;
+    if (const std::optional<double> closed = lower_bound(problem); closed) {
+        bound = std::max(bound.value_or(*closed), *closed);
+    }
+    solution.bound = bound ? std::optional<double>(std::min(*bound, solution.npv)) : std::nullopt;
+    return solution;
+}
+
+// (npv - bound) / |npv|, 0 when optimal; nullopt without a bound.
+std::optional<double> gap_of(const Solution& solution) {
+    if (!solution.bound) {
+        return std::nullopt;
+    }
+    return solution.optimal ? 0.0
+                            : std::max(0.0, solution.npv - *solution.bound) /
+                                  (std::abs(solution.npv) + k_gap_epsilon);
+}
+
+// The assumption naming the single-purchase and sensitivity solves a limit stopped, if any.
+void add_stopped_solves(FleetPlan& out) {
+    if (out.solves_stopped > 0) {
+        out.assumptions.push_back(fmt::format(
+            "solver: {} of the {} single-purchase and sensitivity solves stopped at a limit "
+            "before proving optimality: their NPVs are the best found",
+            out.solves_stopped, out.solves));
     }
 }
 
@@ -503,7 +611,7 @@ void add_sensitivity(FleetPlan& out, const Problem& problem, const Solution& sol
 
 Planned plan_fleet(const Portfolio& portfolio, const catalog::Catalog& catalog,
                    const decide::Tree* tree, const cost::Settings& settings,
-                   GeneratorInfo generator) {
+                   GeneratorInfo generator, const SolverBudget& budget) {
     Planned planned;
     FleetPlan& out = planned.plan;
     out.generator = std::move(generator);
@@ -563,7 +671,10 @@ Planned plan_fleet(const Portfolio& portfolio, const catalog::Catalog& catalog,
         }
     }
     candidate_starts(problem);
-    planned.solution = solve(problem);
+    out.solver_seconds = budget.seconds;
+    Allowance allowance(budget, kinds_offered(problem).size() +
+                                    2 * std::min(problem.jobs.size(), k_sensitivity_workloads));
+    planned.solution = solve_plan(out, problem, allowance);
     // Commitments in the order they are bought, then by pool and purchase kind.
     std::stable_sort(
         planned.solution.purchases.begin(), planned.solution.purchases.end(),
@@ -576,6 +687,8 @@ Planned plan_fleet(const Portfolio& portfolio, const catalog::Catalog& catalog,
     const Solution& solution = planned.solution;
     out.npv = solution.npv;
     out.optimal = solution.optimal;
+    out.best_bound = solution.bound;
+    out.gap = gap_of(solution);
     out.pools = problem.pools.size();
     out.columns = solution.columns;
     out.integer_columns = solution.integer_columns;
@@ -602,8 +715,9 @@ Planned plan_fleet(const Portfolio& portfolio, const catalog::Catalog& catalog,
     }
 
     fill_months(out, solution, problem.horizon_months);
-    add_alternatives(out, problem);
-    add_sensitivity(out, problem, solution, starts);
+    add_alternatives(out, problem, allowance);
+    add_sensitivity(out, problem, solution, starts, allowance);
+    add_stopped_solves(out);
     planned.problem = std::move(problem);
     return planned;
 }

@@ -4,8 +4,10 @@
 #include <algorithm>
 #include <cmath>
 #include <glpk.h>
+#include <limits>
 #include <map>
 #include <memory>
+#include <optional>
 #include <set>
 
 namespace gpuplan::fleet {
@@ -91,8 +93,8 @@ double uncovered_rate(const Pool& pool, bool interruptible) {
                : pool.on_demand_per_gpu_hour;
 }
 
-// A backstop in wall time for a single subproblem's LP that will not finish, milliseconds.
-constexpr int k_max_solve_ms = 120'000;
+// Bounds at or below minus this are GLPK's "none yet" (-DBL_MAX).
+constexpr double k_no_bound = 1e300;
 
 struct GlpDelete {
     void operator()(glp_prob* p) const { glp_delete_prob(p); }
@@ -132,22 +134,32 @@ public:
     }
     void set_constant(double value) { glp_set_obj_coef(m_prob.get(), 0, value); }
 
-    // Solves within `max_nodes` subproblems (then the best solution found, not proven optimal)
-    // and k_max_solve_ms; false when GLPK finds no integer solution.
-    bool solve(long max_nodes) {
+    // Solves within `max_nodes` subproblems and `time_limit_ms` of GLPK's wall time (then the
+    // best solution found, not proven optimal); false when GLPK finds no integer solution.
+    bool solve(long max_nodes, int time_limit_ms) {
         glp_load_matrix(m_prob.get(), static_cast<int>(m_ia.size()) - 1, m_ia.data(), m_ja.data(),
                         m_ar.data());
         glp_iocp parm;
         glp_init_iocp(&parm);
         parm.presolve = GLP_ON;
         parm.msg_lev = GLP_MSG_OFF;
-        parm.tm_lim = k_max_solve_ms;
-        std::pair<long, long> nodes{0, max_nodes}; // selected so far, the limit
-        parm.cb_info = &nodes;
+        parm.tm_lim = std::max(1, time_limit_ms);
+        Search search{0, max_nodes, std::nullopt};
+        parm.cb_info = &search;
         parm.cb_func = [](glp_tree* tree, void* info) {
-            // Counting subproblems, not seconds, keeps the answer the same on every machine.
-            auto& [selected, limit] = *static_cast<std::pair<long, long>*>(info);
-            if (glp_ios_reason(tree) == GLP_ISELECT && ++selected > limit) {
+            auto& s = *static_cast<Search*>(info);
+            // Every open subproblem's bound is at least the best one's, and a subproblem's
+            // children never bound lower than it: the last bound seen stays a proven bound. A
+            // subproblem whose LP is not solved yet bounds nothing (-DBL_MAX).
+            if (const int best = glp_ios_best_node(tree); best != 0) {
+                const double bound = glp_ios_node_bound(tree, best);
+                if (bound > -k_no_bound) {
+                    s.bound = bound;
+                }
+            }
+            // Counting subproblems, not seconds, keeps the answer the same on every machine
+            // while the time limit is not reached.
+            if (glp_ios_reason(tree) == GLP_ISELECT && ++s.selected > s.limit) {
                 glp_ios_terminate(tree);
             }
         };
@@ -157,11 +169,16 @@ public:
         if (stopped && m_status == GLP_OPT) {
             m_status = GLP_FEAS; // GLPK stopped before proving it
         }
+        m_bound = m_status == GLP_OPT ? std::optional<double>(objective()) : search.bound;
+        if (m_bound && m_status == GLP_FEAS) {
+            m_bound = std::min(*m_bound, objective());
+        }
         return m_status == GLP_OPT || m_status == GLP_FEAS;
     }
     [[nodiscard]] bool optimal() const { return m_status == GLP_OPT; }
     [[nodiscard]] double value(int col) const { return glp_mip_col_val(m_prob.get(), col); }
     [[nodiscard]] double objective() const { return glp_mip_obj_val(m_prob.get()); }
+    [[nodiscard]] std::optional<double> bound() const { return m_bound; }
     [[nodiscard]] std::size_t columns() const {
         return static_cast<std::size_t>(glp_get_num_cols(m_prob.get()));
     }
@@ -177,6 +194,15 @@ private:
     std::vector<double> m_ar{0.0};
     std::size_t m_integers = 0;
     int m_status = GLP_UNDEF;
+    std::optional<double> m_bound;
+
+    // What the branch-and-bound callback keeps: subproblems selected, their limit and the best
+    // bound of the open subproblems when it last looked.
+    struct Search {
+        long selected = 0;
+        long limit = 0;
+        std::optional<double> bound;
+    };
 };
 
 // The most units of an offer a pool could ever use: its largest month's demand, all candidates.
@@ -332,8 +358,10 @@ void add_rows(const std::vector<std::vector<Segments>>& segments, Program& progr
 Solution read_solution(const Problem& problem, const std::vector<std::vector<Segments>>& segments,
                        const Program& program, const Columns& cols) {
     Solution out;
+    out.found = true;
     out.npv = program.objective();
     out.optimal = program.optimal();
+    out.bound = program.bound();
     out.columns = program.columns();
     out.rows = program.rows();
     out.integer_columns = program.integers();
@@ -464,8 +492,13 @@ Solution solve(const Problem& problem, const SolveOptions& options) {
     add_purchases(problem, options, segments, program, cols);
     add_cells(problem, segments, program, cols);
     add_rows(segments, program, cols);
-    if (!program.solve(options.max_branch_nodes)) {
-        return {};
+    if (!program.solve(options.max_branch_nodes, options.time_limit_ms)) {
+        Solution nothing;
+        nothing.bound = program.bound();
+        nothing.columns = program.columns();
+        nothing.rows = program.rows();
+        nothing.integer_columns = program.integers();
+        return nothing;
     }
     return read_solution(problem, segments, program, cols);
 }
@@ -511,6 +544,112 @@ double evaluate(const Problem& problem, std::span<const Purchase> purchases,
         }
     }
     return total;
+}
+
+namespace {
+
+// A demand's GPU-hours in each month, discounted to month 0, summed.
+double discounted_gpu_hours(const Problem& problem, const Demand& d) {
+    double out = 0.0;
+    const auto months = static_cast<std::size_t>(problem.horizon_months);
+    for (std::size_t k = 0; k < std::min(months, d.hours.size()); ++k) {
+        if (d.hours[k] > 1e-9) {
+            out += std::min(d.hours[k], k_month_hours) * d.gpus *
+                   discount(problem, static_cast<int>(k) + 1);
+        }
+    }
+    return out;
+}
+
+// The least a pool's commitments cost per discounted GPU-hour of capacity: the lowest NPV of a
+// unit over the discounted GPU-hours it adds; nullopt when an offer costs less than nothing,
+// which no such rate bounds.
+std::optional<double> committed_rate(const Problem& problem, const Pool& pool) {
+    double best = std::numeric_limits<double>::infinity();
+    for (const Offer& offer : pool.offers) {
+        for (const int start : offer.starts) {
+            const auto [first, last] = active_months(offer, start, problem.horizon_months);
+            if (first > last || static_cast<std::size_t>(start) >= offer.npv_by_start.size()) {
+                continue;
+            }
+            const double npv = offer.npv_by_start[static_cast<std::size_t>(start)];
+            if (npv < 0.0) {
+                return std::nullopt;
+            }
+            double hours = 0.0;
+            for (int k = first; k <= last; ++k) {
+                hours += k_month_hours * offer.gpus_per_unit * discount(problem, k);
+            }
+            best = std::min(best, npv / hours);
+        }
+    }
+    return best;
+}
+
+} // namespace
+
+Solution on_demand_plan(const Problem& problem) {
+    Solution out;
+    out.found = true;
+    out.optimal = true;
+    const auto months = static_cast<std::size_t>(problem.horizon_months);
+    out.months.assign(problem.pools.size(), std::vector<PoolMonth>(months));
+    out.assignment.reserve(problem.jobs.size());
+    for (const Job& job : problem.jobs) {
+        std::size_t best = 0;
+        double best_npv = std::numeric_limits<double>::infinity();
+        for (std::size_t c = 0; c < job.candidates.size(); ++c) {
+            const Demand& d = job.candidates[c];
+            const double npv = discounted_gpu_hours(problem, d) *
+                               uncovered_rate(problem.pools[d.pool], job.interruptible);
+            if (npv < best_npv) {
+                best_npv = npv;
+                best = c;
+            }
+        }
+        out.assignment.push_back(best);
+        out.npv += job.candidates.empty() ? 0.0 : best_npv;
+        if (job.candidates.empty()) {
+            continue;
+        }
+        const Demand& d = job.candidates[best];
+        const Pool& pool = problem.pools[d.pool];
+        const bool spot = job.interruptible && pool.spot_per_gpu_hour &&
+                          *pool.spot_per_gpu_hour < pool.on_demand_per_gpu_hour;
+        for (std::size_t k = 0; k < std::min(months, d.hours.size()); ++k) {
+            const double gpu_hours = std::min(d.hours[k], k_month_hours) * d.gpus;
+            if (d.hours[k] > 1e-9) {
+                PoolMonth& m = out.months[d.pool][k];
+                m.demand += gpu_hours;
+                (spot ? m.spot : m.on_demand) += gpu_hours;
+            }
+        }
+    }
+    out.bound = out.npv;
+    return out;
+}
+
+std::optional<double> lower_bound(const Problem& problem) {
+    std::vector<double> committed;
+    committed.reserve(problem.pools.size());
+    for (const Pool& pool : problem.pools) {
+        const std::optional<double> rate = committed_rate(problem, pool);
+        if (!rate) {
+            return std::nullopt;
+        }
+        committed.push_back(*rate);
+    }
+    double out = 0.0;
+    for (const Job& job : problem.jobs) {
+        double least = job.candidates.empty() ? 0.0 : std::numeric_limits<double>::infinity();
+        for (const Demand& d : job.candidates) {
+            const double rate = std::min(committed[d.pool],
+                                         uncovered_rate(problem.pools[d.pool], job.interruptible));
+            least = std::min(least, discounted_gpu_hours(problem, d) * rate);
+        }
+        out += least;
+    }
+    return out;
 }
 
 } // namespace gpuplan::fleet

@@ -138,14 +138,34 @@ TextTable month_table(const FleetPlan& plan) {
     return table;
 }
 
+// Whether the plan is proven optimal, else how far from the optimum it may be.
+std::string optimality_text(const FleetPlan& plan) {
+    if (plan.optimal) {
+        return "optimal for the model";
+    }
+    if (!plan.best_bound || !plan.gap) {
+        return "best found, not proven optimal; no bound on the optimum was proven";
+    }
+    const int digits = *plan.gap < 0.01 ? 3 : 1;
+    return fmt::format("best found, not proven optimal: the optimum is at least {}, so the plan "
+                       "is at most {}% dearer",
+                       format_money(*plan.best_bound, plan.currency),
+                       format_fixed(*plan.gap * 100.0, digits));
+}
+
 std::vector<std::string> summary_lines(const FleetPlan& plan) {
     std::vector<std::string> lines;
     lines.push_back(fmt::format("Portfolio {}: {} workloads over {} months, {} at {} a year.",
                                 escape_control(plan.name), plan.jobs.size(), plan.horizon_months,
                                 plan.currency, percent(plan.discount_rate)));
-    lines.push_back(
-        fmt::format("NPV of the plan: {} ({}).", format_money(plan.npv, plan.currency),
-                    plan.optimal ? "optimal for the model" : "best found, not proven optimal"));
+    lines.push_back(fmt::format("NPV of the plan: {} ({}).", format_money(plan.npv, plan.currency),
+                                optimality_text(plan)));
+    if (!plan.optimal) {
+        lines.push_back(fmt::format("The search stopped at its limit ({} s of solver time for "
+                                    "the run; --solver-time raises it) before proving the plan "
+                                    "optimal.",
+                                    round_significant(plan.solver_seconds, 3)));
+    }
     lines.push_back(fmt::format("All on-demand (and spot where interruptible): {}; saves {}.",
                                 format_money(plan.all_on_demand_npv, plan.currency),
                                 format_money(plan.all_on_demand_npv - plan.npv, plan.currency)));
@@ -286,6 +306,11 @@ std::string render_json(const FleetPlan& plan) {
     out["npv"] = round_money(plan.npv);
     out["optimal"] = plan.optimal;
     out["solver"] = {{"name", "glpk"},
+                     {"status", plan.optimal ? "optimal" : "best_found"},
+                     {"best_bound", plan.best_bound ? ordered_json(round_money(*plan.best_bound))
+                                                    : ordered_json()},
+                     {"gap", plan.gap ? ordered_json(round_to(*plan.gap, 6)) : ordered_json()},
+                     {"time_limit_seconds", plan.solver_seconds},
                      {"pools", plan.pools},
                      {"columns", plan.columns},
                      {"integer_columns", plan.integer_columns},

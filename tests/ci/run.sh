@@ -9,7 +9,7 @@ source_dir=$2
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 export XDG_CONFIG_HOME=$work/config XDG_CACHE_HOME=$work/cache HOME=$work
-unset GPUPLAN_ACCEPT_SOFT GPUPLAN_CATALOG GPUPLAN_COLOR GPUPLAN_CURRENCY GPUPLAN_DISCOUNT GPUPLAN_DISCOUNT_RATE
+unset GPUPLAN_ACCEPT_SOFT GPUPLAN_CATALOG GPUPLAN_COLOR GPUPLAN_CURRENCY GPUPLAN_DISCOUNT GPUPLAN_DISCOUNT_RATE GPUPLAN_SOLVER_TIME
 gate=$source_dir/tools/ci-budget-gate.sh
 base=$source_dir/tests/fixtures/ci/base.yaml
 branch=$source_dir/tests/fixtures/ci/branch.yaml

@@ -177,3 +177,31 @@ TEST_CASE("the configuration file lives under XDG_CONFIG_HOME, else ~/.config", 
     CHECK(config_file_from(nullptr, "/home/me") == "/home/me/.config/gpuplan/config.yaml");
     CHECK(config_file_from(nullptr, nullptr).empty());
 }
+
+TEST_CASE("fleet's solver time comes from the flag then the variable then the file",
+          "[cli][config]") {
+    const ConfigHome home;
+    spit(home.file(), "schema_version: 1\nsolver_time: 20\n");
+    const std::vector<std::string> fleet = {"fleet",
+                                            "tests/fixtures/fleet/short-jobs.yaml",
+                                            "--catalog",
+                                            "tests/fixtures/fleet/catalog.yaml",
+                                            "--no-default-catalog",
+                                            "--format",
+                                            "json"};
+    const auto limit = [](const Run& run) {
+        const std::size_t at = run.out.find("\"time_limit_seconds\": ");
+        return at == std::string::npos ? std::string("(none) " + run.err)
+                                       : run.out.substr(at + 22, run.out.find(',', at) - at - 22);
+    };
+    CHECK(limit(home.run(fleet)) == "20.0");
+    CHECK(limit(home.run(fleet, {{"GPUPLAN_SOLVER_TIME", "2.5"}})) == "2.5");
+    auto flagged = fleet;
+    flagged.insert(flagged.end(), {"--solver-time", "4"});
+    CHECK(limit(home.run(flagged, {{"GPUPLAN_SOLVER_TIME", "2.5"}})) == "4.0");
+    CHECK(origin_of(home.run({"config", "show"}).out, "solver_time") == home.file() + ":2:14");
+    const Run bad = home.run({"presets"}, {{"GPUPLAN_SOLVER_TIME", "0"}});
+    CHECK(bad.exit_code == 2);
+    CHECK(bad.err.find("GPUPLAN_SOLVER_TIME: expected seconds above 0 and at most 86400, got "
+                       "'0'") != std::string::npos);
+}

@@ -314,3 +314,127 @@ TEST_CASE("by default a fleet buys no server: it is priced from surveys and boug
     REQUIRE(planned.solution.optimal);
     CHECK(units_of(planned.solution, planned.problem, PurchaseOption::self_built) == 0);
 }
+
+namespace {
+
+// Ten 8-GPU services starting one month apart over 120 months: a search GLPK does not finish in
+// a minute.
+Portfolio staggered_services(std::size_t count = 10) {
+    Portfolio p = fixture_portfolio("rising.yaml");
+    p.horizon_months = 120;
+    p.entries.resize(1);
+    while (p.entries.size() < count) {
+        p.entries.push_back(p.entries.front());
+    }
+    for (std::size_t i = 0; i < p.entries.size(); ++i) {
+        p.entries[i].start_month = static_cast<int>(i);
+        p.entries[i].workload.horizon_months = 120.0 - static_cast<double>(i);
+    }
+    return p;
+}
+
+} // namespace
+
+TEST_CASE("a tiny solver budget gives the best plan found with its proven gap", "[fleet]") {
+    const std::vector<TextFile> files{{"catalog.yaml", fixture("fleet/catalog.yaml")}};
+    const catalog::Catalog catalog = catalog::load_catalog(files);
+    SolverBudget budget;
+    budget.seconds = 1e-6;
+    const Planned planned = plan_fleet(staggered_services(), catalog, nullptr, {}, {}, budget);
+    const FleetPlan& plan = planned.plan;
+    REQUIRE_FALSE(plan.optimal);
+    REQUIRE(plan.best_bound);
+    REQUIRE(plan.gap);
+    CHECK(*plan.gap > 0.0);
+    CHECK(*plan.best_bound <= plan.npv);
+    CHECK(*plan.gap == Approx((plan.npv - *plan.best_bound) / std::abs(plan.npv)));
+    CHECK(plan.npv <= plan.all_on_demand_npv + 1e-6);
+    CHECK(plan.solver_seconds == 1e-6);
+    CHECK(plan.columns > 0);
+    if (plan.commitments.empty()) { // the search found nothing in its time: all on demand
+        CHECK(plan.npv == Approx(plan.all_on_demand_npv));
+        CHECK(
+            std::any_of(plan.assumptions.begin(), plan.assumptions.end(), [](const std::string& a) {
+                return a.rfind("solver: the search", 0) == 0;
+            }));
+    }
+    CHECK(plan.rows > 0);
+    // The bound is below what the program could ever reach.
+    CHECK(*plan.best_bound <= solve(planned.problem).npv + 1e-6);
+}
+
+TEST_CASE("a small portfolio is proven optimal within the default budget with no gap", "[fleet]") {
+    const Planned planned = plan_fixture("rising.yaml", "catalog.yaml");
+    const FleetPlan& plan = planned.plan;
+    REQUIRE(plan.optimal);
+    REQUIRE(plan.gap);
+    CHECK(*plan.gap == 0.0);
+    REQUIRE(plan.best_bound);
+    CHECK(*plan.best_bound == Approx(plan.npv));
+    CHECK(plan.solver_seconds == k_default_solver_seconds);
+}
+
+TEST_CASE("the closed-form on-demand plan and lower bound agree with the solver", "[fleet]") {
+    const Planned planned = plan_fixture("rising.yaml", "catalog.yaml");
+    SolveOptions none;
+    none.commitments = false;
+    const Solution solved = solve(planned.problem, none);
+    const Solution closed = on_demand_plan(planned.problem);
+    REQUIRE(solved.optimal);
+    CHECK(closed.npv == Approx(solved.npv));
+    CHECK(closed.assignment == solved.assignment);
+    CHECK(closed.purchases.empty());
+    CHECK(closed.npv == Approx(evaluate(planned.problem, closed.purchases, closed.assignment)));
+    const std::optional<double> bound = lower_bound(planned.problem);
+    REQUIRE(bound);
+    CHECK(*bound <= planned.solution.npv + 1e-6);
+    CHECK(*bound > 0.0);
+}
+
+// One pool of 8-GPU units, 1-year terms at 60% of on demand, and 3-GPU jobs of 30 months
+// starting every 3 months: units never match demand, so the LP relaxation is fractional and
+// GLPK must branch.
+Problem fractional_problem() {
+    Problem problem;
+    problem.horizon_months = 120;
+    Pool pool;
+    pool.gpu = "X";
+    pool.on_demand_per_gpu_hour = 1.0;
+    Offer offer;
+    offer.term_months = 12;
+    offer.gpus_per_unit = 8;
+    offer.npv_by_start.assign(120, 0.6 * 8 * 730.0 * 12);
+    pool.offers.push_back(offer);
+    problem.pools.push_back(pool);
+    for (int i = 0; i < 30; ++i) {
+        Demand d;
+        d.gpus = 3;
+        d.hours.assign(120, 0.0);
+        for (int k = 3 * i; k < std::min(120, 3 * i + 30); ++k) {
+            d.hours[static_cast<std::size_t>(k)] = 730.0;
+        }
+        problem.jobs.push_back(Job{"job", false, {d}});
+    }
+    candidate_starts(problem);
+    return problem;
+}
+
+TEST_CASE("a search stopped by its node limit keeps the best bound of its open subproblems",
+          "[fleet]") {
+    const Problem problem = fractional_problem();
+    SolveOptions stopped;
+    stopped.max_branch_nodes = 200;
+    const Solution early = solve(problem, stopped);
+    REQUIRE(early.found);
+    REQUIRE_FALSE(early.optimal);
+    REQUIRE(early.bound);
+    CHECK(*early.bound < early.npv);
+    // The LP relaxation (the root's bound) is at least the closed form, which relaxes it.
+    CHECK(*early.bound >= *lower_bound(problem) - 1e-6);
+    // A longer search finds a plan no cheaper than the bound.
+    SolveOptions longer_options;
+    longer_options.max_branch_nodes = 1'000;
+    const Solution longer = solve(problem, longer_options);
+    REQUIRE(longer.found);
+    CHECK(*early.bound <= longer.npv + 1e-6);
+}

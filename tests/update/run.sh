@@ -21,7 +21,7 @@ export XDG_CACHE_HOME="$scratch/cache" HOME="$scratch/home"
 mkdir -p "$HOME"
 # The real user's configuration and GPUPLAN_* defaults stay out (docs/config.md).
 export XDG_CONFIG_HOME="$scratch/no-config"
-unset GPUPLAN_ACCEPT_SOFT GPUPLAN_CATALOG GPUPLAN_COLOR GPUPLAN_CURRENCY GPUPLAN_DISCOUNT GPUPLAN_DISCOUNT_RATE
+unset GPUPLAN_ACCEPT_SOFT GPUPLAN_CATALOG GPUPLAN_COLOR GPUPLAN_CURRENCY GPUPLAN_DISCOUNT GPUPLAN_DISCOUNT_RATE GPUPLAN_SOLVER_TIME
 cache="$XDG_CACHE_HOME/gpuplan/prices.bin"
 limit=30 # seconds for any one run
 . "$source_dir/tests/support/expect.sh"

@@ -12,6 +12,7 @@
 #include "gpuplan/generator.hpp"
 #include "gpuplan/recommend/recommend.hpp"
 
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -29,6 +30,26 @@ inline constexpr double k_sensitivity_high = 1.3;
 // Workloads the sensitivity analysis moves: the largest by GPU-hours (bounded work for a large
 // portfolio: each re-plans its pool).
 inline constexpr std::size_t k_sensitivity_workloads = 12;
+
+// The solver's wall time for all the solves of one fleet run together, seconds, unless the
+// caller gives another (`fleet --solver-time`).
+inline constexpr double k_default_solver_seconds = 10.0;
+// The largest budget a caller may give, seconds (one day).
+inline constexpr double k_max_solver_seconds = 86'400.0;
+// The least time any one solve is given, milliseconds, when the budget is spent: enough for a
+// small program's LP relaxation, so every solve still has a chance of an answer.
+inline constexpr int k_min_solve_ms = 50;
+// The share of the budget the plan's own solve may use; the single-purchase baselines and the
+// sensitivity re-plans share the rest (and what the plan's solve leaves).
+inline constexpr double k_plan_solve_share = 0.75;
+
+// How long the solves of one plan_fleet() may take together.
+struct SolverBudget {
+    double seconds = k_default_solver_seconds;
+    // Seconds on a steady clock, read between solves so later ones get what earlier ones left;
+    // empty: each solve gets its share of the budget in advance.
+    std::function<double()> clock;
+};
 
 // One row of the commitment table.
 struct Commitment {
@@ -120,6 +141,16 @@ struct FleetPlan {
     int horizon_months = 0;
     double npv = 0.0;
     bool optimal = false;
+    // A proven lower bound of the lowest NPV for the model (npv when optimal); nullopt when the
+    // solver stopped before it proved one.
+    std::optional<double> best_bound;
+    // (npv - best_bound) / |npv|: at most how much dearer the plan is than the optimum, as a
+    // fraction; 0 when optimal.
+    std::optional<double> gap;
+    double solver_seconds = 0.0; // the budget the solves shared
+    // Single-purchase and sensitivity solves a limit stopped before they proved optimality.
+    std::size_t solves_stopped = 0;
+    std::size_t solves = 0; // single-purchase and sensitivity solves made
     std::vector<Commitment> commitments;
     std::vector<JobPlan> jobs;
     std::vector<Month> months;
@@ -145,9 +176,10 @@ struct Planned {
 };
 
 // Prices every workload (recommend::plan with `tree`, nullptr = no rules), builds the problem,
-// solves it and the baselines and sensitivity. Throws what recommend::plan throws.
+// solves it and the baselines and sensitivity within `budget` (each solve also within its node
+// limit), keeping the best plan found. Throws what recommend::plan throws.
 [[nodiscard]] Planned plan_fleet(const Portfolio& portfolio, const catalog::Catalog& catalog,
                                  const decide::Tree* tree, const cost::Settings& settings,
-                                 GeneratorInfo generator);
+                                 GeneratorInfo generator, const SolverBudget& budget = {});
 
 } // namespace gpuplan::fleet

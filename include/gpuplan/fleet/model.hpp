@@ -89,11 +89,19 @@ struct Solution {
     std::vector<Purchase> purchases;            // units > 0, by pool, offer and start
     std::vector<std::size_t> assignment;        // per job: the index into its candidates
     std::vector<std::vector<PoolMonth>> months; // [pool][k - 1]
+    bool found = false;   // an integer solution was found (else only `bound` and the sizes are set)
     bool optimal = false; // the solver proved optimality (else the best found, or none)
+    // A proven lower bound of the lowest NPV: the best bound of the open subproblems when the
+    // search stopped, else the LP relaxation's optimum; npv when optimal; nullopt when the
+    // solver stopped before it had one.
+    std::optional<double> bound;
     std::size_t columns = 0;
     std::size_t integer_columns = 0;
     std::size_t rows = 0;
 };
+
+// A backstop in wall time for one solve given no limit of its own, milliseconds.
+inline constexpr int k_max_solve_ms = 120'000;
 
 // Restricts what solve() may buy.
 struct SolveOptions {
@@ -104,6 +112,9 @@ struct SolveOptions {
     // Branch-and-bound subproblems GLPK may select before it stops with the best solution found
     // (not proven optimal): counted, not timed, so every machine gives the same answer.
     long max_branch_nodes = 20'000;
+    // Wall time GLPK may spend on the search (its own clock), milliseconds; then the best
+    // solution found, not proven optimal. The default is a backstop for a solve on its own.
+    int time_limit_ms = k_max_solve_ms;
 };
 
 // The subproblems of each sensitivity re-plan (a workload's demand -30% or +30%): an estimate
@@ -120,6 +131,17 @@ void candidate_starts(Problem& problem);
 // on-demand and spot; a job's demand scaled by demand_scale scales its GPUs. Jobs in a month are
 // assumed to start together (docs/methodology.md).
 [[nodiscard]] Solution solve(const Problem& problem, const SolveOptions& options = {});
+
+// The plan that buys nothing: each job in its cheapest candidate, its hours on demand (on spot
+// when interruptible and spot is cheaper). A closed form of what solve() finds with commitments
+// off, so it costs no solver time; optimal for that program.
+[[nodiscard]] Solution on_demand_plan(const Problem& problem);
+
+// A lower bound of the lowest NPV solve() can find, in closed form: every job's discounted
+// GPU-hours at the cheaper of its pool's uncovered rate and the lowest rate per discounted
+// GPU-hour of capacity any of the pool's commitments offers, in its cheapest candidate. Weak,
+// but proven without the solver; nullopt when an offer's NPV is negative.
+[[nodiscard]] std::optional<double> lower_bound(const Problem& problem);
 
 // The NPV of buying `purchases` with each job in the candidate `assignment` names, covering the
 // dearest uncovered hours first: a closed form, independent of solve(), for checking it.
