@@ -208,6 +208,58 @@ std::string confidence_line(const recommend::Recommendation& r) {
     return out;
 }
 
+std::string confidence_short(const recommend::Recommendation& r) {
+    if (!r.confidence || r.confidence->options.empty()) {
+        return {};
+    }
+    const recommend::Confidence& c = *r.confidence;
+    std::string out = fmt::format("{} best in {} draws", percent_text(c.top_p_best),
+                                  format_thousands(static_cast<double>(c.draws)));
+    const std::string_view word = verdict(c.top_p_best);
+    if (word == "uncertain") {
+        out += c.deciding ? fmt::format(", UNCERTAIN ({})", to_string(*c.deciding))
+                          : std::string(", UNCERTAIN");
+    } else {
+        out += fmt::format(" ({})", word);
+    }
+    if (c.runner_up) {
+        const recommend::OptionConfidence& o = c.options[*c.runner_up];
+        out += fmt::format("; #{} {}", o.group + 1, percent_text(o.p_best));
+    }
+    if (c.options.front().p_meets < 1.0) {
+        out += fmt::format("; meets {}", percent_text(c.options.front().p_meets));
+    }
+    return out;
+}
+
+std::vector<std::string> flip_flags(const recommend::Recommendation& r) {
+    using recommend::UncertainInput;
+    std::vector<std::string> out;
+    if (!r.confidence) {
+        return out;
+    }
+    for (const recommend::Flip& f : r.confidence->flips) {
+        if (f.flag.empty()) {
+            continue;
+        }
+        const std::string head = fmt::format("{} puts {} first", f.flag, who(r, f.winner));
+        switch (f.input) {
+        case UncertainInput::estimate:
+            out.push_back(fmt::format("{} (MFU {} {:.3f}; #1 uses {:.3f})", head,
+                                      f.below ? "below" : "above", f.value, f.base));
+            break;
+        case UncertainInput::spot_rate:
+            out.push_back(fmt::format("{} (rate {} {:.3g}; #1 uses {:.3g})", head,
+                                      f.below ? "below" : "above", f.value, f.base));
+            break;
+        default:
+            out.push_back(head);
+            break;
+        }
+    }
+    return out;
+}
+
 std::vector<std::string> flip_lines(const recommend::Recommendation& r) {
     std::vector<std::string> out;
     if (r.confidence) {

@@ -15,6 +15,14 @@ namespace gpuplan::report {
 // regret 12.40 USD`; empty without a confidence block.
 [[nodiscard]] std::string confidence_line(const recommend::Recommendation& r);
 
+// The first screen's one line: `55% best in 2,000 draws, UNCERTAIN (prices); #2 17%; meets
+// 74%`; empty without a confidence block.
+[[nodiscard]] std::string confidence_short(const recommend::Recommendation& r);
+
+// The first screen's flips: those a flag reproduces, flag first (`--mfu 0.444 puts #2 first (MFU
+// above 0.443; #1 uses 0.352)`).
+[[nodiscard]] std::vector<std::string> flip_flags(const recommend::Recommendation& r);
+
 // One sentence per flip point: where the runner-up ranks first and the flag that shows it.
 [[nodiscard]] std::vector<std::string> flip_lines(const recommend::Recommendation& r);
 

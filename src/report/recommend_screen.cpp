@@ -107,8 +107,16 @@ std::vector<std::string> note_risks(const recommend::Recommendation& r) {
     for (const cost::NoteIndex index : best.risks) {
         risks.push_back(risk_phrase(r.plan.notes[index]));
     }
+    const bool derived = std::any_of(best.risks.begin(), best.risks.end(), [&](auto index) {
+        return r.plan.notes[index].kind == cost::NoteKind::risk_derived_commitment;
+    });
     for (const cost::NoteIndex index : best.notes) {
-        std::string phrase = risk_phrase(r.plan.notes[index]);
+        const cost::Note& note = r.plan.notes[index];
+        // A derived commitment's risk already says its price is a default discount.
+        if (derived && note.kind == cost::NoteKind::default_commitment_price) {
+            continue;
+        }
+        std::string phrase = risk_phrase(note);
         if (!phrase.empty() && std::find(risks.begin(), risks.end(), phrase) == risks.end()) {
             risks.push_back(std::move(phrase));
         }
@@ -127,10 +135,15 @@ std::string risks_line(const recommend::Recommendation& r) {
                                               s.age_days, s.as_of->to_string(), s.limit_days)
                                 : std::string("undated prices"));
     }
-    if (r.default_decides) {
-        risks.emplace_back(r.default_decides->kind == cost::NoteKind::spot_risk
-                               ? "the ranking rests on a placeholder spot rate"
-                               : "the ranking rests on a default commitment discount");
+    // A default behind #1's price (r.default_decides): a default commitment discount is named by
+    // its own note above, so is a spot rate that is gpuplan's PLACEHOLDER; a provider's default
+    // rate is not marked so there.
+    const bool placeholder_named = std::any_of(risks.begin(), risks.end(), [](const auto& risk) {
+        return risk.find("PLACEHOLDER interruption") != std::string::npos;
+    });
+    if (r.default_decides && r.default_decides->kind == cost::NoteKind::spot_risk &&
+        !placeholder_named) {
+        risks.emplace_back("the ranking rests on a placeholder spot rate");
     }
     if (risks.empty()) {
         return fmt::format(
@@ -233,7 +246,9 @@ std::string next_lines(const recommend::Recommendation& r, const Screen& screen,
                        std::size_t width) {
     std::vector<std::pair<std::string, std::string>> flags; // flag, what it does
     if (!screen.details) {
-        flags.emplace_back("--details", "every table, rejection and rule");
+        flags.emplace_back("--details", r.confidence && !r.confidence->flips.empty()
+                                            ? "every table, rejection, rule and flip point"
+                                            : "every table, rejection and rule");
     }
     if (r.ranked.empty()) {
         flags.emplace_back("--explain", "why each option failed, those the rules left out too");
@@ -304,15 +319,24 @@ std::string first_screen(const recommend::Recommendation& r, const Screen& scree
     if (!soft.empty()) {
         top += "  soft: " + soft + "\n";
     }
-    const std::string confidence = confidence_line(r);
+    const std::string confidence = confidence_short(r);
     if (!confidence.empty()) {
         top += "  confidence: " + confidence + "\n";
-        for (const std::string& flip : flip_lines(r)) {
-            top += "  flip: " + flip + "\n";
-        }
     }
     top = wrap_lines(top, width);
     const std::string next = next_lines(r, screen, width);
+    // The flips a flag shows, as many as leave room for the fewest rows (every flip point, and
+    // the full confidence line, are in --details).
+    const std::size_t least_table =
+        line_count(top_table(r, std::min(k_least_rows, r.groups.size())).render_text(width));
+    for (const std::string& flip : flip_flags(r)) {
+        const std::string line = wrap_lines("  flip: " + flip + "\n", width);
+        if (line_count(top) + line_count(line) + line_count(next) + 2 + least_table >
+            k_screen_lines - 1) {
+            break;
+        }
+        top += line;
+    }
     // The rows fit the lines a 24-line terminal has left (one for the prompt), at least three.
     const std::size_t used = line_count(top) + line_count(next) + 2 + 2;
     const std::size_t room = used < k_screen_lines - 1 ? k_screen_lines - 1 - used : 0;

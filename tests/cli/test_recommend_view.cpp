@@ -166,9 +166,12 @@ TEST_CASE("the first screen decides in 24 lines of 80 columns", "[report]") {
         {"recommend", "examples/llama-7b-lora-finetune.yaml"},
         {"recommend", "examples/llama-70b-inference.yaml"},
         {"recommend", "--preset", "llama2-7b-pretrain"},
-        {"recommend", "--preset", "resnet50-imagenet"}};
+        {"recommend", "--preset", "resnet50-imagenet"},
+        {"recommend", "--preset", "stable-diffusion-inference", "--uncertainty"},
+        {"recommend", "tests/fixtures/workloads/weekly-finetune-aws.yaml", "--accept-soft",
+         "--uncertainty"}};
     for (const auto& args : workloads) {
-        INFO(args.back());
+        INFO(args[1] + " " + args.back());
         const auto result = gpuplan::test::run_cli(args);
         REQUIRE(result.exit_code == 0);
         const std::vector<std::string> lines = lines_of(result.out);
