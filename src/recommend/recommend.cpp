@@ -5,6 +5,8 @@
 #include "gpuplan/recommend/provenance.hpp"
 
 #include <algorithm>
+#include <map>
+#include <span>
 #include <stdexcept>
 #include <utility>
 
@@ -134,6 +136,33 @@ std::optional<StalePrices> stale_prices(const Recommendation& r, const Settings&
     return StalePrices{as_of, age, settings.max_price_age_days};
 }
 
+// Releases the monthly cash flows of the rejected options but the cheapest of each purchase
+// option (the report charts it, purchase_curves()): nothing else reads them (their figures and
+// reasons stay), and a large catalog's peak memory falls by their size (bench/README.md).
+void release_rejected_flows(cost::Plan& plan) {
+    const std::span<cost::Option> options = plan.options();
+    std::map<PurchaseOption, std::size_t> cheapest;
+    for (std::size_t i = 0; i < options.size(); ++i) {
+        const cost::Option& o = options[i];
+        if (!o.rejection || o.amounts.empty()) {
+            continue;
+        }
+        const auto [it, inserted] = cheapest.emplace(o.purchase, i);
+        const cost::Option& kept = options[it->second];
+        if (!inserted && (o.npv < kept.npv || (o.npv == kept.npv && cost::id_less(o, kept)))) {
+            it->second = i;
+        }
+    }
+    for (std::size_t i = 0; i < options.size(); ++i) {
+        cost::Option& o = options[i];
+        const auto it = cheapest.find(o.purchase);
+        if (o.rejection && (it == cheapest.end() || it->second != i)) {
+            std::vector<double>().swap(o.amounts);
+            cost::CashFlows().months.swap(o.cash_flows.months);
+        }
+    }
+}
+
 // The best option's service: its hours and monthly cost, and each stated target against the
 // serving model's figures at the option's GPU model, node shape and count.
 std::optional<Service> service_of(const workload::Workload& w, const catalog::Catalog& catalog,
@@ -207,6 +236,7 @@ Recommendation recommend(const workload::Workload& workload, const catalog::Cata
         leave_out_excluded(r, settings.objective,
                            settings.accept_soft ? rank::Soft::mixed : rank::Soft::after);
     }
+    release_rejected_flows(r.plan);
     r.catalog = catalog_info(catalog, r.plan.options());
     r.workload = workload;
     r.settings = priced;
