@@ -334,7 +334,7 @@ std::string confidence_markdown(const recommend::Recommendation& r) {
     if (c.options.empty()) {
         return out + "No feasible option to draw.\n";
     }
-    out += fmt::format("#1 is {}.\n\n", confidence_line(r));
+    out += fmt::format("The option ranked first is {}.\n\n", confidence_line(r));
     for (const std::string& line : flip_lines(r)) {
         out += "- " + escape_markdown_cell(line) + "\n";
     }

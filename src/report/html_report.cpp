@@ -142,14 +142,15 @@ public:
 private:
     void fence_line(const std::string& text) {
         if (text.rfind("```", 0) != 0) {
-            m_fence_text += text + "\n";
+            // Each line escaped on its own: the newlines between them stay newlines.
+            m_fence_text += escape_xml(text) + "\n";
             return;
         }
         m_fence = false;
         if (m_fence_lang == "mermaid") {
             m_out += "<figure>" + m_chart + "</figure>\n";
         } else {
-            m_out += "<pre><code>" + escape_xml(m_fence_text) + "</code></pre>\n";
+            m_out += "<pre><code>" + m_fence_text + "</code></pre>\n";
         }
     }
 
