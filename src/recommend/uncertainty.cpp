@@ -407,39 +407,10 @@ void split_items(const cost::Plan& plan, const cost::Option& option, Drawn& d) {
     }
 }
 
-// Estimates of the drawn options' configurations, each made once: many offers share one.
-class Estimates {
-public:
-    Estimates(const workload::Workload& w, const catalog::Catalog& catalog)
-        : m_workload(w), m_catalog(catalog) {}
-
-    const estimate::GpuEstimate& get(const catalog::Gpu& gpu, const cost::Option& o) {
-        const std::string key = fmt::format("{}|{}|{}|{}|{}", gpu.name, o.gpus_per_node, o.nvlink,
-                                            o.network_gbps.value_or(-1.0), o.gpu_count);
-        auto it = m_done.find(key);
-        if (it == m_done.end()) {
-            estimate::NodeShape shape;
-            shape.gpus_per_node = o.gpus_per_node;
-            shape.nvlink = o.nvlink;
-            shape.network_gbps = o.network_gbps;
-            it = m_done
-                     .emplace(key,
-                              estimate::estimate(m_workload, gpu, shape, o.gpu_count, m_catalog))
-                     .first;
-        }
-        return it->second;
-    }
-
-private:
-    const workload::Workload& m_workload;
-    const catalog::Catalog& m_catalog;
-    std::map<std::string, estimate::GpuEstimate> m_done;
-};
-
 // A service's needs (speed factors) and a training option's judged wall time, from the estimate
 // of its configuration.
-void estimate_needs(const Recommendation& r, const catalog::Catalog& catalog, Estimates& estimates,
-                    Drawn& d) {
+void estimate_needs(const Recommendation& r, const catalog::Catalog& catalog,
+                    estimate::Memo& estimates, Drawn& d) {
     const cost::Option& o = *d.option;
     const workload::Workload& w = r.workload;
     const bool spot = o.purchase == PurchaseOption::spot;
@@ -452,7 +423,11 @@ void estimate_needs(const Recommendation& r, const catalog::Catalog& catalog, Es
     if (!needs_estimate || gpu == nullptr || !o.gpu_slice.empty()) {
         return;
     }
-    const estimate::GpuEstimate& e = estimates.get(*gpu, o);
+    estimate::NodeShape shape;
+    shape.gpus_per_node = o.gpus_per_node;
+    shape.nvlink = o.nvlink;
+    shape.network_gbps = o.network_gbps;
+    const estimate::GpuEstimate& e = estimates.get(*gpu, shape, o.gpu_count);
     if (w.task != workload::Task::inference) {
         if (e.goodput && o.wall_hours > 0.0) {
             const double margin = e.goodput->confidence_wall_hours - e.goodput->expected_wall_hours;
@@ -524,7 +499,12 @@ Model make_model(const Recommendation& r, const catalog::Catalog& catalog,
     Keys spots;
     Keys currencies;
     const double horizon_years = std::max(r.plan.horizon_months, 1.0) / 12.0;
-    Estimates estimates(w, catalog);
+    // Each drawn configuration estimated once: many offers share one.
+    estimate::Memo estimates(
+        [&](const catalog::Gpu& gpu, const estimate::NodeShape& node, std::optional<int> count) {
+            return estimate::estimate(w, gpu, node, count, catalog);
+        },
+        w);
     m.drawn.reserve(drawn_groups);
     for (std::size_t g = 0; g < drawn_groups; ++g) {
         const cost::Option& o = r.shown(g);

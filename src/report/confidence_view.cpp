@@ -174,28 +174,44 @@ const recommend::OptionConfidence* option_confidence(const recommend::Recommenda
     return nullptr;
 }
 
+namespace {
+
+// #1's share of the draws, the verdict (and what decides an uncertain one), the runner-up and how
+// often #1 meets its constraints: in full words, or `brief` for the first screen.
+std::string summary(const recommend::Confidence& c, bool brief) {
+    std::string out =
+        fmt::format(fmt::runtime(brief ? "{} best in {} draws" : "best in {} of {} draws"),
+                    percent_text(c.top_p_best), format_thousands(static_cast<double>(c.draws)));
+    const std::string_view word = verdict(c.top_p_best);
+    if (word != "uncertain") {
+        out += fmt::format(" ({})", word);
+    } else if (!c.deciding) {
+        out += brief ? ", UNCERTAIN" : ": UNCERTAIN";
+    } else {
+        out += brief ? fmt::format(", UNCERTAIN ({})", to_string(*c.deciding))
+                     : fmt::format(": UNCERTAIN, decided by {}", deciding_words(*c.deciding));
+    }
+    if (c.runner_up) {
+        const recommend::OptionConfidence& o = c.options[*c.runner_up];
+        out += fmt::format(fmt::runtime(brief ? "; #{} {}" : "; #{} best in {}"), o.group + 1,
+                           percent_text(o.p_best));
+    }
+    if (c.options.front().p_meets < 1.0) {
+        out += fmt::format(
+            fmt::runtime(brief ? "; meets {}" : "; it meets every constraint in {} of them"),
+            percent_text(c.options.front().p_meets));
+    }
+    return out;
+}
+
+} // namespace
+
 std::string confidence_line(const recommend::Recommendation& r) {
     if (!r.confidence || r.confidence->options.empty()) {
         return {};
     }
     const recommend::Confidence& c = *r.confidence;
-    std::string out = fmt::format("best in {} of {} draws", percent_text(c.top_p_best),
-                                  format_thousands(static_cast<double>(c.draws)));
-    const std::string_view word = verdict(c.top_p_best);
-    if (word == "uncertain") {
-        out += c.deciding ? fmt::format(": UNCERTAIN, decided by {}", deciding_words(*c.deciding))
-                          : std::string(": UNCERTAIN");
-    } else {
-        out += fmt::format(" ({})", word);
-    }
-    if (c.runner_up) {
-        const recommend::OptionConfidence& o = c.options[*c.runner_up];
-        out += fmt::format("; #{} best in {}", o.group + 1, percent_text(o.p_best));
-    }
-    if (c.options.front().p_meets < 1.0) {
-        out += fmt::format("; it meets every constraint in {} of them",
-                           percent_text(c.options.front().p_meets));
-    }
+    std::string out = summary(c, false);
     if (c.p_none > 0.0) {
         out += fmt::format("; nothing meets every constraint in {}", percent_text(c.p_none));
     }
@@ -212,24 +228,7 @@ std::string confidence_short(const recommend::Recommendation& r) {
     if (!r.confidence || r.confidence->options.empty()) {
         return {};
     }
-    const recommend::Confidence& c = *r.confidence;
-    std::string out = fmt::format("{} best in {} draws", percent_text(c.top_p_best),
-                                  format_thousands(static_cast<double>(c.draws)));
-    const std::string_view word = verdict(c.top_p_best);
-    if (word == "uncertain") {
-        out += c.deciding ? fmt::format(", UNCERTAIN ({})", to_string(*c.deciding))
-                          : std::string(", UNCERTAIN");
-    } else {
-        out += fmt::format(" ({})", word);
-    }
-    if (c.runner_up) {
-        const recommend::OptionConfidence& o = c.options[*c.runner_up];
-        out += fmt::format("; #{} {}", o.group + 1, percent_text(o.p_best));
-    }
-    if (c.options.front().p_meets < 1.0) {
-        out += fmt::format("; meets {}", percent_text(c.options.front().p_meets));
-    }
-    return out;
+    return summary(*r.confidence, true);
 }
 
 std::vector<std::string> flip_flags(const recommend::Recommendation& r) {
