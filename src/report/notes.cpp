@@ -82,13 +82,16 @@ std::string note_text(const cost::Note& note) {
         return "rests on a default commitment discount (market survey), not a published price";
     case cost::NoteKind::risk_quote:
         return fmt::format("a quote, not a listed product: {}", note.detail);
-    case cost::NoteKind::risk_marketplace:
+    case cost::NoteKind::risk_marketplace: {
+        const int gpus = static_cast<int>(f[0]);
+        const char* noun = gpus == 1 ? "GPU" : "GPUs";
         return f[1] > 0.0 ? fmt::format("rests on {} capacity at {} (hosts come and go) for {} "
-                                        "GPUs over {:.0f} h",
-                                        note.detail, note.subject, static_cast<int>(f[0]), f[1])
+                                        "{} over {:.0f} h",
+                                        note.detail, note.subject, gpus, noun, f[1])
                           : fmt::format("rests on {} capacity at {} (hosts come and go) for a "
-                                        "service on {} GPUs",
-                                        note.detail, note.subject, static_cast<int>(f[0]));
+                                        "service on {} {}",
+                                        note.detail, note.subject, gpus, noun);
+    }
     case cost::NoteKind::risk_stale_price:
         return fmt::format("rests on a price of {} ({:.0f} days old; a firm answer's price is at "
                            "most {:.0f} days old)",
