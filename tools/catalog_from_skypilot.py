@@ -59,7 +59,7 @@ GPU_ORDER = ["T4", "V100", "V100-32GB", "A10", "A10G", "A100", "A100-80GB",
 # Accelerator names of the feeds that are catalog GPU names (SkyPilot's own names for the rest).
 FEED_NAMES = GPU_ORDER + ["H100-MEGA"]
 # Instances whose accelerator name is the SXM model's but whose card is not (the same table as
-# k_instance_gpus in src/feeds/skypilot.cpp): (provider, instance type) -> catalog GPU.
+# k_instance_gpus in src/feeds/skypilot_tables.hpp): (provider, instance type) -> catalog GPU.
 INSTANCE_GPU = {
     ("lambda", "gpu_1x_h100_pcie"): "H100-PCIe",
     ("lambda", "gpu_1x_a100"): "A100-40GB-PCIe",
