@@ -3,8 +3,8 @@
 #include "detail/strings.hpp"
 
 #include <algorithm>
-#include <array>
 #include <charconv>
+#include <chrono>
 #include <cmath>
 #include <fmt/format.h>
 
@@ -14,16 +14,9 @@ using detail::trim;
 
 namespace {
 
-bool is_leap(int year) {
-    return (year % 4 == 0 && year % 100 != 0) || year % 400 == 0;
-}
-
-int days_in_month(int year, int month) {
-    constexpr std::array<int, 12> k_days{31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
-    if (month == 2 && is_leap(year)) {
-        return 29;
-    }
-    return k_days.at(static_cast<std::size_t>(month - 1));
+std::chrono::year_month_day calendar_day(const Date& date) {
+    return std::chrono::year{date.year} / std::chrono::month{static_cast<unsigned>(date.month)} /
+           std::chrono::day{static_cast<unsigned>(date.day)};
 }
 
 std::optional<int> parse_int_exact(std::string_view text) {
@@ -64,14 +57,22 @@ std::pair<std::string_view, std::string_view> split_number(std::string_view text
 } // namespace
 
 long Date::days_since_epoch() const {
-    // Howard Hinnant's days_from_civil.
-    const int y = month <= 2 ? year - 1 : year;
-    const long era = (y >= 0 ? y : y - 399) / 400;
-    const long yoe = y - era * 400;
-    const long mp = (month + 9) % 12;
-    const long doy = (153 * mp + 2) / 5 + day - 1;
-    const long doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-    return era * 146097 + doe - 719468;
+    return std::chrono::sys_days{calendar_day(*this)}.time_since_epoch().count();
+}
+
+std::optional<Date> date_of_unix_seconds(std::int64_t seconds) {
+    // std::chrono::year holds -32767 to 32767: a time past it has no calendar day here.
+    constexpr std::int64_t k_limit = std::int64_t{32767} * 366 * 86400;
+    if (seconds < -k_limit || seconds > k_limit) {
+        return std::nullopt;
+    }
+    const std::chrono::sys_seconds time{std::chrono::seconds{seconds}};
+    const std::chrono::year_month_day day{std::chrono::floor<std::chrono::days>(time)};
+    if (!day.ok()) {
+        return std::nullopt;
+    }
+    return Date{static_cast<int>(day.year()), static_cast<int>(static_cast<unsigned>(day.month())),
+                static_cast<int>(static_cast<unsigned>(day.day()))};
 }
 
 std::string Date::to_string() const {
@@ -85,11 +86,14 @@ std::optional<Date> parse_date(std::string_view text) {
     auto year = parse_int_exact(text.substr(0, 4));
     auto month = parse_int_exact(text.substr(5, 2));
     auto day = parse_int_exact(text.substr(8, 2));
-    if (!year || !month || !day || *year < 1900 || *month < 1 || *month > 12 || *day < 1 ||
-        *day > days_in_month(*year, *month)) {
+    if (!year || !month || !day || *year < 1900 || *month < 1 || *month > 12 || *day < 1) {
         return std::nullopt;
     }
-    return Date{*year, *month, *day};
+    const Date date{*year, *month, *day};
+    if (!calendar_day(date).ok()) {
+        return std::nullopt; // not a real day (2026-02-29, 2026-04-31)
+    }
+    return date;
 }
 
 std::optional<double> parse_number(std::string_view text) {

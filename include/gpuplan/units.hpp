@@ -2,6 +2,7 @@
 // Units, named constants and the parsers for the value syntaxes users type: SI-suffixed numbers
 // (7B), durations (30d), money (250000 USD) and dates (2026-11-29).
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -35,6 +36,10 @@ struct Date {
     // `YYYY-MM-DD`.
     [[nodiscard]] std::string to_string() const;
 };
+
+// The UTC calendar day of a time in seconds since 1970-01-01T00:00:00Z (a file's modification
+// time, an HTTP Last-Modified, the clock); nullopt past the years std::chrono can hold.
+[[nodiscard]] std::optional<Date> date_of_unix_seconds(std::int64_t seconds);
 
 // Parses `YYYY-MM-DD`; nullopt when malformed or not a real day.
 [[nodiscard]] std::optional<Date> parse_date(std::string_view text);

@@ -14,6 +14,7 @@
 #include <ctime>
 #include <fcntl.h>
 #include <filesystem>
+#include <fmt/chrono.h>
 #include <fmt/format.h>
 #include <fstream>
 #include <future>
@@ -104,10 +105,7 @@ std::vector<feeds::FeedFile> read_feed_files(const std::vector<std::string>& pat
         } else {
             file.text = read_whole_file(path, modified);
         }
-        std::tm utc{};
-        if (::gmtime_r(&modified, &utc) != nullptr) {
-            file.modified = Date{utc.tm_year + 1900, utc.tm_mon + 1, utc.tm_mday};
-        }
+        file.modified = date_of_unix_seconds(modified);
         files.push_back(std::move(file));
     }
     return files;
@@ -239,11 +237,8 @@ void leave_to_exit(const void* value) {
 std::string utc_timestamp() {
     const auto now =
         std::chrono::time_point_cast<std::chrono::seconds>(std::chrono::system_clock::now());
-    const std::time_t seconds = std::chrono::system_clock::to_time_t(now);
-    std::tm parts{};
-    gmtime_r(&seconds, &parts);
-    return fmt::format("{:04}-{:02}-{:02}T{:02}:{:02}:{:02}Z", parts.tm_year + 1900,
-                       parts.tm_mon + 1, parts.tm_mday, parts.tm_hour, parts.tm_min, parts.tm_sec);
+    return fmt::format("{:%Y-%m-%dT%H:%M:%SZ}",
+                       fmt::gmtime(std::chrono::system_clock::to_time_t(now)));
 }
 
 void write_output(const CommonOptions& options, const std::string& raw, Io& io,
@@ -298,10 +293,7 @@ Date today(const Io& io) {
     if (io.today) {
         return *io.today;
     }
-    const std::time_t now = std::time(nullptr);
-    std::tm utc{};
-    ::gmtime_r(&now, &utc);
-    return Date{utc.tm_year + 1900, utc.tm_mon + 1, utc.tm_mday};
+    return date_of_unix_seconds(std::time(nullptr)).value_or(Date{});
 }
 
 Date today(const Io& io, const std::optional<std::string>& option) {

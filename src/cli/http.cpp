@@ -204,11 +204,7 @@ Downloaded download(const std::string& url, const DownloadOptions& options) {
     Downloaded result{std::move(transfer.body), std::nullopt};
     curl_off_t modified = -1;
     if (api.easy_getinfo(curl.get(), CURLINFO_FILETIME_T, &modified) == CURLE_OK && modified >= 0) {
-        const auto seconds = static_cast<std::time_t>(modified);
-        std::tm utc{};
-        if (::gmtime_r(&seconds, &utc) != nullptr) {
-            result.last_modified = Date{utc.tm_year + 1900, utc.tm_mon + 1, utc.tm_mday};
-        }
+        result.last_modified = date_of_unix_seconds(static_cast<std::int64_t>(modified));
     }
     return result;
 }

@@ -44,4 +44,22 @@ TEST_CASE("dates must be real calendar days", "[units]") {
     CHECK_FALSE(parse_date("2023-13-01").has_value());
     CHECK(parse_date("1970-01-02")->days_since_epoch() == 1);
     CHECK(parse_date("2026-11-29")->to_string() == "2026-11-29");
+    CHECK_FALSE(parse_date("2100-02-29").has_value()); // a century is not a leap year
+    CHECK(parse_date("2000-02-29").has_value());       // unless it divides by 400
+    CHECK(parse_date("1900-03-01")->days_since_epoch() == -25508);
+    CHECK(parse_date("2026-12-07")->days_since_epoch() == 20794);
+}
+
+TEST_CASE("a time in seconds since the epoch has its UTC calendar day", "[units]") {
+    CHECK(date_of_unix_seconds(0) == Date{1970, 1, 1});
+    CHECK(date_of_unix_seconds(-1) == Date{1969, 12, 31});
+    CHECK(date_of_unix_seconds(20794LL * 86400 + 86399) == Date{2026, 12, 7});
+    CHECK(date_of_unix_seconds(20795LL * 86400) == Date{2026, 12, 8});
+    CHECK(date_of_unix_seconds(951782400) == Date{2000, 2, 29});
+    CHECK_FALSE(date_of_unix_seconds(std::int64_t{1} << 62).has_value());
+    for (const std::int64_t days : {-25508LL, 0LL, 11016LL, 20794LL, 2932896LL}) {
+        const auto date = date_of_unix_seconds(days * 86400);
+        REQUIRE(date.has_value());
+        CHECK(date->days_since_epoch() == days);
+    }
 }
