@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <ctime>
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <ostream>
 #include <string>
 #include <string_view>
@@ -87,7 +88,7 @@ gate::Plan load_plan(const std::string& path, const CommonOptions& common,
             {{file.name, 0, 0, "/currency",
               fmt::format("unknown currency '{}'{}; the catalog converts {}", plan.currency,
                           hint.empty() ? "" : fmt::format(" (did you mean '{}'?)", hint),
-                          detail::join(known, ", "))}});
+                          fmt::join(known, ", "))}});
     }
     return plan;
 }

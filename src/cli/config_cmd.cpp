@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <string>
 #include <sys/stat.h>
 #include <vector>
@@ -61,7 +62,7 @@ std::string settings_table(const std::vector<Row>& rows, std::size_t width) {
 }
 
 std::string list_value(const ListSetting& setting) {
-    return setting.values.empty() ? "(none)" : detail::join(setting.values, " ");
+    return setting.values.empty() ? "(none)" : fmt::format("{}", fmt::join(setting.values, " "));
 }
 
 } // namespace

@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 namespace gpuplan::cli {
 
@@ -41,10 +42,10 @@ workload::Workload read_preset(const std::string& name) {
         const std::vector<std::string> names = preset_names();
         const std::vector<std::string_view> views(names.begin(), names.end());
         const std::string hint = detail::closest_match(name, views);
-        throw UsageError(
-            fmt::format("--preset: unknown preset '{}'{}; available: {}", name,
-                        hint.empty() ? "" : fmt::format(" (did you mean '{}'?)", hint),
-                        names.empty() ? std::string("none") : detail::join(names, ", ")));
+        throw UsageError(fmt::format("--preset: unknown preset '{}'{}; available: {}", name,
+                                     hint.empty() ? "" : fmt::format(" (did you mean '{}'?)", hint),
+                                     names.empty() ? std::string("none")
+                                                   : fmt::format("{}", fmt::join(names, ", "))));
     }
     // The build compiled every shipped preset; the YAML is the fallback of a bundle without.
     if (auto compiled = embedded::compiled_preset(file)) {
@@ -61,7 +62,7 @@ void check_flag_currency(std::string_view flag, std::string_view code,
     if (std::find(known.begin(), known.end(), code) == known.end()) {
         throw UsageError(
             fmt::format("{}: unknown currency {}: the catalog has exchange rates for {}", flag,
-                        code, detail::join(known, ", ")));
+                        code, fmt::join(known, ", ")));
     }
 }
 
@@ -165,8 +166,7 @@ workload::Workload read_input(const WorkloadInput& input,
     workload::Workload workload = workload::workload_from_flags(overrides, workload_flag_of);
     const std::vector<std::string> missing = workload::missing_fields(workload, workload_flag_of);
     if (!missing.empty()) {
-        throw UsageError(
-            fmt::format("incomplete workload: missing {}", detail::join(missing, "; ")));
+        throw UsageError(fmt::format("incomplete workload: missing {}", fmt::join(missing, "; ")));
     }
     return workload;
 }

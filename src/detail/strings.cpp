@@ -69,17 +69,6 @@ bool iequals(std::string_view a, std::string_view b) {
     return true;
 }
 
-std::string join(const std::vector<std::string>& items, std::string_view separator) {
-    std::string out;
-    for (const std::string& item : items) {
-        if (!out.empty()) {
-            out += separator;
-        }
-        out += item;
-    }
-    return out;
-}
-
 std::string join_choices(std::span<const std::string_view> choices) {
     std::string out;
     for (std::size_t i = 0; i < choices.size(); ++i) {

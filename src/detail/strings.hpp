@@ -34,9 +34,6 @@ namespace gpuplan::detail {
 // Case-insensitive ASCII equality.
 [[nodiscard]] bool iequals(std::string_view a, std::string_view b);
 
-// The items separated by `separator`.
-[[nodiscard]] std::string join(const std::vector<std::string>& items, std::string_view separator);
-
 // `a, b or c` for messages listing allowed values.
 [[nodiscard]] std::string join_choices(std::span<const std::string_view> choices);
 

@@ -7,6 +7,7 @@
 
 #include <cmath>
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <nlohmann/json.hpp>
 
 namespace gpuplan::report {
@@ -123,10 +124,10 @@ std::string baseline_markdown(const gate::PlanOption& option, const gate::PlanOp
 std::string render_markdown(const CheckView& view, const GeneratorInfo& generator) {
     const gate::Outcome& outcome = view.outcome;
     const bool passed = outcome.passed();
-    std::string out =
-        passed
-            ? "### ✅ gpuplan check passed\n\n"
-            : "### ❌ gpuplan check failed: " + detail::join(failed_names(outcome), ", ") + "\n\n";
+    std::string out = passed
+                          ? "### ✅ gpuplan check passed\n\n"
+                          : "### ❌ gpuplan check failed: " +
+                                fmt::format("{}", fmt::join(failed_names(outcome), ", ")) + "\n\n";
     if (outcome.option && view.plan.fleet) {
         out += fmt::format("Fleet plan `{}`: portfolio NPV {}.\n\n",
                            escape_markdown_cell(view.plan.source),
@@ -215,11 +216,11 @@ std::string render_check_verdict(const CheckView& view) {
         }
         return fmt::format("{}: {}: {} check{}: {}\n", verdict_word(true, view.colour), subject,
                            names.size(), names.size() == 1 ? " holds" : "s hold",
-                           detail::join(names, ", "));
+                           fmt::join(names, ", "));
     }
     return fmt::format("{}: {}: {} of {} check{} failed: {}\n", verdict_word(false, view.colour),
                        subject, failures.size(), outcome.checks.size(),
-                       outcome.checks.size() == 1 ? "" : "s", detail::join(failures, ", "));
+                       outcome.checks.size() == 1 ? "" : "s", fmt::join(failures, ", "));
 }
 
 std::string render_check(const CheckView& view, Format format, const GeneratorInfo& generator) {

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 namespace gpuplan::report {
 
@@ -35,11 +36,7 @@ std::string wrap(const std::string& text, const std::string& indent, std::size_t
 }
 
 std::string join(const std::vector<std::string>& items, std::string_view separator = ", ") {
-    std::string out;
-    for (const std::string& item : items) {
-        out += (out.empty() ? std::string() : std::string(separator)) + item;
-    }
-    return out;
+    return fmt::format("{}", fmt::join(items, separator));
 }
 
 std::string sources_suffix(const std::vector<std::string>& sources) {

@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cmath>
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 namespace gpuplan::workload {
 
@@ -353,9 +354,8 @@ bool known_currency(const YamlNode& node, std::string_view code,
     if (known.empty() || std::find(known.begin(), known.end(), code) != known.end()) {
         return true;
     }
-    node.error(
-        fmt::format("unknown currency {}: the catalog has exchange rates for {}", code,
-                    detail::join(std::vector<std::string>(known.begin(), known.end()), ", ")));
+    node.error(fmt::format("unknown currency {}: the catalog has exchange rates for {}", code,
+                           fmt::join(known, ", ")));
     return false;
 }
 
