@@ -113,7 +113,7 @@ inline constexpr std::array<HostFamily, 8> k_gcp_host_families{{
 inline constexpr std::array<std::pair<int, int>, 8> k_g2_l4_counts{
     {{4, 1}, {8, 1}, {12, 1}, {16, 1}, {32, 1}, {24, 2}, {48, 4}, {96, 8}}};
 // T4 and V100 attach to N1 VMs; one documented host prices every count (tools/
-// catalog_from_skypilot.py, GCP_N1_HOST), named `<host>+<GPU>x<count>`.
+// skypilot_meta.py, GCP_N1_HOST), named `<host>+<GPU>x<count>`.
 inline constexpr std::string_view k_gcp_n1_host = "n1-highmem-8";
 inline constexpr std::array<std::string_view, 2> k_gcp_n1_accelerators{"T4", "V100"};
 

@@ -145,7 +145,7 @@ TEST_CASE("the sample feeds import to exactly the prices of the shipped catalog"
     REQUIRE(feed.overlay.providers.size() == 6);
     // A row of the snapshot is in the shipped catalog as read, corrected by a dated list (its own
     // source: catalog/providers/*_list.yaml), or left out where the instance's note says so
-    // (tools/catalog_from_skypilot.py, GCP_LEFT_OUT). Rows and instances only a dated list has
+    // (tools/skypilot_meta.py, GCP_LEFT_OUT). Rows and instances only a dated list has
     // carry their own source.
     const auto find_row = [](const catalog::Instance& in, const catalog::PriceRow& r) {
         auto it = std::find_if(in.prices.begin(), in.prices.end(), [&](const catalog::PriceRow& x) {
