@@ -1,5 +1,6 @@
 #include "gpuplan/fleet/fleet.hpp"
 
+#include "fleet/valleys.hpp"
 #include "gpuplan/cost/cash_flows.hpp"
 #include "gpuplan/cost/rates.hpp"
 #include "gpuplan/finance/finance.hpp"
@@ -629,10 +630,18 @@ Planned plan_fleet(const Portfolio& portfolio, const catalog::Catalog& catalog,
     std::vector<int> starts; // of the planned jobs
     // Per planned job, per candidate: the risks of its on-demand option.
     std::vector<std::vector<std::vector<cost::Note>>> risks;
+    std::vector<detail::ServiceValleys> valleys;
     for (const Entry& entry : portfolio.entries) {
         JobPlan row = job_row(entry);
         const cost::Plan priced =
             recommend::plan(priced_alone(entry.workload), catalog, tree, rules, settings);
+        if (entry.workload.task == Task::inference && entry.workload.inference.load) {
+            // The service's own curve plan, commitments allowed, as recommend gives it.
+            const cost::Plan full = recommend::plan(entry.workload, catalog, tree, rules, settings);
+            if (auto service = detail::service_valleys(entry.workload, full, catalog)) {
+                valleys.push_back(std::move(*service));
+            }
+        }
         const std::vector<Candidate> candidates =
             builder.select(candidates_of(priced, entry.workload.constraints.interruptible));
         if (candidates.empty()) {
@@ -714,6 +723,7 @@ Planned plan_fleet(const Portfolio& portfolio, const catalog::Catalog& catalog,
         out.commitments.push_back(commitment_row(problem, solution, p));
     }
 
+    out.valleys = detail::fill_valleys(valleys, portfolio, out, problem, solution);
     fill_months(out, solution, problem.horizon_months);
     add_alternatives(out, problem, allowance);
     add_sensitivity(out, problem, solution, starts, allowance);
