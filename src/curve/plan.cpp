@@ -109,49 +109,62 @@ struct Chosen {
     std::size_t rows = 0;
 };
 
-Chosen choose(const std::vector<TypeDemand>& types, const Years& years, double max_seconds) {
-    Program program;
-    std::vector<std::vector<int>> commit_cols(types.size());
-    std::vector<std::vector<std::vector<int>>> hour_cols(types.size()); // [type][offer][year*168+h]
-    for (std::size_t g = 0; g < types.size(); ++g) {
-        const TypeDemand& type = types[g];
+// The program's columns: committed replicas per (type, offer), hourly replicas per (type, offer)
+// at [year * 168 + hour].
+struct Columns {
+    std::vector<std::vector<int>> committed;
+    std::vector<std::vector<std::vector<int>>> hourly;
+};
+
+Columns add_columns(Program& program, const std::vector<TypeDemand>& types, const Years& years) {
+    Columns cols;
+    for (const TypeDemand& type : types) {
         const double gpr = type.gpus_per_replica;
+        std::vector<int>& committed = cols.committed.emplace_back();
         for (const Offer& offer : type.committed) {
-            commit_cols[g].push_back(
-                program.column(peak_need(type), offer.npv_per_gpu * gpr, true));
+            committed.push_back(program.column(peak_need(type), offer.npv_per_gpu * gpr, true));
         }
+        std::vector<std::vector<int>>& hourly = cols.hourly.emplace_back();
         for (const Offer& offer : type.hourly) {
-            std::vector<int> cols;
-            cols.reserve(years.npv_share.size() * workload::k_hours_per_week);
-            for (std::size_t y = 0; y < years.npv_share.size(); ++y) {
-                for (int h = 0; h < workload::k_hours_per_week; ++h) {
-                    cols.push_back(
-                        program.column(-1.0, offer.npv_per_gpu * gpr * years.npv_share[y], false));
+            std::vector<int>& col = hourly.emplace_back();
+            col.reserve(years.npv_share.size() * k_week);
+            for (const double share : years.npv_share) {
+                for (std::size_t h = 0; h < k_week; ++h) {
+                    col.push_back(program.column(-1.0, offer.npv_per_gpu * gpr * share, false));
                 }
             }
-            hour_cols[g].push_back(std::move(cols));
         }
     }
+    return cols;
+}
+
+// Hour h of year y covered: sum over types of replicas / needed >= 1 (no row without load).
+void add_cover_row(Program& program, const std::vector<TypeDemand>& types, const Columns& cols,
+                   std::size_t y, std::size_t h) {
+    std::vector<std::pair<int, double>> terms;
+    for (std::size_t g = 0; g < types.size(); ++g) {
+        const int need = types[g].need[y][h];
+        if (need <= 0) {
+            continue;
+        }
+        for (int col : cols.committed[g]) {
+            terms.emplace_back(col, 1.0 / need);
+        }
+        for (const std::vector<int>& hourly : cols.hourly[g]) {
+            terms.emplace_back(hourly[y * k_week + h], 1.0 / need);
+        }
+    }
+    if (!terms.empty()) {
+        program.at_least_one(terms);
+    }
+}
+
+Chosen choose(const std::vector<TypeDemand>& types, const Years& years, double max_seconds) {
+    Program program;
+    const Columns cols = add_columns(program, types, years);
     for (std::size_t y = 0; y < years.npv_share.size(); ++y) {
         for (std::size_t h = 0; h < k_week; ++h) {
-            std::vector<std::pair<int, double>> terms;
-            bool needed = false;
-            for (std::size_t g = 0; g < types.size(); ++g) {
-                const int need = types[g].need[y][h];
-                if (need <= 0) {
-                    continue;
-                }
-                needed = true;
-                for (int col : commit_cols[g]) {
-                    terms.emplace_back(col, 1.0 / need);
-                }
-                for (const std::vector<int>& cols : hour_cols[g]) {
-                    terms.emplace_back(cols[y * k_week + h], 1.0 / need);
-                }
-            }
-            if (needed) {
-                program.at_least_one(terms);
-            }
+            add_cover_row(program, types, cols, y, h);
         }
     }
     Chosen chosen;
@@ -159,9 +172,10 @@ Chosen choose(const std::vector<TypeDemand>& types, const Years& years, double m
     chosen.rows = program.rows();
     const bool solved = program.rows() > 0 && program.solve(max_seconds);
     chosen.optimal = program.rows() == 0 || program.optimal();
-    for (std::size_t g = 0; g < types.size(); ++g) {
+    for (const std::vector<int>& committed : cols.committed) {
         std::vector<int> counts;
-        for (int col : commit_cols[g]) {
+        counts.reserve(committed.size());
+        for (int col : committed) {
             counts.push_back(solved ? static_cast<int>(std::lround(program.value(col))) : 0);
         }
         chosen.committed.push_back(std::move(counts));
@@ -268,6 +282,19 @@ void record_buy(Assembled& a, const std::vector<TypeDemand>& types, const Years&
     }
 }
 
+// Hour h of the typical week: the committed replicas, the burst and the committed replicas idle.
+Hour week_hour(std::size_t h, const Cover& c, int committed, int burst) {
+    Hour hour;
+    hour.hour = static_cast<int>(h);
+    hour.committed = committed;
+    hour.burst = burst;
+    const double cover = c.covered > 0.0 ? c.covered : 1.0;
+    hour.idle = c.any ? static_cast<int>(
+                            std::floor(committed * std::max(0.0, 1.0 - 1.0 / cover) + k_tolerance))
+                      : committed;
+    return hour;
+}
+
 // The hours of every year with the hourly purchase that completes the committed base.
 void fill_hours(Assembled& a, const std::vector<TypeDemand>& types, const Chosen& chosen,
                 const Years& years, int step) {
@@ -292,16 +319,7 @@ void fill_hours(Assembled& a, const std::vector<TypeDemand>& types, const Chosen
             }
             met[h] = met[h] && c.ok;
             if (y == 0) {
-                Hour hour;
-                hour.hour = static_cast<int>(h);
-                hour.committed = committed_total;
-                hour.burst = burst;
-                const double cover = c.covered > 0.0 ? c.covered : 1.0;
-                hour.idle =
-                    c.any ? static_cast<int>(std::floor(
-                                committed_total * std::max(0.0, 1.0 - 1.0 / cover) + k_tolerance))
-                          : committed_total;
-                a.plan.hours.push_back(hour);
+                a.plan.hours.push_back(week_hour(h, c, committed_total, burst));
             }
         }
     }

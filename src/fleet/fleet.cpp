@@ -608,6 +608,22 @@ void add_stopped_solves(FleetPlan& out) {
     }
 }
 
+// A service with a load curve: the idle committed GPUs of its own curve plan, commitments
+// allowed, as recommend gives it.
+void add_service_valleys(std::vector<detail::ServiceValleys>& out, const workload::Workload& w,
+                         const catalog::Catalog& catalog, const decide::Tree* tree,
+                         const cost::Settings& settings) {
+    if (w.task != Task::inference || !w.inference.load) {
+        return;
+    }
+    const recommend::RuleUse rules =
+        tree != nullptr ? recommend::RuleUse::apply : recommend::RuleUse::none;
+    const cost::Plan full = recommend::plan(w, catalog, tree, rules, settings);
+    if (auto service = detail::service_valleys(w, full, catalog)) {
+        out.push_back(std::move(*service));
+    }
+}
+
 } // namespace
 
 Planned plan_fleet(const Portfolio& portfolio, const catalog::Catalog& catalog,
@@ -635,13 +651,7 @@ Planned plan_fleet(const Portfolio& portfolio, const catalog::Catalog& catalog,
         JobPlan row = job_row(entry);
         const cost::Plan priced =
             recommend::plan(priced_alone(entry.workload), catalog, tree, rules, settings);
-        if (entry.workload.task == Task::inference && entry.workload.inference.load) {
-            // The service's own curve plan, commitments allowed, as recommend gives it.
-            const cost::Plan full = recommend::plan(entry.workload, catalog, tree, rules, settings);
-            if (auto service = detail::service_valleys(entry.workload, full, catalog)) {
-                valleys.push_back(std::move(*service));
-            }
-        }
+        add_service_valleys(valleys, entry.workload, catalog, tree, settings);
         const std::vector<Candidate> candidates =
             builder.select(candidates_of(priced, entry.workload.constraints.interruptible));
         if (candidates.empty()) {

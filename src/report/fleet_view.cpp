@@ -216,6 +216,19 @@ std::string valley_text(const fleet::ValleyFill& v, const std::string& currency)
                              format_thousands(v.filled_gpu_hours), format_money(v.saved, currency));
 }
 
+// The section of the jobs run in services' idle committed capacity; empty without one.
+std::string valleys_text(const FleetPlan& plan, bool markdown, std::size_t width) {
+    if (plan.valleys.empty()) {
+        return "";
+    }
+    std::string out = markdown ? "\n## Jobs in the services' idle committed capacity\n\n"
+                               : "\nJobs in the services' idle committed capacity\n";
+    for (const fleet::ValleyFill& v : plan.valleys) {
+        out += wrap_lines((markdown ? "- " : "") + valley_text(v, plan.currency) + "\n", width);
+    }
+    return out;
+}
+
 std::string render_text(const FleetPlan& plan, bool markdown, std::size_t width) {
     auto render = [markdown, width](const TextTable& t) {
         return markdown ? t.render_markdown() : t.render_text(width);
@@ -245,12 +258,7 @@ std::string render_text(const FleetPlan& plan, bool markdown, std::size_t width)
         out += "\n```mermaid\n" + render_mermaid_xychart(fleet_chart(plan)) + "```\n\n";
     }
     out += render(month_table(plan));
-    if (!plan.valleys.empty()) {
-        out += heading("Jobs in the services' idle committed capacity");
-        for (const fleet::ValleyFill& v : plan.valleys) {
-            out += wrap_lines((markdown ? "- " : "") + valley_text(v, plan.currency) + "\n", width);
-        }
-    }
+    out += valleys_text(plan, markdown, width);
     if (!plan.sensitivity.empty()) {
         out += heading("Sensitivity: each workload's demand -30% and +30%");
         out += render(sensitivity_table(plan));

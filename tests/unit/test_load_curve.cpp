@@ -123,11 +123,11 @@ TEST_CASE("a CSV curve is read relative to the workload and its peak is the rate
               "from 0, got \"x\""});
     CHECK(problems(k_service + "inference:\n  load: {csv: rates.csv}\n",
                    files({{"dir/rates.csv", "1\n2\n"}})) ==
-          std::vector<std::string>{"dir/rates.csv:3:1: error: /inference/load/csv: expected 24 "
+          std::vector<std::string>{"dir/rates.csv:2:1: error: /inference/load/csv: expected 24 "
                                    "hourly rates (a day), 168 (a week) or a multiple of 168 "
                                    "(weeks), got 2"});
     CHECK(problems(k_service + "inference:\n  load: {csv: gone.csv}\n", files({})) ==
-          std::vector<std::string>{"dir/w.yaml:5:16: error: /inference/load/csv: cannot read "
+          std::vector<std::string>{"dir/w.yaml:5:15: error: /inference/load/csv: cannot read "
                                    "load curve \"dir/gone.csv\": No such file or directory"});
 }
 

@@ -116,10 +116,10 @@ struct CurvePlan {
                                                   const catalog::Catalog& catalog,
                                                   double max_seconds = 10.0);
 
-// The same from a service's priced options and their ranking (indices into plan.options(), best
+// The same from a service's priced options and their ranking (indices into priced.options(), best
 // first), as fleet planning has them.
 [[nodiscard]] std::optional<CurvePlan> plan_curve(const workload::Workload& workload,
-                                                  const cost::Plan& plan,
+                                                  const cost::Plan& priced,
                                                   std::span<const std::size_t> ranked,
                                                   const catalog::Catalog& catalog,
                                                   double max_seconds = 10.0);
