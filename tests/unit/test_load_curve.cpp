@@ -1,7 +1,10 @@
 #include "../support/diagnostics.hpp"
+#include "../support/files.hpp"
 #include "codecs/workload_bundle.hpp"
 #include "gpuplan/curve/curve.hpp"
+#include "gpuplan/embedded.hpp"
 #include "gpuplan/error.hpp"
+#include "gpuplan/recommend/recommend.hpp"
 #include "gpuplan/workload/reader.hpp"
 
 #include <catch2/catch.hpp>
@@ -146,4 +149,52 @@ TEST_CASE("an hour is sized for its one-minute Poisson burst at the targets' per
           Approx(30.0 + 1.2815515655446004 * std::sqrt(30.0 / 60.0)));
     CHECK(curve::sized_rate(30.0, 50, 0.2) == Approx(36.0));
     CHECK(curve::sized_rate(0.0, 90, 0.2) == 0.0);
+}
+
+namespace {
+
+std::optional<curve::CurvePlan> curve_of_example(const std::string& file,
+                                                 const std::vector<std::string>& gpus = {}) {
+    const catalog::Catalog catalog = embedded::decode_catalog();
+    workload::Workload w =
+        read_workload({file, test::slurp(std::string(GPUPLAN_SOURCE_DIR) + "/" + file)});
+    if (!gpus.empty()) {
+        w.constraints.gpu_models = gpus;
+    }
+    recommend::Settings settings;
+    settings.rules = recommend::RuleUse::none;
+    const recommend::Recommendation r =
+        recommend::recommend(w, catalog, nullptr, settings, GeneratorInfo{});
+    return curve::plan_curve(r, catalog);
+}
+
+} // namespace
+
+TEST_CASE("a chat service at 30 requests/s for 10 weekday hours costs at most 0.75 of the flat "
+          "peak plan with the targets met in every hour",
+          "[load]") {
+    for (const std::vector<std::string>& gpus :
+         {std::vector<std::string>{}, std::vector<std::string>{"A100"}}) {
+        const auto plan = curve_of_example("examples/chat-curve.yaml", gpus);
+        REQUIRE(plan.has_value());
+        CHECK(plan->npv <= 0.75 * plan->flat_peak_npv);
+        CHECK(plan->hours_met == 168);
+        CHECK(plan->hours_missed.empty());
+        REQUIRE(plan->hours.size() == 168);
+        // The weekday peak needs more replicas than the night, and the burst covers it.
+        CHECK(plan->hours[10].needed > plan->hours[2].needed);
+        CHECK(plan->hours[10].committed + plan->hours[10].burst >= 1);
+    }
+}
+
+TEST_CASE("a scale-to-zero service whose cold start breaks its target is told the warm "
+          "replicas that fix it",
+          "[load]") {
+    const auto plan = curve_of_example("examples/internal-tool-scale-to-zero.yaml");
+    REQUIRE(plan.has_value());
+    REQUIRE(plan->cold_start.has_value());
+    CHECK(plan->cold_start->breaks_target);
+    CHECK(plan->cold_start->warm_replicas == 1);
+    // The first hour with requests of each weekday starts cold.
+    CHECK(plan->hours_missed == std::vector<int>{8, 32, 56, 80, 104});
 }
