@@ -153,13 +153,17 @@ TEST_CASE("an hour is sized for its one-minute Poisson burst at the targets' per
 
 namespace {
 
-std::optional<curve::CurvePlan> curve_of_example(const std::string& file,
-                                                 const std::vector<std::string>& gpus = {}) {
+std::optional<curve::CurvePlan>
+curve_of_example(const std::string& file, const std::vector<std::string>& gpus = {},
+                 const std::optional<Autoscaling>& scaling = std::nullopt) {
     const catalog::Catalog catalog = embedded::decode_catalog();
     workload::Workload w =
         read_workload({file, test::slurp(std::string(GPUPLAN_SOURCE_DIR) + "/" + file)});
     if (!gpus.empty()) {
         w.constraints.gpu_models = gpus;
+    }
+    if (scaling) {
+        w.inference.autoscaling = scaling;
     }
     recommend::Settings settings;
     settings.rules = recommend::RuleUse::none;
@@ -197,4 +201,38 @@ TEST_CASE("a scale-to-zero service whose cold start breaks its target is told th
     CHECK(plan->cold_start->warm_replicas == 1);
     // The first hour with requests of each weekday starts cold.
     CHECK(plan->hours_missed == std::vector<int>{8, 32, 56, 80, 104});
+}
+
+namespace {
+
+Autoscaling scaling_with(int min_replicas, int granularity, double headroom) {
+    Autoscaling out;
+    out.min_replicas = min_replicas;
+    out.granularity = granularity;
+    out.headroom = headroom;
+    return out;
+}
+
+} // namespace
+
+TEST_CASE("min_replicas, granularity and headroom shape the replicas each hour needs", "[load]") {
+    const auto plain = curve_of_example("examples/chat-curve.yaml", {"A100"});
+    REQUIRE(plain.has_value());
+    const auto warm =
+        curve_of_example("examples/chat-curve.yaml", {"A100"}, scaling_with(3, 1, 0.0));
+    const auto steps =
+        curve_of_example("examples/chat-curve.yaml", {"A100"}, scaling_with(0, 3, 0.0));
+    const auto roomy =
+        curve_of_example("examples/chat-curve.yaml", {"A100"}, scaling_with(0, 1, 1.0));
+    REQUIRE(warm.has_value());
+    REQUIRE(steps.has_value());
+    REQUIRE(roomy.has_value());
+    for (std::size_t h = 0; h < 168; ++h) {
+        CHECK(warm->hours[h].needed == std::max(3, plain->hours[h].needed));
+        CHECK(steps->hours[h].needed % 3 == 0);
+        CHECK(steps->hours[h].needed >= plain->hours[h].needed);
+        CHECK(roomy->hours[h].needed >= plain->hours[h].needed);
+    }
+    CHECK(roomy->peak_replicas > plain->peak_replicas);
+    CHECK(warm->npv >= plain->npv);
 }
