@@ -260,8 +260,11 @@ Exit run_recommend(const CommonOptions& common, const RecommendOptions& options,
         make_recommendation(common, options, *catalog, io, false, cache));
     const std::vector<OutputFile> launches = launch_files(options, *recommendation);
     const report::Screen screen{.command = common.command_line, .details = options.details};
+    const std::optional<curve::CurvePlan> curve =
+        timed("curve", [&] { return curve::plan_curve(*recommendation, *catalog); });
     const std::string text = timed("render", [&] {
-        return report::render_recommend(*recommendation, common.format, common.width, screen);
+        return report::render_recommend(*recommendation, common.format, common.width, screen,
+                                        curve ? &*curve : nullptr);
     });
     timed("write", [&] { write_output(common, text, io, launches); });
     const bool none = recommendation->ranked.empty();

@@ -152,7 +152,15 @@ workload::Workload read_input(const WorkloadInput& input,
         }
         return workload::read_workload(
             read_text_file(input.path, limits::k_max_workload_bytes), overrides, known,
-            {.providers = providers, .regions = regions, .gpus = gpus}, workload_flag_of);
+            {.providers = providers, .regions = regions, .gpus = gpus}, workload_flag_of,
+            [](const std::string& path, std::string& why) -> std::optional<TextFile> {
+                try {
+                    return read_text_file(path, limits::k_max_workload_bytes);
+                } catch (const std::exception& error) {
+                    why = error.what();
+                }
+                return std::nullopt;
+            });
     }
     if (!input.preset.empty()) {
         workload::Workload workload = read_preset(input.preset);

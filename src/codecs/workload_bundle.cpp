@@ -32,10 +32,17 @@ template <class A> void members(A& a, Training& v) {
         a(v.fp32_gradients), a(v.offload), a(v.mfu), a(v.global_batch_tokens), a(v.tensor_parallel),
         a(v.pipeline_parallel), a(v.context_parallel), a(v.expert_parallel), a(v.flash_attention);
 }
+template <class A> void members(A& a, Load& v) {
+    a(v.weekday), a(v.weekend), a(v.csv), a(v.hourly), a(v.growth_per_month);
+}
+template <class A> void members(A& a, Autoscaling& v) {
+    a(v.min_replicas), a(v.scale_to_zero), a(v.cold_start_s), a(v.headroom), a(v.granularity);
+}
 template <class A> void members(A& a, Inference& v) {
     a(v.precision), a(v.requests_per_second), a(v.input_tokens), a(v.output_tokens), a(v.batch),
         a(v.latency_ms), a(v.hours_per_day), a(v.batching), a(v.max_batch), a(v.tensor_parallel),
-        a(v.ttft_ms), a(v.tpot_ms), a(v.percentile), a(v.input_tokens_p90), a(v.output_tokens_p90);
+        a(v.ttft_ms), a(v.tpot_ms), a(v.percentile), a(v.input_tokens_p90), a(v.output_tokens_p90),
+        a(v.load), a(v.autoscaling);
 }
 template <class A> void members(A& a, Schedule& v) {
     a(v.runs), a(v.every_months);
@@ -69,7 +76,7 @@ namespace {
 
 using codecs::enum_within;
 
-constexpr codecs::Header k_workload_header{0x574b4c44, 5}; // "WKLD", format 5
+constexpr codecs::Header k_workload_header{0x574b4c44, 6}; // "WKLD", format 6
 
 bool valid(const Workload& w) {
     return enum_within(w.task, Task::inference) && enum_within(w.model.family, Family::custom) &&

@@ -1,5 +1,6 @@
 #include "gpuplan/fleet/fleet.hpp"
 
+#include "fleet/valleys.hpp"
 #include "gpuplan/cost/cash_flows.hpp"
 #include "gpuplan/cost/rates.hpp"
 #include "gpuplan/finance/finance.hpp"
@@ -607,6 +608,22 @@ void add_stopped_solves(FleetPlan& out) {
     }
 }
 
+// A service with a load curve: the idle committed GPUs of its own curve plan, commitments
+// allowed, as recommend gives it.
+void add_service_valleys(std::vector<detail::ServiceValleys>& out, const workload::Workload& w,
+                         const catalog::Catalog& catalog, const decide::Tree* tree,
+                         const cost::Settings& settings) {
+    if (w.task != Task::inference || !w.inference.load) {
+        return;
+    }
+    const recommend::RuleUse rules =
+        tree != nullptr ? recommend::RuleUse::apply : recommend::RuleUse::none;
+    const cost::Plan full = recommend::plan(w, catalog, tree, rules, settings);
+    if (auto service = detail::service_valleys(w, full, catalog)) {
+        out.push_back(std::move(*service));
+    }
+}
+
 } // namespace
 
 Planned plan_fleet(const Portfolio& portfolio, const catalog::Catalog& catalog,
@@ -629,10 +646,12 @@ Planned plan_fleet(const Portfolio& portfolio, const catalog::Catalog& catalog,
     std::vector<int> starts; // of the planned jobs
     // Per planned job, per candidate: the risks of its on-demand option.
     std::vector<std::vector<std::vector<cost::Note>>> risks;
+    std::vector<detail::ServiceValleys> valleys;
     for (const Entry& entry : portfolio.entries) {
         JobPlan row = job_row(entry);
         const cost::Plan priced =
             recommend::plan(priced_alone(entry.workload), catalog, tree, rules, settings);
+        add_service_valleys(valleys, entry.workload, catalog, tree, settings);
         const std::vector<Candidate> candidates =
             builder.select(candidates_of(priced, entry.workload.constraints.interruptible));
         if (candidates.empty()) {
@@ -714,6 +733,7 @@ Planned plan_fleet(const Portfolio& portfolio, const catalog::Catalog& catalog,
         out.commitments.push_back(commitment_row(problem, solution, p));
     }
 
+    out.valleys = detail::fill_valleys(valleys, portfolio, out, problem, solution);
     fill_months(out, solution, problem.horizon_months);
     add_alternatives(out, problem, allowance);
     add_sensitivity(out, problem, solution, starts, allowance);

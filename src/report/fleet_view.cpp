@@ -200,6 +200,35 @@ std::string soft_jobs_text(const FleetPlan& plan, bool markdown, std::size_t wid
     return out;
 }
 
+// `job runs in service's idle committed H100 hours: ...`.
+std::string valley_text(const fleet::ValleyFill& v, const std::string& currency) {
+    std::string out = fmt::format(
+        "{} in {}'s idle committed {} capacity ({} of {} idle GPU-hours a week usable): a run of "
+        "{} GPU-hours takes {} weeks",
+        v.job, v.service, v.gpu, format_thousands(v.usable_gpu_hours_per_week),
+        format_thousands(v.idle_gpu_hours_per_week), format_thousands(v.job_gpu_hours),
+        format_fixed(v.weeks, 1));
+    if (!v.meets_deadline) {
+        return out + ", past its deadline: not filled";
+    }
+    return out + fmt::format("; fills {} committed GPU-hours over the horizon and saves {} (NPV "
+                             "of those hours on demand)",
+                             format_thousands(v.filled_gpu_hours), format_money(v.saved, currency));
+}
+
+// The section of the jobs run in services' idle committed capacity; empty without one.
+std::string valleys_text(const FleetPlan& plan, bool markdown, std::size_t width) {
+    if (plan.valleys.empty()) {
+        return "";
+    }
+    std::string out = markdown ? "\n## Jobs in the services' idle committed capacity\n\n"
+                               : "\nJobs in the services' idle committed capacity\n";
+    for (const fleet::ValleyFill& v : plan.valleys) {
+        out += wrap_lines((markdown ? "- " : "") + valley_text(v, plan.currency) + "\n", width);
+    }
+    return out;
+}
+
 std::string render_text(const FleetPlan& plan, bool markdown, std::size_t width) {
     auto render = [markdown, width](const TextTable& t) {
         return markdown ? t.render_markdown() : t.render_text(width);
@@ -229,6 +258,7 @@ std::string render_text(const FleetPlan& plan, bool markdown, std::size_t width)
         out += "\n```mermaid\n" + render_mermaid_xychart(fleet_chart(plan)) + "```\n\n";
     }
     out += render(month_table(plan));
+    out += valleys_text(plan, markdown, width);
     if (!plan.sensitivity.empty()) {
         out += heading("Sensitivity: each workload's demand -30% and +30%");
         out += render(sensitivity_table(plan));
@@ -357,6 +387,25 @@ std::string render_json(const FleetPlan& plan) {
                                {"commitment_units", s.units}});
     }
     out["sensitivity"] = sensitivity;
+    if (!plan.valleys.empty()) {
+        ordered_json valleys = ordered_json::array();
+        for (const fleet::ValleyFill& v : plan.valleys) {
+            valleys.push_back(
+                {{"service", v.service},
+                 {"job", v.job},
+                 {"gpu", v.gpu},
+                 {"idle_gpu_hours_per_week",
+                  round_to(v.idle_gpu_hours_per_week, k_json_hour_digits)},
+                 {"usable_gpu_hours_per_week",
+                  round_to(v.usable_gpu_hours_per_week, k_json_hour_digits)},
+                 {"job_gpu_hours", round_to(v.job_gpu_hours, k_json_hour_digits)},
+                 {"weeks", round_to(v.weeks, k_json_hour_digits)},
+                 {"meets_deadline", v.meets_deadline},
+                 {"filled_gpu_hours", round_to(v.filled_gpu_hours, k_json_hour_digits)},
+                 {"saved", round_money(v.saved)}});
+        }
+        out["valleys"] = valleys;
+    }
     out["assumptions"] = plan.assumptions;
     return out.dump(2) + "\n";
 }

@@ -8,6 +8,7 @@
 #include "report/catalog_json.hpp"
 #include "report/confidence_view.hpp"
 #include "report/cost_outputs.hpp"
+#include "report/curve_view.hpp"
 #include "report/decision_json.hpp"
 #include "report/generator_json.hpp"
 #include "report/recommend_screen.hpp"
@@ -304,7 +305,7 @@ ordered_json options_json(const recommend::Recommendation& r) {
     return options;
 }
 
-std::string recommend_json(const recommend::Recommendation& r) {
+std::string recommend_json(const recommend::Recommendation& r, const curve::CurvePlan* curve) {
     const cost::Plan& plan = r.plan;
     ordered_json out;
     out["schema_version"] = k_json_schema_version;
@@ -385,6 +386,9 @@ std::string recommend_json(const recommend::Recommendation& r) {
         out["stale_prices"] = nullptr;
     }
     out["confidence"] = confidence_json(r);
+    if (curve != nullptr) {
+        put_curve_json(out, *curve);
+    }
     return out.dump(2) + "\n";
 }
 
@@ -713,10 +717,14 @@ std::string assumptions_text(const recommend::Recommendation& r, bool markdown,
 }
 
 // `width` 0 (--wide) shows every column and fits nothing.
-std::string recommend_text(const recommend::Recommendation& r, bool markdown, std::size_t width) {
+std::string recommend_text(const recommend::Recommendation& r, bool markdown, std::size_t width,
+                           const curve::CurvePlan* curve) {
     const std::string bullet = markdown ? "- " : "  ";
     std::string out = summary_text(r, markdown);
     out += ranked_text(r, markdown, width, bullet);
+    if (curve != nullptr && markdown) {
+        out += curve_text(*curve, r.plan.currency, true);
+    }
     if (!r.rejected.empty()) {
         out += rejected_text(r, markdown, bullet);
     }
@@ -744,18 +752,22 @@ std::string price_cache_note(const recommend::PriceCache& cache) {
 }
 
 std::string render_recommend(const recommend::Recommendation& report, Format format,
-                             std::size_t width, const Screen& screen) {
+                             std::size_t width, const Screen& screen,
+                             const curve::CurvePlan* curve) {
     switch (format) {
     case Format::json:
-        return recommend_json(report);
+        return recommend_json(report, curve);
     case Format::markdown:
-        return recommend_text(report, true, 0);
+        return recommend_text(report, true, 0, curve);
     case Format::table: {
         std::string first = first_screen(report, screen, width);
+        if (curve != nullptr) {
+            first += wrap_lines(curve_text(*curve, report.plan.currency, false), width);
+        }
         if (!screen.details && !report.explain && width != 0) {
             return first;
         }
-        return first + "\n" + recommend_text(report, false, width);
+        return first + "\n" + recommend_text(report, false, width, nullptr);
     }
     }
     return {};

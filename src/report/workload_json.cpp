@@ -12,6 +12,31 @@ template <typename T> ordered_json optional_json(const std::optional<T>& value) 
     return value ? ordered_json(*value) : ordered_json(nullptr);
 }
 
+// A service's load curve and autoscaling policy, when it gives them.
+void put_scaling(ordered_json& out, const workload::Inference& inference) {
+    if (inference.load) {
+        const workload::Load& load = *inference.load;
+        ordered_json curve;
+        if (!load.csv.empty()) {
+            curve["csv"] = load.csv;
+        } else if (!load.weekday.empty()) {
+            curve["weekday"] = load.weekday;
+            curve["weekend"] = load.weekend.empty() ? load.weekday : load.weekend;
+        }
+        curve["week"] = load.hourly;
+        curve["growth_per_month"] = load.growth_per_month;
+        out["load"] = curve;
+    }
+    if (inference.autoscaling) {
+        const workload::Autoscaling& a = *inference.autoscaling;
+        out["autoscaling"] = {{"min_replicas", a.min_replicas},
+                              {"scale_to_zero", a.scale_to_zero},
+                              {"cold_start_s", optional_json(a.cold_start_s)},
+                              {"headroom", a.headroom},
+                              {"granularity", a.granularity}};
+    }
+}
+
 } // namespace
 
 ordered_json workload_json(const workload::Workload& w) {
@@ -74,6 +99,7 @@ ordered_json workload_json(const workload::Workload& w) {
                         {"percentile", w.inference.percentile},
                         {"input_tokens_p90", optional_json(w.inference.input_tokens_p90)},
                         {"output_tokens_p90", optional_json(w.inference.output_tokens_p90)}};
+    put_scaling(out["inference"], w.inference);
     out["schedule"] = {{"runs", w.schedule.runs}, {"every_months", w.schedule.every_months}};
     out["horizon_months"] = w.horizon_months;
     const workload::Constraints& c = w.constraints;

@@ -15,7 +15,8 @@ namespace gpuplan::workload {
 // one), recording every problem in root's sink; `currencies` and `places` as read_workload
 // takes them.
 void read_workload_node(const detail::YamlNode& root, Workload& workload,
-                        std::span<const std::string> currencies, const KnownPlaces& places = {});
+                        std::span<const std::string> currencies, const KnownPlaces& places = {},
+                        const FileLoader& load = {});
 
 // Records "incomplete workload: missing ..." at `root`'s data or model section for each field
 // `workload` still lacks, each field with `hint`'s name for it.

@@ -296,6 +296,10 @@ void apply_inference(Inference& inference, const WorkloadOverrides& o) {
         inference.latency_ms = number_in(fields::k_latency_ms.path, *o.latency_ms,
                                          k_latency_flag_range, k_latency_flag_range.description);
     }
+    if (o.hours_per_day && inference.load) {
+        throw FieldError(fields::k_hours_per_day.path,
+                         "the workload's load curve gives the hours of service itself");
+    }
     if (o.hours_per_day) {
         inference.hours_per_day =
             number_in(fields::k_hours_per_day.path, *o.hours_per_day, fields::k_hours_per_day.range,

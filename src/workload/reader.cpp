@@ -4,6 +4,7 @@
 #include "detail/yaml_reader.hpp"
 #include "gpuplan/limits.hpp"
 #include "workload/fields.hpp"
+#include "workload/load_reader.hpp"
 #include "workload/node_reader.hpp"
 
 #include <algorithm>
@@ -293,11 +294,11 @@ void read_serving(const YamlNode& node, Inference& inference) {
     }
 }
 
-void read_inference(const YamlNode& node, Inference& inference) {
+void read_inference(const YamlNode& node, Inference& inference, const FileLoader& load) {
     if (!node.expect_map({"precision", "requests_per_second", "input_tokens", "output_tokens",
                           "batch", "latency_ms", "hours_per_day", "batching", "max_batch",
                           "tensor_parallel", "ttft_ms", "tpot_ms", "percentile", "input_tokens_p90",
-                          "output_tokens_p90"})) {
+                          "output_tokens_p90", "load", "autoscaling"})) {
         return;
     }
     read_serving(node, inference);
@@ -314,6 +315,16 @@ void read_inference(const YamlNode& node, Inference& inference) {
     }
     inference.input_tokens_p90 = length_p90(node, "input_tokens", inference.input_tokens);
     inference.output_tokens_p90 = length_p90(node, "output_tokens", inference.output_tokens);
+    if (auto curve = node.get("load")) {
+        if (node.get("hours_per_day")) {
+            node.get("hours_per_day")
+                ->error("a load curve gives the hours of service itself; drop hours_per_day");
+        }
+        read_load(*curve, inference, node.get("requests_per_second").has_value(), load);
+    }
+    if (auto autoscaling = node.get("autoscaling")) {
+        read_autoscaling(*autoscaling, inference);
+    }
 }
 
 void read_schedule(const YamlNode& node, Schedule& schedule) {
@@ -611,7 +622,7 @@ bool supported_version(const YamlNode& root) {
 
 // The section of the task, training or inference (the other one is an error), and the method the
 // task allows.
-void read_task_sections(const YamlNode& root, Workload& workload) {
+void read_task_sections(const YamlNode& root, Workload& workload, const FileLoader& load) {
     const bool serving = workload.task == Task::inference;
     if (auto training = root.get("training")) {
         if (serving) {
@@ -625,7 +636,7 @@ void read_task_sections(const YamlNode& root, Workload& workload) {
             inference->error(fmt::format("'inference' does not apply to task {}; use 'training'",
                                          to_string(workload.task)));
         } else {
-            read_inference(*inference, workload.inference);
+            read_inference(*inference, workload.inference, load);
         }
     }
     if (workload.task == Task::train && workload.training.method != Method::full) {
@@ -650,7 +661,8 @@ Workload read_workload(const TextFile& file) {
 }
 
 void read_workload_node(const detail::YamlNode& root, Workload& workload,
-                        std::span<const std::string> currencies, const KnownPlaces& places) {
+                        std::span<const std::string> currencies, const KnownPlaces& places,
+                        const FileLoader& load) {
     if (!root.expect_map({"schema_version", "name", "description", "task", "model", "data",
                           "training", "inference", "schedule", "horizon_months", "constraints",
                           "finance", "sources", "stages", "uncertainty"}) ||
@@ -670,7 +682,7 @@ void read_workload_node(const detail::YamlNode& root, Workload& workload,
         read_data(*data, workload.data);
         check_mean_seq_len(root, workload);
     }
-    read_task_sections(root, workload);
+    read_task_sections(root, workload, load);
     if (auto schedule = root.get("schedule")) {
         read_schedule(*schedule, workload.schedule);
     }
@@ -700,7 +712,7 @@ void report_missing(const detail::YamlNode& root, const Workload& workload, Fiel
 
 Workload read_workload(const TextFile& file, const WorkloadOverrides& overrides,
                        std::span<const std::string> currencies, const KnownPlaces& places,
-                       FieldHint hint) {
+                       FieldHint hint, const FileLoader& load) {
     DiagnosticSink sink;
     detail::YamlContext context{file.name, &sink};
     context.max_bytes = limits::k_max_workload_bytes;
@@ -708,7 +720,7 @@ Workload read_workload(const TextFile& file, const WorkloadOverrides& overrides,
     workload.name = stem_of(file.name);
     auto root = detail::parse_yaml_document(file.text, context);
     if (root) {
-        read_workload_node(*root, workload, currencies, places);
+        read_workload_node(*root, workload, currencies, places, load);
     }
     sink.throw_if_any();
     apply_overrides(workload, overrides, hint);

@@ -132,6 +132,23 @@ struct Scenario {
     bool operator==(const Scenario&) const = default;
 };
 
+// A training or batch job of the portfolio run in the committed capacity a service with a load
+// curve leaves idle (docs/methodology.md, "L4. Filling the valleys").
+struct ValleyFill {
+    std::string service; // the service with inference.load
+    std::string job;
+    std::string gpu;
+    double idle_gpu_hours_per_week = 0.0; // the service's committed GPU-hours its curve leaves idle
+    double usable_gpu_hours_per_week = 0.0; // of those, in hours with the job's GPUs all idle
+    double job_gpu_hours = 0.0;             // per run
+    double weeks = 0.0;                     // a run takes this long in the valleys
+    bool meets_deadline = true;
+    double filled_gpu_hours = 0.0; // within the horizon (0 when the deadline is missed)
+    double saved = 0.0;            // present value of those GPU-hours at the pool's on-demand price
+
+    bool operator==(const ValleyFill&) const = default;
+};
+
 struct FleetPlan {
     GeneratorInfo generator;
     recommend::CatalogInfo catalog; // the whole catalog's digest, offers and price dates
@@ -159,6 +176,7 @@ struct FleetPlan {
     double committed_gpu_hours = 0.0;
     double idle_gpu_hours = 0.0;
     std::vector<Scenario> sensitivity;
+    std::vector<ValleyFill> valleys; // services with a load curve and the jobs that fill them
     std::size_t pools = 0;
     std::size_t columns = 0;
     std::size_t integer_columns = 0;

@@ -3,6 +3,7 @@
 // (docs/schema/recommend.schema.json, docs/schema/tco.schema.json) and markdown writers that only
 // format the pipeline's value (recommend::Recommendation, recommend::TcoComparison).
 
+#include "gpuplan/curve/curve.hpp"
 #include "gpuplan/recommend/recommend.hpp"
 #include "gpuplan/recommend/tco.hpp"
 #include "gpuplan/report/output_format.hpp"
@@ -23,10 +24,12 @@ struct Screen {
 // the best per purchase option and GPU model, the frontier, the rejected and left-out options,
 // the assumptions and the rules. A table fits `width` terminal columns (prose wrapped at spaces);
 // width 0 fits nothing and adds total, per GPU-hour, deadline and budget columns (markdown has
-// them, and every section).
+// them, and every section). A service with a load curve adds `curve`, its plan for the curve
+// (after the first screen in a table; `load` and `hours` in JSON).
 [[nodiscard]] std::string render_recommend(const recommend::Recommendation& report, Format format,
                                            std::size_t width = k_terminal_width,
-                                           const Screen& screen = {});
+                                           const Screen& screen = {},
+                                           const curve::CurvePlan* curve = nullptr);
 
 // A table fits `width` terminal columns (ids and headers wrapped); 0 fits nothing.
 [[nodiscard]] std::string render_tco(const recommend::TcoComparison& report, Format format,

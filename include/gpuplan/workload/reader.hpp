@@ -6,6 +6,7 @@
 #include "gpuplan/text_file.hpp"
 #include "gpuplan/workload/workload.hpp"
 
+#include <functional>
 #include <optional>
 #include <span>
 #include <string>
@@ -36,6 +37,11 @@ private:
     std::string m_path;
     std::string m_message;
 };
+
+// Reads a file a workload names (inference.load.csv), the path already resolved against the
+// workload's folder: returns it, or nullopt with `why` set when it cannot be read.
+using FileLoader =
+    std::function<std::optional<TextFile>(const std::string& path, std::string& why)>;
 
 // Parses a workload file. Throws InputError with every problem found (unknown keys with a
 // "did you mean" hint, wrong types, out-of-range values, an unsupported schema_version, and
@@ -91,9 +97,11 @@ struct KnownPlaces {
 };
 // With `places`, a provider, region or GPU model the catalog lacks is an error at its place in
 // the file, with the closest name.
+// `load` reads a CSV load curve; without one, `inference.load.csv` is an error at its place.
 [[nodiscard]] Workload read_workload(const TextFile& file, const WorkloadOverrides& overrides,
                                      std::span<const std::string> currencies = {},
-                                     const KnownPlaces& places = {}, FieldHint hint = nullptr);
+                                     const KnownPlaces& places = {}, FieldHint hint = nullptr,
+                                     const FileLoader& load = {});
 
 // Applies the flags on top of `workload`. Throws FieldError naming the field of a bad value;
 // `hint` names another field a message points to (a path without it).

@@ -98,6 +98,34 @@ struct Training {
     bool operator==(const Training&) const = default;
 };
 
+// Hours in a typical week, Monday 00:00 first (docs/workload-format.md `inference.load`).
+inline constexpr int k_hours_per_week = 168;
+inline constexpr int k_hours_per_load_day = 24;
+
+// A service's request rate over a typical week (docs/workload-format.md `inference.load`):
+// `hourly` holds 168 multipliers of requests_per_second (Monday 00:00 first; the largest is 1,
+// so requests_per_second is the peak), built from weekday/weekend, week or a CSV file.
+struct Load {
+    std::vector<double> weekday;   // as written: 24 multipliers, or empty
+    std::vector<double> weekend;   // as written: 24 multipliers, or empty (= weekday)
+    std::string csv;               // as written: the CSV file of hourly requests/s, or empty
+    std::vector<double> hourly;    // 168 multipliers of the peak, whatever the form
+    double growth_per_month = 0.0; // relative growth of every hour's rate per month
+
+    bool operator==(const Load&) const = default;
+};
+
+// How the service scales (docs/workload-format.md `inference.autoscaling`).
+struct Autoscaling {
+    int min_replicas = 0;               // replicas kept warm in every hour
+    bool scale_to_zero = false;         // hours without requests may hold no replica
+    std::optional<double> cold_start_s; // override of the derived cold start, seconds
+    double headroom = 0.0;              // extra capacity over the hour's sized rate, a fraction
+    int granularity = 1;                // replicas are added and removed in steps of this many
+
+    bool operator==(const Autoscaling&) const = default;
+};
+
 struct Inference {
     Precision precision = Precision::fp16;
     double requests_per_second = 1.0;
@@ -114,6 +142,8 @@ struct Inference {
     int percentile = 50;                // 50 or 90: the percentile the targets hold at
     std::optional<double> input_tokens_p90;  // 90th-percentile prompt length; nullopt = the mean
     std::optional<double> output_tokens_p90; // 90th-percentile output length; nullopt = the mean
+    std::optional<Load> load;                // nullopt: a flat rate, hours_per_day a day
+    std::optional<Autoscaling> autoscaling;  // nullopt: the defaults (with a load)
 
     bool operator==(const Inference&) const = default;
 };
