@@ -2,6 +2,7 @@
 
 #include "gpuplan/numbers.hpp"
 #include "report/generator_json.hpp"
+#include "report/workload_json.hpp"
 
 #include <cmath>
 #include <fmt/format.h>
@@ -99,7 +100,7 @@ ordered_json row_json(const Row& row) {
         out["why"] = row.why;
     }
     if (row.factor) {
-        out["calibration"] = factor_json(*row.factor);
+        out["calibration"] = calibration_factor_json(*row.factor);
     }
     return out;
 }
@@ -127,6 +128,11 @@ std::string validation_json(const runs::Validation& v, const GeneratorInfo& gene
         out["leave_one_out"] = summary_json(*v.leave_one_out);
     }
     return out.dump(2) + "\n";
+}
+
+// Prose wrapped to the terminal's width (markdown keeps its lines).
+std::string fit_text(const std::string& text, Format format, std::size_t width) {
+    return format == Format::markdown ? text : wrap_lines(text, width);
 }
 
 std::string value_text(double value) {
@@ -196,13 +202,17 @@ std::string render_validation(const runs::Validation& v, Format format,
         out += rows_table(rows, format, width);
         out += factor_line(rows);
         if (keys.size() > 1) {
-            out += "\n" + summary_line(v.parts.at(k).summary) + "\n\n";
+            out +=
+                "\n" + fit_text(summary_line(v.parts.at(k).summary) + "\n", format, width) + "\n";
         }
     }
-    out += fmt::format("\nall {} rows: {}\n", v.summary.n, summary_line(v.summary));
+    out += "\n" + fit_text(fmt::format("all {} rows: {}\n", v.summary.n, summary_line(v.summary)),
+                           format, width);
     if (v.leave_one_out) {
-        out += fmt::format("leave-one-out (each run predicted by the factors of the others): {}\n",
-                           summary_line(*v.leave_one_out));
+        out += fit_text(
+            fmt::format("leave-one-out (each run predicted by the factors of the others): {}\n",
+                        summary_line(*v.leave_one_out)),
+            format, width);
     }
     return out;
 }
