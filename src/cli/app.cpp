@@ -523,8 +523,9 @@ void add_runs_commands(CLI::App& app, Parsed& parsed) {
     auto import_options = std::make_shared<ImportOptions>();
     CLI::App* runs_command = app.add_subcommand("runs", "Work with runs files");
     runs_command->require_subcommand(1);
-    CLI::App* import = runs_command->add_subcommand(
-        "import", "Append runs read from a benchmark tool's result file to the runs file -o");
+    CLI::App* import =
+        runs_command->add_subcommand("import", "Append runs read from a benchmark tool's result "
+                                               "file to the runs file -o (stdout: a new one)");
     import
         ->add_option("--from", import_options->from,
                      "The result file's tool: vllm, genai-perf, aiperf, mlperf or csv")

@@ -3,11 +3,13 @@
 #include "gpuplan/limits.hpp"
 #include "gpuplan/report/runs_view.hpp"
 #include "gpuplan/runs/calibrate.hpp"
+#include "gpuplan/runs/importers.hpp"
 #include "gpuplan/runs/runs.hpp"
 #include "gpuplan/runs/validate.hpp"
 
 #include <filesystem>
 #include <fmt/format.h>
+#include <map>
 
 namespace gpuplan::cli {
 
@@ -95,9 +97,29 @@ Exit run_calibrate(const CommonOptions& common, const CalibrateOptions& options,
     return Exit::ok;
 }
 
-Exit run_runs_import(const CommonOptions& /*common*/, const ImportOptions& /*options*/,
-                     Io& /*io*/) {
-    throw UsageError("runs import: not available yet");
+Exit run_runs_import(const CommonOptions& common, const ImportOptions& options, Io& io) {
+    const std::map<std::string, runs::ImportFormat> formats{
+        {"vllm", runs::ImportFormat::vllm},
+        {"genai-perf", runs::ImportFormat::genai_perf},
+        {"aiperf", runs::ImportFormat::aiperf},
+        {"mlperf", runs::ImportFormat::mlperf},
+        {"csv", runs::ImportFormat::csv}};
+    runs::ImportLabels labels{options.workload, options.gpu,  options.gpu_count.value_or(0),
+                              options.engine,   options.name, options.source};
+    const std::vector<runs::ImportedRun> imported =
+        runs::import_runs(formats.at(options.from),
+                          read_text_file(options.file, limits::k_max_workload_bytes), labels);
+    // Without -o the runs go to stdout as a new runs file.
+    TextFile existing{common.output, ""};
+    if (!common.output.empty() && std::filesystem::exists(common.output)) {
+        existing = read_text_file(common.output, limits::k_max_workload_bytes);
+    }
+    write_output(common, runs::append_runs(existing, runs::runs_yaml(imported)), io);
+    if (!common.output.empty()) {
+        io.err << fmt::format("gpuplan: appended {} run{} to {}\n", imported.size(),
+                              imported.size() == 1 ? "" : "s", common.output);
+    }
+    return Exit::ok;
 }
 
 } // namespace gpuplan::cli
