@@ -957,6 +957,10 @@ void apply_settings(Parsed& parsed, const Io& io) {
     c.discount_rate = s.discount_rate.value;
     c.accept_soft = s.accept_soft.value == "true";
     c.solver_seconds = parse_solver_seconds(s.solver_time.value).value_or(0.0);
+    if (!c.calibration.empty()) {
+        s.calibration = {c.calibration, "--calibration"};
+    }
+    c.calibration = s.calibration.value;
     c.settings = std::move(s);
 }
 

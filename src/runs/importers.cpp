@@ -315,7 +315,7 @@ std::string runs_yaml(const std::vector<ImportedRun>& runs) {
         }
         out += "    measured:\n";
         for (const Measurement& m : run.measured) {
-            out += fmt::format("      {}: {:.6g}\n", to_string(m.metric), m.value);
+            out += fmt::format("      {}: {:.7g}\n", to_string(m.metric), m.value);
         }
         if (run.percentile != 0) {
             out += fmt::format("      percentile: {}\n", run.percentile);
