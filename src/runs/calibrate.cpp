@@ -192,7 +192,7 @@ Fit fit(std::span<const Evidence> evidence, const catalog::Catalog& catalog) {
     }
     for (const auto& [family, archs] : architectures) {
         for (const catalog::Gpu& gpu : catalog.gpus) {
-            if (archs.count(std::string(catalog::to_string(gpu.architecture))) != 0) {
+            if (archs.contains(std::string(catalog::to_string(gpu.architecture)))) {
                 keys.insert(
                     {gpu.name, std::get<0>(family), std::get<1>(family), std::get<2>(family)});
             }

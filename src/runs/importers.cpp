@@ -210,6 +210,58 @@ double median(std::vector<double> values) {
     return n % 2 == 1 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2.0;
 }
 
+// A positive number in a CSV cell; throws InputError at the row and column otherwise.
+double csv_number(const TextFile& file, const std::vector<std::string>& cells, std::size_t at,
+                  std::uint32_t line, std::string_view name) {
+    const std::string text = at < cells.size() ? cells[at] : std::string();
+    try {
+        std::size_t used = 0;
+        const double x = std::stod(text, &used);
+        if (used == text.size() && std::isfinite(x) && x > 0.0) {
+            return x;
+        }
+    } catch (const std::exception&) {
+    }
+    fail(file, line, std::string(name),
+         fmt::format("expected a positive number, got \"{}\"", text));
+}
+
+// Where a CSV's rate comes from: a per-step amount over step_seconds, or a rate column.
+struct CsvColumns {
+    std::optional<std::size_t> amount; // tokens_per_step or samples_per_step
+    std::optional<std::size_t> step;   // step_seconds
+    std::optional<std::size_t> rate;   // tokens_per_second or samples_per_second
+    std::string amount_name;
+    std::string rate_name;
+    bool tokens = true;
+};
+
+CsvColumns csv_columns(const TextFile& file, const std::vector<std::string>& header) {
+    auto column = [&](std::string_view name) -> std::optional<std::size_t> {
+        const auto it = std::find(header.begin(), header.end(), name);
+        return it == header.end() ? std::nullopt
+                                  : std::optional(static_cast<std::size_t>(it - header.begin()));
+    };
+    CsvColumns c;
+    c.step = column("step_seconds");
+    for (const bool tokens : {true, false}) {
+        const std::string unit = tokens ? "tokens" : "samples";
+        const auto amount = column(unit + "_per_step");
+        const auto rate = column(unit + "_per_second");
+        if ((c.step && amount) || rate) {
+            c.amount = c.step ? amount : std::nullopt;
+            c.rate = rate;
+            c.amount_name = unit + "_per_step";
+            c.rate_name = unit + "_per_second";
+            c.tokens = tokens;
+            return c;
+        }
+    }
+    fail(file, 1, "",
+         "expected columns step_seconds with tokens_per_step or samples_per_step, or "
+         "tokens_per_second or samples_per_second");
+}
+
 // A CSV of one run's steps: `step_seconds` with `tokens_per_step` (or `samples_per_step`), or
 // `tokens_per_second` or `samples_per_second` per row; the run's figure is the median row.
 ImportedRun import_csv(const TextFile& file, const ImportLabels& labels) {
@@ -218,24 +270,7 @@ ImportedRun import_csv(const TextFile& file, const ImportLabels& labels) {
     if (!std::getline(in, line)) {
         fail(file, 1, "", "empty CSV: expected a header row");
     }
-    const std::vector<std::string> header = split_csv(line);
-    auto column = [&](std::string_view name) -> std::optional<std::size_t> {
-        const auto it = std::find(header.begin(), header.end(), name);
-        return it == header.end() ? std::nullopt
-                                  : std::optional(static_cast<std::size_t>(it - header.begin()));
-    };
-    const auto step = column("step_seconds");
-    const auto tokens_step = column("tokens_per_step");
-    const auto samples_step = column("samples_per_step");
-    const auto tokens = column("tokens_per_second");
-    const auto samples = column("samples_per_second");
-    const bool token_rate = (step && tokens_step) || tokens;
-    const bool sample_rate = (step && samples_step) || samples;
-    if (!token_rate && !sample_rate) {
-        fail(file, 1, "",
-             "expected columns step_seconds with tokens_per_step or "
-             "samples_per_step, or tokens_per_second or samples_per_second");
-    }
+    const CsvColumns c = csv_columns(file, split_csv(line));
     std::vector<double> rates;
     std::uint32_t number = 1;
     while (std::getline(in, line)) {
@@ -244,33 +279,15 @@ ImportedRun import_csv(const TextFile& file, const ImportLabels& labels) {
             continue;
         }
         const std::vector<std::string> cells = split_csv(line);
-        auto cell = [&](std::optional<std::size_t> at, std::string_view name) {
-            const std::string text = *at < cells.size() ? cells[*at] : std::string();
-            try {
-                std::size_t used = 0;
-                const double x = std::stod(text, &used);
-                if (used == text.size() && std::isfinite(x) && x > 0.0) {
-                    return x;
-                }
-            } catch (const std::exception&) {
-            }
-            fail(file, number, std::string(name),
-                 fmt::format("expected a positive number, got \"{}\"", text));
-        };
-        if (step && (token_rate ? tokens_step : samples_step)) {
-            rates.push_back(cell(token_rate ? tokens_step : samples_step,
-                                 token_rate ? "tokens_per_step" : "samples_per_step") /
-                            cell(step, "step_seconds"));
-        } else {
-            rates.push_back(token_rate ? cell(tokens, "tokens_per_second")
-                                       : cell(samples, "samples_per_second"));
-        }
+        rates.push_back(c.amount ? csv_number(file, cells, *c.amount, number, c.amount_name) /
+                                       csv_number(file, cells, *c.step, number, "step_seconds")
+                                 : csv_number(file, cells, *c.rate, number, c.rate_name));
     }
     if (rates.empty()) {
         fail(file, 1, "", "no data rows");
     }
     ImportedRun run = labelled(file, labels, stem(file.name));
-    add(run, token_rate ? Metric::tokens_per_second : Metric::samples_per_second, median(rates));
+    add(run, c.tokens ? Metric::tokens_per_second : Metric::samples_per_second, median(rates));
     run.note = fmt::format("median of {} rows of a step log", rates.size());
     return run;
 }
