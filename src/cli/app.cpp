@@ -14,6 +14,7 @@
 #include "cli/recommend_cmd.hpp"
 #include "cli/report_cmd.hpp"
 #include "cli/rules_cmd.hpp"
+#include "cli/runs_cmd.hpp"
 #include "cli/update_cmd.hpp"
 #include "cli/workload_flags.hpp"
 #include "detail/strings.hpp"
@@ -290,11 +291,21 @@ void add_workload_options(CLI::App* command, WorkloadInput& input) {
     }
 }
 
+// --calibration FILE: speed factors from `gpuplan calibrate` (docs/runs-format.md).
+void add_calibration_option(CLI::App* command, Parsed& parsed) {
+    command
+        ->add_option("--calibration", parsed.common.calibration,
+                     "Scale the estimator's speed by the factors of a calibration file "
+                     "(gpuplan calibrate)")
+        ->type_name("FILE");
+}
+
 void add_estimate_commands(CLI::App& app, Parsed& parsed) {
     auto options = std::make_shared<EstimateOptions>();
     CLI::App* estimate =
         app.add_subcommand("estimate", "Time, memory and GPU count per GPU type, no prices");
     add_workload_options(estimate, options->input);
+    add_calibration_option(estimate, parsed);
     estimate->callback([&parsed, options] {
         parsed.action = [&parsed, options](Io& io) {
             return run_estimate(parsed.common, *options, io);
@@ -359,6 +370,7 @@ void add_recommend_command(CLI::App& app, Parsed& parsed) {
     CLI::App* recommend =
         app.add_subcommand("recommend", "Rank every feasible way to run a workload by NPV");
     add_workload_options(recommend, recommend_options->input);
+    add_calibration_option(recommend, parsed);
     add_cost_options(recommend, recommend_options->cost);
     recommend
         ->add_option("--objective", recommend_options->objective,
@@ -408,6 +420,7 @@ void add_report_command(CLI::App& app, Parsed& parsed) {
     CLI::App* report_command =
         app.add_subcommand("report", "Full markdown report of a recommendation, with a chart");
     add_workload_options(report_command, report_options->recommend.input);
+    add_calibration_option(report_command, parsed);
     add_cost_options(report_command, report_options->recommend.cost);
     report_command
         ->add_option("--objective", report_options->recommend.objective,
@@ -441,6 +454,7 @@ void add_fleet_command(CLI::App& app, Parsed& parsed) {
         ->add_option("--chart", fleet_options->chart,
                      "Also write the demand-against-capacity chart as a standalone SVG")
         ->type_name("FILE.svg");
+    add_calibration_option(fleet, parsed);
     fleet->add_flag("--accept-soft", fleet_options->accept_soft,
                     "Also commit to soft offers: derived or unsold commitment terms, servers "
                     "bought on a quote");
@@ -464,6 +478,85 @@ void add_fleet_command(CLI::App& app, Parsed& parsed) {
         };
     });
 }
+
+// The --max-median-error gate's value: a fraction from 0 to 10.
+std::string check_fraction(const std::string& text) {
+    double value = 0.0;
+    const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
+    constexpr double k_max_error = 10.0;
+    if (error != std::errc() || end != text.data() + text.size() || value < 0.0 ||
+        value > k_max_error) {
+        return fmt::format("expected a fraction from 0 to 10 (0.15 = 15 %), got '{}'", text);
+    }
+    return {};
+}
+
+void add_runs_commands(CLI::App& app, Parsed& parsed) {
+    auto validate_options = std::make_shared<ValidateOptions>();
+    CLI::App* validate = app.add_subcommand(
+        "validate", "Compare measured runs with the estimator: per-run error and its summary");
+    validate->add_option("RUNS", validate_options->runs, "Runs file (YAML, docs/runs-format.md)")
+        ->required()
+        ->type_name("RUNS.yaml");
+    add_calibration_option(validate, parsed);
+    validate
+        ->add_option("--max-median-error", validate_options->max_median_error,
+                     "Exit 4 when the median |error| is above this fraction (CI gate)")
+        ->type_name("FRACTION")
+        ->check(CLI::Validator(check_fraction, ""));
+    validate->callback([&parsed, validate_options] {
+        parsed.action = [&parsed, validate_options](Io& io) {
+            return run_validate(parsed.common, *validate_options, io);
+        };
+    });
+    auto calibrate_options = std::make_shared<CalibrateOptions>();
+    CLI::App* calibrate = app.add_subcommand(
+        "calibrate", "Fit speed factors from measured runs into a calibration file (-o FILE)");
+    calibrate->add_option("RUNS", calibrate_options->runs, "Runs file (YAML)")
+        ->required()
+        ->type_name("RUNS.yaml");
+    calibrate->callback([&parsed, calibrate_options] {
+        parsed.action = [&parsed, calibrate_options](Io& io) {
+            return run_calibrate(parsed.common, *calibrate_options, io);
+        };
+    });
+    auto import_options = std::make_shared<ImportOptions>();
+    CLI::App* runs_command = app.add_subcommand("runs", "Work with runs files");
+    runs_command->require_subcommand(1);
+    CLI::App* import =
+        runs_command->add_subcommand("import", "Append runs read from a benchmark tool's result "
+                                               "file to the runs file -o (stdout: a new one)");
+    import
+        ->add_option("--from", import_options->from,
+                     "The result file's tool: vllm, genai-perf, aiperf, mlperf or csv")
+        ->required()
+        ->type_name("TOOL")
+        ->check(CLI::IsMember({"vllm", "genai-perf", "aiperf", "mlperf", "csv"}));
+    import->add_option("FILE", import_options->file, "The result file")
+        ->required()
+        ->type_name("FILE");
+    import
+        ->add_option("--workload", import_options->workload,
+                     "Workload file each run names (relative to the runs file)")
+        ->type_name("WORKLOAD.yaml");
+    import->add_option("--gpu", import_options->gpu, "GPU model the runs ran on")->type_name("GPU");
+    import->add_option("--gpu-count", import_options->gpu_count, "GPUs the runs ran on")
+        ->type_name("N");
+    import->add_option("--engine", import_options->engine, "Serving or training engine")
+        ->type_name("NAME");
+    import->add_option("--name", import_options->name, "Run name (default: from the file)")
+        ->type_name("NAME");
+    import
+        ->add_option("--source", import_options->source,
+                     "Where the results come from (default: the file's name)")
+        ->type_name("TEXT");
+    import->callback([&parsed, import_options] {
+        parsed.action = [&parsed, import_options](Io& io) {
+            return run_runs_import(parsed.common, *import_options, io);
+};
+} // namespace
+);
+} // namespace gpuplan::cli
 
 void add_tco_command(CLI::App& app, Parsed& parsed) {
     auto tco_options = std::make_shared<TcoOptions>();
@@ -795,7 +888,7 @@ void add_commands(CLI::App& app, Parsed& parsed, std::string_view first) {
         std::string_view command;
         std::array<Adder, 2> adders;
     };
-    static constexpr std::array<Group, 10> k_groups{{
+    static constexpr std::array<Group, 13> k_groups{{
         {"config", {add_config_commands, nullptr}},
         {"catalog", {add_catalog_commands, add_feed_commands}},
         {"check", {add_check_commands, nullptr}},
@@ -806,6 +899,9 @@ void add_commands(CLI::App& app, Parsed& parsed, std::string_view first) {
         {"report", {add_report_command, nullptr}},
         {"tco", {add_tco_command, nullptr}},
         {"rules", {add_rules_commands, nullptr}},
+        {"validate", {add_runs_commands, nullptr}},
+        {"calibrate", {add_runs_commands, nullptr}},
+        {"runs", {add_runs_commands, nullptr}},
     }};
     for (const Group& group : k_groups) {
         if (group.command == first) {
@@ -826,6 +922,7 @@ void add_commands(CLI::App& app, Parsed& parsed, std::string_view first) {
     add_report_command(app, parsed);
     add_tco_command(app, parsed);
     add_rules_commands(app, parsed);
+    add_runs_commands(app, parsed);
     add_config_commands(app, parsed);
     add_doc_commands(app, parsed);
 }
@@ -860,6 +957,10 @@ void apply_settings(Parsed& parsed, const Io& io) {
     c.discount_rate = s.discount_rate.value;
     c.accept_soft = s.accept_soft.value == "true";
     c.solver_seconds = parse_solver_seconds(s.solver_time.value).value_or(0.0);
+    if (!c.calibration.empty()) {
+        s.calibration = {c.calibration, "--calibration"};
+    }
+    c.calibration = s.calibration.value;
     c.settings = std::move(s);
 }
 

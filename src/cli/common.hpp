@@ -88,7 +88,12 @@ struct CommonOptions {
     double solver_seconds = 0.0;        // solver_time from the environment or the file; 0 = none
     Settings settings;                  // every setting with its origin (config show)
     std::string command_line;           // `gpuplan ARGS` as typed, quoted for a shell (Next: lines)
+    std::string calibration;            // --calibration FILE (or the configuration's); empty = none
 };
+
+// The calibration file of --calibration (docs/runs-format.md); empty when none is given. Throws
+// InputError for an invalid file, RuntimeError for an unreadable one.
+[[nodiscard]] workload::Calibration load_calibration(const CommonOptions& options);
 
 // `gpuplan ARGS`, each argument quoted for a POSIX shell where it needs it.
 [[nodiscard]] std::string shell_command(std::span<const std::string> args);

@@ -123,8 +123,9 @@ void read_file(const std::string& path, const std::string& home, Settings& setti
     DiagnosticSink sink;
     detail::YamlContext context{file.name, &sink};
     auto root = detail::parse_yaml_document(file.text, context);
-    if (root && root->expect_map({"schema_version", "currency", "catalogs", "discounts",
-                                  "discount_rate", "color", "accept_soft", "solver_time"})) {
+    if (root &&
+        root->expect_map({"schema_version", "currency", "catalogs", "discounts", "discount_rate",
+                          "color", "accept_soft", "solver_time", "calibration"})) {
         bool version_ok = false;
         if (auto version = root->require("schema_version")) {
             const auto value = version->as_integer(0, 1'000'000);
@@ -147,6 +148,14 @@ void read_file(const std::string& path, const std::string& home, Settings& setti
             read_scalar(*root, "solver_time", settings.solver_time, path, solver_time_choice,
                         solver_time_expected());
             read_lists(*root, settings, path, home);
+            read_scalar(
+                *root, "calibration", settings.calibration, path,
+                [](const std::string& text) { return !text.empty(); }, "a calibration file");
+            if (!settings.calibration.value.empty()) {
+                settings.calibration.value =
+                    resolve_path(settings.calibration.value,
+                                 std::filesystem::path(path).parent_path().string(), home);
+            }
         }
     }
     sink.throw_if_any();
@@ -198,6 +207,9 @@ void read_environment(const std::map<std::string, std::string>& env, Settings& s
         check(*value, "GPUPLAN_SOLVER_TIME", solver_time_choice(*value), solver_time_expected());
         settings.solver_time = {*value, "GPUPLAN_SOLVER_TIME"};
     }
+    if (const std::string* value = variable("GPUPLAN_CALIBRATION")) {
+        settings.calibration = {*value, "GPUPLAN_CALIBRATION"};
+    }
     if (const std::string* value = variable("GPUPLAN_CATALOG")) {
         settings.catalogs = {split(*value, ':'), "GPUPLAN_CATALOG"};
     }
@@ -224,8 +236,9 @@ std::string config_file_from(const char* xdg_config_home, const char* home) {
 
 const std::vector<std::string>& setting_variables() {
     static const std::vector<std::string> k_variables{
-        "GPUPLAN_ACCEPT_SOFT", "GPUPLAN_CATALOG",       "GPUPLAN_COLOR",      "GPUPLAN_CURRENCY",
-        "GPUPLAN_DISCOUNT",    "GPUPLAN_DISCOUNT_RATE", "GPUPLAN_SOLVER_TIME"};
+        "GPUPLAN_ACCEPT_SOFT",   "GPUPLAN_CALIBRATION", "GPUPLAN_CATALOG",
+        "GPUPLAN_COLOR",         "GPUPLAN_CURRENCY",    "GPUPLAN_DISCOUNT",
+        "GPUPLAN_DISCOUNT_RATE", "GPUPLAN_SOLVER_TIME"};
     return k_variables;
 }
 

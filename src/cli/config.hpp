@@ -34,6 +34,9 @@ struct Settings {
     Setting accept_soft{"false"};
     // fleet's solver time for a whole run, seconds (fleet --solver-time); empty: the built-in
     Setting solver_time;
+    // the calibration file of estimate, recommend, report, fleet and validate (--calibration);
+    // empty: none
+    Setting calibration;
 };
 
 // The configuration file's path: $XDG_CONFIG_HOME/gpuplan/config.yaml, else

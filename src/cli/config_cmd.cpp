@@ -87,6 +87,8 @@ Exit run_config_show(const CommonOptions& common, Io& io) {
          s.solver_time.value.empty() ? fmt::format("{} (fleet)", fleet::k_default_solver_seconds)
                                      : s.solver_time.value,
          s.solver_time.origin},
+        {"calibration", s.calibration.value.empty() ? "(none)" : s.calibration.value,
+         s.calibration.origin},
     };
     std::string text = settings_table(rows, common.width);
     struct stat info {};

@@ -35,11 +35,17 @@ fleet::FileLoader loader_for(const std::string& portfolio) {
 Exit run_fleet(const CommonOptions& common, const FleetOptions& options, Io& io) {
     const catalog::Catalog catalog = load_catalog(common);
     const std::vector<std::string> known = catalog::currencies(catalog);
-    const fleet::Portfolio portfolio = timed("parse", [&] {
+    fleet::Portfolio portfolio = timed("parse", [&] {
         return fleet::read_portfolio(
             read_text_file(options.portfolio, limits::k_max_workload_bytes),
             loader_for(options.portfolio), known);
     });
+    if (!common.calibration.empty()) {
+        const workload::Calibration calibration = load_calibration(common);
+        for (fleet::Entry& entry : portfolio.entries) {
+            entry.workload.calibration = calibration;
+        }
+    }
     const decide::Tree tree = load_tree("", catalog);
     cost::Settings settings;
     settings.currency = common.currency;

@@ -190,7 +190,9 @@ workload::Workload resolve_workload(const WorkloadInput& input, const CommonOpti
     check_place_flags(input.overrides, catalog);
     const workload::WorkloadOverrides overrides = all_overrides(input, common, known);
     try {
-        return read_input(input, overrides, catalog, known);
+        workload::Workload workload = read_input(input, overrides, catalog, known);
+        workload.calibration = load_calibration(common);
+        return workload;
     } catch (const workload::FieldError& error) {
         // The workload names the field of a bad value; the user typed its flag.
         const std::string_view flag = workload_flag_of(error.path());

@@ -323,6 +323,28 @@ GpuEstimate estimate_inference(const Workload& w, const Gpu& gpu, const NodeShap
     return e;
 }
 
+// The workload's calibration factor for `gpu` at the workload's task and precision.
+const workload::SpeedFactor* calibration_factor(const Workload& w, const Gpu& gpu) {
+    if (w.calibration.factors.empty()) {
+        return nullptr;
+    }
+    const Precision precision =
+        w.task == Task::inference ? w.inference.precision : w.training.precision;
+    return workload::find_speed_factor(w.calibration, gpu.name, workload::to_string(w.task),
+                                       catalog::to_string(precision));
+}
+
+std::string calibration_note(const workload::SpeedFactor& f, const std::string& file) {
+    std::string from_runs = fmt::format("{} run{}", f.runs, f.runs == 1 ? "" : "s");
+    if (f.carried_runs > 0) {
+        from_runs += fmt::format(" and {} carried over from {}", f.carried_runs, f.from);
+    }
+    return fmt::format("calibration: speed x{:.3f} for {} {}{}{} from {} ({})", f.factor, f.gpu,
+                       f.kind, f.engine.empty() ? "" : " " + f.engine,
+                       f.precision.empty() ? "" : " " + f.precision, from_runs,
+                       file.empty() ? "calibration" : file);
+}
+
 } // namespace
 
 std::string_view to_string(DataCache value) {
@@ -386,9 +408,17 @@ GpuEstimate estimate(const workload::Workload& workload, const catalog::Gpu& gpu
     if (gpu.memory_gib <= 0.0 || gpu.memory_bandwidth_gb_per_s <= 0.0) {
         throw UsageError(fmt::format("GPU {} has no memory or bandwidth figure", gpu.name));
     }
+    // A calibration factor scales the GPU's peaks and bandwidth, so the model's own terms (count,
+    // replicas, latency) follow from the measured speed (docs/methodology.md, "Calibration").
+    const workload::SpeedFactor* factor = calibration_factor(workload, gpu);
+    const catalog::Gpu used = factor != nullptr ? workload::scaled_gpu(gpu, factor->factor) : gpu;
     GpuEstimate result = workload.task == Task::inference
-                             ? estimate_inference(workload, gpu, node, gpu_count, catalog)
-                             : estimate_training(workload, gpu, node, gpu_count, catalog);
+                             ? estimate_inference(workload, used, node, gpu_count, catalog)
+                             : estimate_training(workload, used, node, gpu_count, catalog);
+    if (factor != nullptr) {
+        result.calibration = *factor;
+        result.notes.push_back(calibration_note(*factor, workload.calibration.file));
+    }
     const std::array<double, 8> values = {result.total_flops,
                                           result.gpu_hours,
                                           result.wall_hours,

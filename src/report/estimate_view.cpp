@@ -152,6 +152,9 @@ ordered_json estimate_json(const GpuEstimate& e) {
             {"data_cache", estimate::to_string(t.data_cache)}};
     }
     out["notes"] = e.notes;
+    if (e.calibration) {
+        out["calibration"] = calibration_factor_json(*e.calibration);
+    }
     return out;
 }
 

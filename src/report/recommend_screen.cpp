@@ -299,6 +299,24 @@ std::string counts_text(const std::map<std::string, std::size_t>& counts) {
     return text;
 }
 
+// The calibration factor #1's GPU model was estimated with, or that none matched.
+std::string calibration_line(const recommend::Recommendation& r, const cost::Option& best) {
+    const workload::Workload& w = r.workload;
+    const catalog::Precision precision =
+        w.task == workload::Task::inference ? w.inference.precision : w.training.precision;
+    const workload::SpeedFactor* f = workload::find_speed_factor(
+        w.calibration, best.gpu, workload::to_string(w.task), catalog::to_string(precision));
+    if (f == nullptr) {
+        return fmt::format("no factor for {} {} {} in {}; the default estimate", best.gpu,
+                           workload::to_string(w.task), catalog::to_string(precision),
+                           w.calibration.file);
+    }
+    const int runs = f->runs + f->carried_runs;
+    return fmt::format("speed x{:.3f} for {}{} from {} run{} ({})", f->factor, f->gpu,
+                       f->engine.empty() ? "" : " (" + f->engine + ")", runs, runs == 1 ? "" : "s",
+                       w.calibration.file);
+}
+
 std::string first_screen(const recommend::Recommendation& r, const Screen& screen,
                          std::size_t width) {
     std::string top = headline(r) + "\n";
@@ -315,6 +333,9 @@ std::string first_screen(const recommend::Recommendation& r, const Screen& scree
     }
     top += "  why: " + why_line(r) + "\n";
     top += "  risks: " + risks_line(r) + "\n";
+    if (!r.workload.calibration.factors.empty()) {
+        top += "  calibration: " + calibration_line(r, best) + "\n";
+    }
     const std::string soft = soft_line(r);
     if (!soft.empty()) {
         top += "  soft: " + soft + "\n";

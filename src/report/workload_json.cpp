@@ -39,6 +39,18 @@ void put_scaling(ordered_json& out, const workload::Inference& inference) {
 
 } // namespace
 
+ordered_json calibration_factor_json(const workload::SpeedFactor& f) {
+    constexpr int k_factor_digits = 4;
+    return {{"gpu", f.gpu},
+            {"kind", f.kind},
+            {"engine", f.engine},
+            {"precision", f.precision},
+            {"factor", round_to(f.factor, k_factor_digits)},
+            {"runs", f.runs},
+            {"carried_runs", f.carried_runs},
+            {"from", f.from}};
+}
+
 ordered_json workload_json(const workload::Workload& w) {
     ordered_json out;
     out["name"] = w.name;
@@ -152,6 +164,13 @@ ordered_json workload_json(const workload::Workload& w) {
                               {"spot_rate_factor", optional_json(u.spot_rate_factor)},
                               {"utilisation", range(u.utilisation)},
                               {"demand", range(u.demand)}};
+    }
+    if (!w.calibration.factors.empty()) {
+        ordered_json factors = ordered_json::array();
+        for (const workload::SpeedFactor& f : w.calibration.factors) {
+            factors.push_back(calibration_factor_json(f));
+        }
+        out["calibration"] = {{"file", w.calibration.file}, {"factors", factors}};
     }
     return out;
 }

@@ -28,6 +28,8 @@ SCHEMA_FOR_COMMAND = {
     ("fleet",): "fleet.schema.json",
     ("rules", "show"): "rules-show.schema.json",
     ("rules", "explain"): "rules-explain.schema.json",
+    ("validate",): "validate.schema.json",
+    ("calibrate",): "calibrate.schema.json",
 }
 
 # Options that may precede the command and take a value (the value is not the command).

@@ -4,6 +4,7 @@
 
 #include "gpuplan/catalog/catalog.hpp"
 #include "gpuplan/estimate/goodput.hpp"
+#include "gpuplan/workload/calibration.hpp"
 #include "gpuplan/workload/workload.hpp"
 
 #include <functional>
@@ -157,6 +158,9 @@ struct GpuEstimate {
     ServingTime serving;               // inference only
     std::vector<StageEstimate> stages; // multi-stage training only, in the workload's order
     std::vector<std::string> notes;
+    // The workload's calibration factor this estimate used (docs/methodology.md, "Calibration");
+    // nullopt = none matched, the default estimate.
+    std::optional<workload::SpeedFactor> calibration;
 
     bool operator==(const GpuEstimate&) const = default;
 };

@@ -5,6 +5,7 @@
 #include "gpuplan/catalog/catalog.hpp"
 #include "gpuplan/purchase.hpp"
 #include "gpuplan/units.hpp"
+#include "gpuplan/workload/calibration.hpp"
 
 #include <optional>
 #include <string>
@@ -234,6 +235,9 @@ struct Workload {
     std::vector<Reference> sources;
     std::vector<Stage> stages; // empty: one stage of data.tokens at model.seq_len
     Uncertainty uncertainty;
+    // Speed factors from `--calibration FILE` (never read from the workload file); empty = the
+    // default estimate.
+    Calibration calibration;
 
     bool operator==(const Workload&) const = default;
 };
