@@ -7,7 +7,7 @@
 namespace gpuplan {
 
 // Version of every JSON output's schema ("MAJOR.MINOR"; docs/json-output.md).
-inline constexpr std::string_view k_json_schema_version = "1.6";
+inline constexpr std::string_view k_json_schema_version = "1.7";
 
 // Name and version of the program and the time of the run, injected so that outputs are
 // reproducible.
