@@ -52,11 +52,13 @@ ServingModel serving_model(const Workload& w, const Gpu& gpu, const NodeShape& n
     m.active_params = active_params(w.model);
     m.weight_bytes = w.model.params * weight_bytes;
     const double kv_bytes = used == Precision::fp8 ? 1.0 : 2.0;
-    m.kv_bytes_per_token = shape.kv_known() ? 2.0 * shape.layers * shape.kv_heads *
-                                                  (shape.hidden / shape.heads) * kv_bytes
-                                            : 0.0;
+    m.kv_bytes_per_token =
+        shape.kv_known() ? 2.0 * shape.layers * shape.kv_heads * shape.head_dim * kv_bytes : 0.0;
     m.kv_heads = std::max(1.0, shape.kv_heads);
     std::tie(m.layers, m.hidden) = depth_and_width(shape, w.model.params);
+    m.attention_width = shape.heads > 0.0 && shape.head_dim > 0.0 && shape.hidden > 0.0
+                            ? shape.attention_width()
+                            : m.hidden;
     m.input_tokens = w.inference.input_tokens;
     m.output_tokens = w.inference.output_tokens;
     m.input_tokens_p90 = w.inference.input_tokens_p90.value_or(m.input_tokens);
@@ -214,7 +216,7 @@ GpuEstimate estimate_transformer_serving(GpuEstimate e, const Workload& w, const
     e.total_flops =
         w.inference.requests_per_second * k_seconds_per_hour * e.wall_hours *
         (k_forward_flops_per_param * m.active_params * (m.input_tokens + m.output_tokens) +
-         4.0 * m.layers * m.hidden * m.input_tokens * m.input_tokens);
+         4.0 * m.layers * m.attention_width * m.input_tokens * m.input_tokens);
     return e;
 }
 

@@ -34,7 +34,7 @@ double collective_seconds(const ServingModel& m, int t, double tokens) {
 double forward_seconds(const ServingModel& m, int t, double tokens, double attention_tokens,
                        double efficiency) {
     const double flops = k_forward_flops_per_param * m.active_params * tokens +
-                         4.0 * m.layers * m.hidden * m.input_tokens * attention_tokens;
+                         4.0 * m.layers * m.attention_width * m.input_tokens * attention_tokens;
     return safe_div(flops, t * m.peak_flops * efficiency);
 }
 

@@ -19,6 +19,7 @@ struct ServingModel {
     double kv_heads = 1.0;
     double layers = 0.0;
     double hidden = 0.0;
+    double attention_width = 0.0; // heads x head_dim (hidden unless head_dim differs)
     double input_tokens = 0.0;
     double output_tokens = 0.0;
     double input_tokens_p90 = 0.0; // 90th-percentile lengths, at least the means

@@ -200,7 +200,7 @@ TrainModel train_model(const Workload& w, Precision precision, std::vector<std::
     }
     const double attention =
         transformer && m.shape.known()
-            ? k_train_attention_flops * m.shape.layers * m.shape.hidden * m.shape.seq_len
+            ? k_train_attention_flops * m.shape.layers * m.shape.attention_width() * m.shape.seq_len
             : 0.0;
     if (w.training.method == Method::full) {
         m.trainable = m.params;
@@ -599,7 +599,8 @@ StepTime step_time(const Workload& w, const TrainModel& m, const Gpu& gpu, const
     if (layout.context > 1) {
         // Keys and values all-gathered forward, all-gathered and reduce-scattered backward,
         // per layer, overlapped with the attention (E5.4).
-        const double kv = 2.0 * activation * safe_div(m.shape.kv_heads, m.shape.heads);
+        const double kv =
+            2.0 * activation * safe_div(m.shape.kv_heads * m.shape.head_dim, m.shape.hidden);
         t.dp_comm += layers * t.micro * k_context_parallel_collectives * kv *
                      (layout.context - 1.0) /
                      group_link(l, static_cast<double>(layout.tensor) * layout.context);

@@ -918,3 +918,17 @@ TEST_CASE("fixed-cost requests queue: the fleet holds the latency target at its 
     CHECK_FALSE(three.meets_deadline);
     CHECK(three.serving.latency_p90_ms > 20000.0);
 }
+
+TEST_CASE("head_dim sets the KV cache and attention width where it is not hidden over heads",
+          "[estimate][serving]") {
+    Workload w = llama2_7b_chat();
+    w.constraints.gpu_count = 1;
+    const GpuEstimate plain =
+        estimate::estimate(w, a100(), nvlink_node(), std::nullopt, a100_catalog());
+    w.model.head_dim = 2 * *w.model.hidden / *w.model.heads; // Qwen3-style: twice hidden / heads
+    const GpuEstimate wide =
+        estimate::estimate(w, a100(), nvlink_node(), std::nullopt, a100_catalog());
+    REQUIRE(plain.memory.kv_cache_gib > 0.0);
+    CHECK(wide.memory.kv_cache_gib / wide.serving.batch ==
+          Approx(2.0 * plain.memory.kv_cache_gib / plain.serving.batch));
+}
