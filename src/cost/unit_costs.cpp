@@ -18,7 +18,15 @@ UnitCosts unit_costs(const workload::Workload& w, double total) {
         }
         const double in_tokens = requests * w.inference.input_tokens / 1e6;
         const double out_tokens = requests * w.inference.output_tokens / 1e6;
-        if (transformer && out_tokens > 0.0) {
+        // A generator writes more than one token per request; an embedder or reranker (one
+        // output, or none) is priced by the tokens it reads and per request, never per output.
+        const bool generator = w.inference.output_tokens > 1.0;
+        if (transformer && !generator) {
+            if (in_tokens > 0.0) {
+                units.per_million_input_tokens = total / in_tokens;
+            }
+            units.per_thousand_requests = total / (requests / 1000.0);
+        } else if (transformer && out_tokens > 0.0) {
             units.per_million_tokens = total / (in_tokens + out_tokens);
             units.per_million_output_tokens = total / out_tokens;
             if (in_tokens > 0.0) {

@@ -34,6 +34,9 @@ Shape shape_of(const workload::Model& model) {
     shape.heads = model.heads.value_or(0);
     shape.kv_heads = model.kv_heads ? *model.kv_heads : shape.heads;
     shape.seq_len = model.seq_len.value_or(0);
+    shape.head_dim = model.head_dim                            ? *model.head_dim
+                     : shape.heads > 0.0 && shape.hidden > 0.0 ? shape.hidden / shape.heads
+                                                               : 0.0;
     return shape;
 }
 

@@ -22,11 +22,17 @@ struct Shape {
     double heads = 0.0;
     double kv_heads = 0.0;
     double seq_len = 0.0;
+    double head_dim = 0.0; // model.head_dim, else hidden / heads; 0 when unknown
+
+    // Width of the attention (heads x head_dim): hidden unless head_dim says otherwise.
+    [[nodiscard]] double attention_width() const {
+        return heads > 0.0 && head_dim > 0.0 ? heads * head_dim : hidden;
+    }
 
     // Layers, hidden and seq_len: enough for attention FLOPs, activations and model parallelism.
     [[nodiscard]] bool known() const { return layers > 0.0 && hidden > 0.0 && seq_len > 0.0; }
     // Enough for the KV cache.
-    [[nodiscard]] bool kv_known() const { return layers > 0.0 && hidden > 0.0 && heads > 0.0; }
+    [[nodiscard]] bool kv_known() const { return layers > 0.0 && head_dim > 0.0 && heads > 0.0; }
 };
 
 [[nodiscard]] Shape shape_of(const workload::Model& model);

@@ -147,5 +147,11 @@ inline constexpr double k_prefill_layer_overhead_s = 75e-6;
 // Continuous batching: most requests in flight per replica (vLLM's max_num_seqs default).
 inline constexpr double k_default_max_batch = 256.0;
 inline constexpr double k_custom_inference_mfu = 0.18;
+// Queueing of fixed-cost requests (E7.2): the M/M/c wait scaled by (1 + cs^2) / 2 for the
+// squared coefficient of variation cs^2 of the service time, 0 for a deterministic one
+// (Allen-Cunneen approximation of M/G/c); the percentiles the targets are stated at.
+inline constexpr double k_deterministic_wait_factor = 0.5;
+inline constexpr double k_median = 0.5;
+inline constexpr double k_p90 = 0.9;
 
 } // namespace gpuplan::estimate::detail

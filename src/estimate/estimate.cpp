@@ -52,11 +52,13 @@ ServingModel serving_model(const Workload& w, const Gpu& gpu, const NodeShape& n
     m.active_params = active_params(w.model);
     m.weight_bytes = w.model.params * weight_bytes;
     const double kv_bytes = used == Precision::fp8 ? 1.0 : 2.0;
-    m.kv_bytes_per_token = shape.kv_known() ? 2.0 * shape.layers * shape.kv_heads *
-                                                  (shape.hidden / shape.heads) * kv_bytes
-                                            : 0.0;
+    m.kv_bytes_per_token =
+        shape.kv_known() ? 2.0 * shape.layers * shape.kv_heads * shape.head_dim * kv_bytes : 0.0;
     m.kv_heads = std::max(1.0, shape.kv_heads);
     std::tie(m.layers, m.hidden) = depth_and_width(shape, w.model.params);
+    m.attention_width = shape.heads > 0.0 && shape.head_dim > 0.0 && shape.hidden > 0.0
+                            ? shape.attention_width()
+                            : m.hidden;
     m.input_tokens = w.inference.input_tokens;
     m.output_tokens = w.inference.output_tokens;
     m.input_tokens_p90 = w.inference.input_tokens_p90.value_or(m.input_tokens);
@@ -214,7 +216,7 @@ GpuEstimate estimate_transformer_serving(GpuEstimate e, const Workload& w, const
     e.total_flops =
         w.inference.requests_per_second * k_seconds_per_hour * e.wall_hours *
         (k_forward_flops_per_param * m.active_params * (m.input_tokens + m.output_tokens) +
-         4.0 * m.layers * m.hidden * m.input_tokens * m.input_tokens);
+         4.0 * m.layers * m.attention_width * m.input_tokens * m.input_tokens);
     return e;
 }
 
@@ -245,7 +247,42 @@ double seconds_per_sample(GpuEstimate& e, const Workload& w, const Gpu& gpu, dou
     return std::max(compute, memory);
 }
 
-// cnn/custom: a batch of B samples takes B x the time per sample (E7).
+// The serving times of a queue of GPUs each running up to `batch` requests at once (E7.2).
+ServingTime queued_time(double batch, const FixedQueue& q) {
+    return {"static",
+            batch,
+            batch,
+            q.utilisation,
+            1000.0 * q.response_p50_s,
+            1000.0 * q.response_p90_s,
+            0.0,
+            0.0,
+            1000.0 * q.response_p50_s,
+            1000.0 * q.response_p90_s};
+}
+
+// The fewest GPUs whose M/D/c queue holds the latency targets at their percentile (E7.2): from
+// the fewest that keep the queue stable upwards, until the targets hold or the wait is gone
+// (more GPUs cannot help); the fewest stable count when the targets cannot hold.
+int queued_gpus(double rate, double seconds, double batch, const Targets& targets) {
+    const double offered = rate * seconds;
+    const double first = std::clamp(std::floor(offered / batch) + 1.0, 1.0, 1e6);
+    ErlangB erlang{offered};
+    for (double g = first; g <= 1e6; g += 1.0) {
+        erlang.advance_to(g * batch);
+        const FixedQueue q = fixed_queue(rate, seconds, erlang);
+        if (meets(queued_time(batch, q), targets, nullptr)) {
+            return static_cast<int>(g);
+        }
+        const double response = targets.percentile == 90 ? q.response_p90_s : q.response_p50_s;
+        if (response <= seconds) {
+            break; // nobody waits at the percentile: more GPUs cannot meet the target
+        }
+    }
+    return static_cast<int>(first);
+}
+
+// cnn/custom: a batch of B samples takes B x the time per sample (E7); requests queue (E7.2).
 GpuEstimate estimate_custom_serving(GpuEstimate e, const Workload& w, const Gpu& gpu,
                                     std::optional<int> requested, double peak,
                                     const catalog::Catalog& catalog) {
@@ -261,11 +298,8 @@ GpuEstimate estimate_custom_serving(GpuEstimate e, const Workload& w, const Gpu&
     const double seconds = batch * per_sample;
     const double capacity_per_gpu = safe_div(batch, seconds);
     const std::optional<int> count = requested ? requested : w.constraints.gpu_count;
-    e.gpu_count = count
-                      ? *count
-                      : static_cast<int>(std::clamp(
-                            std::ceil(safe_div(w.inference.requests_per_second, capacity_per_gpu)),
-                            1.0, 1e6));
+    const double rate = w.inference.requests_per_second;
+    e.gpu_count = count ? *count : queued_gpus(rate, seconds, batch, targets_of(w.inference));
     e.min_gpus = 1;
     e.data_parallel = e.gpu_count;
     e.batch = static_cast<int>(batch);
@@ -278,22 +312,21 @@ GpuEstimate estimate_custom_serving(GpuEstimate e, const Workload& w, const Gpu&
     const double capacity = e.gpu_count * capacity_per_gpu;
     e.throughput.requests_per_second_capacity = capacity;
     e.throughput.samples_per_second = capacity;
-    e.serving = {"static",
-                 batch,
-                 batch,
-                 safe_div(w.inference.requests_per_second, capacity),
-                 1000.0 * seconds,
-                 1000.0 * seconds,
-                 0.0,
-                 0.0,
-                 1000.0 * seconds,
-                 1000.0 * seconds};
+    const FixedQueue queue = fixed_queue(rate, seconds, e.gpu_count * batch);
+    e.serving = queued_time(batch, queue);
+    if (queue.stable) {
+        e.notes.push_back(fmt::format(
+            "queueing: M/D/c, {} GPU(s) x batch {:g} at {:.1f} % utilisation; {:.1f} % of "
+            "requests wait; P50 {:.4g} ms, P90 {:.4g} ms against {:.4g} ms of service",
+            e.gpu_count, batch, 100.0 * queue.utilisation, 100.0 * queue.wait_probability,
+            1000.0 * queue.response_p50_s, 1000.0 * queue.response_p90_s, 1000.0 * seconds));
+    }
     std::string missed;
     e.meets_deadline = meets(e.serving, targets_of(w.inference), &missed);
     if (!e.meets_deadline) {
         e.notes.push_back("latency_target_missed: " + missed + " on " + gpu.name);
     }
-    if (capacity < w.inference.requests_per_second * (1.0 - 1e-9)) {
+    if (!queue.stable) {
         e.meets_deadline = false;
         e.notes.push_back(fmt::format("capacity_exceeded: {} GPUs serve at most {:.4g} "
                                       "requests/s; asked {:g}",
@@ -438,11 +471,15 @@ GpuEstimate estimate(const workload::Workload& workload, const catalog::Gpu& gpu
 }
 
 NodeShape default_node_shape(const catalog::Catalog& catalog, const catalog::Gpu& gpu,
-                             const std::vector<std::string>& providers) {
+                             const std::vector<std::string>& providers, NodePreference prefer) {
     const catalog::Instance* best = nullptr;
-    auto key = [](const catalog::Instance& i) {
-        return std::tuple(i.network_gbps.has_value(), i.gpu_count, i.network_gbps.value_or(0.0),
-                          i.nvlink);
+    // Training: the best fabric sold for the GPU first (a multi-node job's speed hangs on it,
+    // E5.3), then the most GPUs per node; serving: the most GPUs per node first.
+    auto key = [prefer](const catalog::Instance& i) {
+        const double network = i.network_gbps.value_or(0.0);
+        const bool fabric = prefer == NodePreference::fabric;
+        return std::tuple(i.network_gbps.has_value(), fabric ? network : i.gpu_count,
+                          fabric ? i.gpu_count : network, i.nvlink);
     };
     for (const catalog::Provider& provider : catalog.providers) {
         if (!providers.empty() &&
@@ -539,9 +576,12 @@ std::vector<GpuEstimate> estimate_all(const workload::Workload& workload,
     const std::vector<const catalog::Gpu*> gpus = selected_gpus(workload, catalog);
     std::vector<GpuEstimate> out;
     out.reserve(gpus.size());
+    const NodePreference prefer =
+        workload.task == Task::inference ? NodePreference::largest : NodePreference::fabric;
     for (const catalog::Gpu* gpu : gpus) {
         out.push_back(estimator(
-            *gpu, default_node_shape(catalog, *gpu, workload.constraints.providers), std::nullopt));
+            *gpu, default_node_shape(catalog, *gpu, workload.constraints.providers, prefer),
+            std::nullopt));
     }
     return out;
 }

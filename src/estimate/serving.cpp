@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 #include <fmt/format.h>
+#include <limits>
 
 namespace gpuplan::estimate::detail {
 
@@ -33,7 +34,7 @@ double collective_seconds(const ServingModel& m, int t, double tokens) {
 double forward_seconds(const ServingModel& m, int t, double tokens, double attention_tokens,
                        double efficiency) {
     const double flops = k_forward_flops_per_param * m.active_params * tokens +
-                         4.0 * m.layers * m.hidden * m.input_tokens * attention_tokens;
+                         4.0 * m.layers * m.attention_width * m.input_tokens * attention_tokens;
     return safe_div(flops, t * m.peak_flops * efficiency);
 }
 
@@ -289,6 +290,73 @@ std::optional<Fleet> cheapest_fleet(const ServingModel& m, const workload::Infer
 Fleet fixed_fleet(const ServingModel& m, const workload::Inference& inference, int t, double cap,
                   int gpus) {
     return fleet_of(m, inference, t, cap, gpus / t);
+}
+
+void ErlangB::advance_to(double servers) {
+    for (; k < std::floor(servers); k += 1.0) {
+        b = offered * b / (k + 1.0 + offered * b);
+    }
+}
+
+double erlang_c(double servers, double offered) {
+    if (offered <= 0.0) {
+        return 0.0;
+    }
+    if (offered >= std::floor(servers)) {
+        return 1.0;
+    }
+    ErlangB e{offered};
+    e.advance_to(servers);
+    return erlang_c_of(e);
+}
+
+double erlang_c_of(const ErlangB& e) {
+    if (e.offered <= 0.0) {
+        return 0.0;
+    }
+    if (e.offered >= e.k) {
+        return 1.0;
+    }
+    const double rho = e.offered / e.k;
+    return e.b / (1.0 - rho * (1.0 - e.b));
+}
+
+namespace {
+
+// The wait that only a share `1 - p` of requests exceeds: P(W > t) = C exp(-(c mu - lambda) t /
+// k), k = (1 + cs^2) / 2, so t = k ln(C / (1 - p)) / (c mu - lambda), zero when C <= 1 - p.
+double wait_at(double probability, double wait_probability, double drain_per_s) {
+    const double tail = 1.0 - probability;
+    if (wait_probability <= tail || drain_per_s <= 0.0) {
+        return 0.0;
+    }
+    return k_deterministic_wait_factor * std::log(wait_probability / tail) / drain_per_s;
+}
+
+} // namespace
+
+FixedQueue fixed_queue(double rate, double service_s, const ErlangB& servers) {
+    FixedQueue q;
+    const double c = std::max(1.0, servers.k);
+    const double offered = rate * service_s;
+    q.utilisation = safe_div(offered, c);
+    q.stable = offered < c * (1.0 - 1e-12);
+    if (!q.stable) {
+        q.wait_probability = 1.0;
+        q.response_p50_s = q.response_p90_s = service_s; // no finite percentile: see `stable`
+        return q;
+    }
+    q.wait_probability = erlang_c_of(servers);
+    const double drain = c / service_s - rate;
+    q.response_p50_s = service_s + wait_at(k_median, q.wait_probability, drain);
+    q.response_p90_s = service_s + wait_at(k_p90, q.wait_probability, drain);
+    return q;
+}
+
+FixedQueue fixed_queue(double rate, double service_s, double servers) {
+    ErlangB e{rate * service_s};
+    e.advance_to(std::max(1.0, servers));
+    return fixed_queue(rate, service_s, e);
 }
 
 } // namespace gpuplan::estimate::detail

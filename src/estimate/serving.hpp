@@ -19,6 +19,7 @@ struct ServingModel {
     double kv_heads = 1.0;
     double layers = 0.0;
     double hidden = 0.0;
+    double attention_width = 0.0; // heads x head_dim (hidden unless head_dim differs)
     double input_tokens = 0.0;
     double output_tokens = 0.0;
     double input_tokens_p90 = 0.0; // 90th-percentile lengths, at least the means
@@ -95,5 +96,35 @@ cheapest_fleet(const ServingModel& m, const workload::Inference& inference, int 
 // `gpus` GPUs as replicas of `t` GPUs serving `rps`.
 [[nodiscard]] Fleet fixed_fleet(const ServingModel& m, const workload::Inference& inference, int t,
                                 double cap, int gpus);
+
+// Fixed-cost requests (cnn/custom serving) queued at a fleet (docs/methodology.md E7.2): Poisson
+// arrivals at `rate` requests/s to `servers` servers of deterministic `service_s` seconds, M/D/c.
+struct FixedQueue {
+    bool stable = false;           // rate < servers / service_s
+    double utilisation = 0.0;      // rate x service_s / servers
+    double wait_probability = 0.0; // Erlang C: the share of requests that queue at all
+    double response_p50_s = 0.0;   // wait + service at the median (the service alone if unstable)
+    double response_p90_s = 0.0;   // wait + service at the 90th percentile
+};
+
+// Erlang B of `offered` Erlangs at `k` servers, advanced one server at a time by the stable
+// recurrence B(k) = a B(k-1) / (k + a B(k-1)), so a search over growing fleets costs O(servers).
+struct ErlangB {
+    double offered = 0.0;
+    double k = 0.0;
+    double b = 1.0;
+
+    void advance_to(double servers);
+};
+
+// The Erlang C probability of waiting with `servers` servers and `offered` = rate x service
+// Erlangs; 1 when offered >= servers.
+[[nodiscard]] double erlang_c(double servers, double offered);
+[[nodiscard]] double erlang_c_of(const ErlangB& e);
+
+// The M/D/c queue of `servers` servers of `service_s` seconds at `rate` requests/s: the M/M/c
+// waiting-time tail scaled by (1 + cs^2) / 2 = 1/2 for a deterministic service (Allen-Cunneen).
+[[nodiscard]] FixedQueue fixed_queue(double rate, double service_s, double servers);
+[[nodiscard]] FixedQueue fixed_queue(double rate, double service_s, const ErlangB& servers);
 
 } // namespace gpuplan::estimate::detail

@@ -200,7 +200,7 @@ TrainModel train_model(const Workload& w, Precision precision, std::vector<std::
     }
     const double attention =
         transformer && m.shape.known()
-            ? k_train_attention_flops * m.shape.layers * m.shape.hidden * m.shape.seq_len
+            ? k_train_attention_flops * m.shape.layers * m.shape.attention_width() * m.shape.seq_len
             : 0.0;
     if (w.training.method == Method::full) {
         m.trainable = m.params;
@@ -599,7 +599,8 @@ StepTime step_time(const Workload& w, const TrainModel& m, const Gpu& gpu, const
     if (layout.context > 1) {
         // Keys and values all-gathered forward, all-gathered and reduce-scattered backward,
         // per layer, overlapped with the attention (E5.4).
-        const double kv = 2.0 * activation * safe_div(m.shape.kv_heads, m.shape.heads);
+        const double kv =
+            2.0 * activation * safe_div(m.shape.kv_heads * m.shape.head_dim, m.shape.hidden);
         t.dp_comm += layers * t.micro * k_context_parallel_collectives * kv *
                      (layout.context - 1.0) /
                      group_link(l, static_cast<double>(layout.tensor) * layout.context);
@@ -801,18 +802,33 @@ std::string limiting_term(const TrainTiming& t) {
 // Memory differences below this count as ties when choosing a count that does not fit.
 constexpr double k_memory_tie_gib = 1e-9;
 
-// The core rate of the efficiency (E3.7): the modelled step efficiency of the reference layout
-// is divided out, so that the reference's own layout reproduces its MFU.
-Pace pace_for(const Workload& w, const TrainModel& m, const Gpu& gpu, const NodeShape& node,
-              const Efficiency& eff, double peak) {
+// The system a reference benchmark ran on (E3.1): one node holding all its GPUs, with NVLink
+// when its GPU has it (every catalog benchmark is a single 8-GPU DGX/HGX node or one GPU). The
+// network of the node being estimated plays no part: the reference never crossed it.
+NodeShape reference_node(const Gpu& reference_gpu, int reference_gpus) {
+    NodeShape shape;
+    shape.gpus_per_node = std::max(1, reference_gpus);
+    shape.nvlink = reference_gpu.nvlink_gb_per_s > 0.0;
+    return shape;
+}
+
+// The core rate of the efficiency (E3.7): the modelled step efficiency of the reference layout,
+// on the reference's own GPU and node, is divided out, so that the reference's own layout
+// reproduces its MFU.
+Pace pace_for(const Workload& w, const TrainModel& m, const Gpu& gpu, const Efficiency& eff,
+              double peak, const catalog::Catalog& catalog) {
     Pace pace{peak * eff.mfu, eff.source == EfficiencySource::user};
     if (eff.source == EfficiencySource::table && w.model.family == Family::transformer &&
         m.active >= k_large_transformer_params) {
         // The large-transformer cells come from runs on thousands of GPUs; the others from
         // one to eight GPUs, where the model's overheads are below 1 %.
         pace.flops_per_gpu /= k_table_reference_efficiency;
-    } else if (!pace.end_to_end && eff.reference_gpus > 0) {
-        if (auto ref = configure(w, m, gpu, node, eff.reference_gpus, pace)) {
+    } else if (!pace.end_to_end && eff.reference_gpus > 1) {
+        const Gpu* measured =
+            eff.reference != nullptr ? catalog::find_gpu(catalog, eff.reference->gpu) : nullptr;
+        const Gpu& ref_gpu = measured != nullptr ? *measured : gpu;
+        const NodeShape ref_node = reference_node(ref_gpu, eff.reference_gpus);
+        if (auto ref = configure(w, m, ref_gpu, ref_node, eff.reference_gpus, pace)) {
             pace.flops_per_gpu /= std::max(ref->timing.scaling_efficiency, 1e-6);
         }
     }
@@ -979,6 +995,8 @@ TrainingTime time_of(const TrainTiming& t) {
     out.data_loading_hours =
         std::max(t.data.read_seconds, t.data.decode_seconds) / k_seconds_per_hour;
     out.staging_hours = t.data.stage_seconds / k_seconds_per_hour;
+    out.goodput_hours =
+        std::max(0.0, (t.wall_seconds - t.failure_free_seconds) / k_seconds_per_hour);
     out.bubble_fraction = safe_div(t.step.bubble, t.step.compute);
     out.global_batch = t.step.global_batch;
     out.micro_batches = t.step.micro;
@@ -1007,10 +1025,23 @@ GpuEstimate evaluate(const Workload& w, const GpuEstimate& base, const Choice& c
     out.scaling_efficiency = c.config.timing.scaling_efficiency;
     out.bottleneck = c.config.timing.bottleneck;
     out.time = time_of(c.config.timing);
+    out.time.compute_gpu_hours = out.time.compute_hours * c.gpus;
     out.goodput = c.config.timing.goodput;
     out.meets_deadline = !w.constraints.deadline_hours ||
                          out.goodput->confidence_wall_hours <= *w.constraints.deadline_hours;
     return out;
+}
+
+// The mfu_end_to_end note (E3.1): the compute term FLOPs / (peak x MFU) exactly, and the terms
+// reported apart from it.
+std::string end_to_end_note(const GpuEstimate& e, double peak) {
+    return fmt::format("mfu_end_to_end: training.mfu is end-to-end MFU; communication and pipeline "
+                       "bubble are inside it, none is added. Compute {:.0f} GPU-hours = {:.4g} "
+                       "FLOPs / ({:g} TFLOPS x {:g}); apart from it, goodput (failures, "
+                       "checkpoints, restarts) adds {:.0f} GPU-hours and data loading {:.0f}",
+                       e.time.compute_gpu_hours, e.total_flops, peak / 1e12, e.mfu,
+                       e.time.goodput_hours * e.gpu_count,
+                       (e.time.data_loading_hours + e.time.staging_hours) * e.gpu_count);
 }
 
 // Expected failures from which a run's goodput is worth a note (E9).
@@ -1116,12 +1147,8 @@ GpuEstimate estimate_training(const Workload& w, const Gpu& gpu, const NodeShape
     if (!eff.note.empty()) {
         e.notes.push_back(eff.note);
     }
-    if (eff.source == EfficiencySource::user) {
-        e.notes.emplace_back("mfu_end_to_end: training.mfu is end-to-end MFU; communication and "
-                             "pipeline bubble are inside it, none is added");
-    }
     for (std::size_t i = 0; i < run.models.size(); ++i) {
-        run.paces.push_back(pace_for(run.part(i), run.models[i], gpu, e.node, eff, peak));
+        run.paces.push_back(pace_for(run.part(i), run.models[i], gpu, eff, peak, catalog));
     }
     const int cap = w.constraints.max_gpus.value_or(workload::k_default_max_gpus);
     const CandidateCounts counts(e.node.gpus_per_node, cap);
@@ -1154,6 +1181,9 @@ GpuEstimate estimate_training(const Workload& w, const Gpu& gpu, const NodeShape
         chosen = Choice{n, config};
     }
     GpuEstimate out = evaluate(w, e, *chosen);
+    if (eff.source == EfficiencySource::user) {
+        out.notes.push_back(end_to_end_note(out, peak));
+    }
     stage_estimates(w, run, chosen->config, out);
     // The speed while running: failures and restarts are in the wall time, not the throughput.
     double work = 0.0; // real tokens or samples: the padding is no throughput

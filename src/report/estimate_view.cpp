@@ -141,6 +141,8 @@ ordered_json estimate_json(const GpuEstimate& e) {
         const estimate::TrainingTime& t = e.time;
         out["training_time"] = {
             {"compute_hours", round_significant(t.compute_hours, k_json_digits_hours)},
+            {"compute_gpu_hours", round_significant(t.compute_gpu_hours, k_json_digits_hours)},
+            {"goodput_hours", round_significant(t.goodput_hours, k_json_digits_hours)},
             {"bubble_hours", round_significant(t.bubble_hours, k_json_digits_hours)},
             {"communication_hours", round_significant(t.communication_hours, k_json_digits_hours)},
             {"data_loading_hours", round_significant(t.data_loading_hours, k_json_digits_hours)},

@@ -414,7 +414,8 @@ std::string unit_costs_text(const cost::UnitCosts& units, const std::string& cur
     const bool serving = units.per_million_output_tokens.has_value();
     add(serving ? "per 1M tokens (input + output)" : "per 1M tokens", units.per_million_tokens);
     add("per 1,000 images", units.per_thousand_images);
-    add("per 1M input tokens", units.per_million_input_tokens);
+    add(serving || !units.per_thousand_requests ? "per 1M input tokens" : "per 1M embedded tokens",
+        units.per_million_input_tokens);
     add("per 1M output tokens", units.per_million_output_tokens);
     add("per 1,000 requests", units.per_thousand_requests);
     return text;

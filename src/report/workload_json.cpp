@@ -70,6 +70,9 @@ ordered_json workload_json(const workload::Workload& w) {
         {"experts", optional_json(m.experts)},
         {"experts_per_token", optional_json(m.experts_per_token)},
         {"reference", m.reference.empty() ? ordered_json(nullptr) : ordered_json(m.reference)}};
+    if (m.head_dim) {
+        out["model"]["head_dim"] = *m.head_dim; // since 1.7, only when given
+    }
     out["data"] = {{"tokens", optional_json(w.data.tokens)},
                    {"samples", optional_json(w.data.samples)},
                    {"epochs", w.data.epochs},

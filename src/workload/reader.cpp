@@ -145,8 +145,8 @@ void read_experts(const YamlNode& node, Model& model) {
 
 void read_model(const YamlNode& node, Model& model) {
     if (!node.expect_map({"family", "params", "active_params", "layers", "hidden", "heads",
-                          "kv_heads", "seq_len", "flops_per_sample", "reference", "experts",
-                          "experts_per_token"})) {
+                          "kv_heads", "head_dim", "seq_len", "flops_per_sample", "reference",
+                          "experts", "experts_per_token"})) {
         return;
     }
     assign(model.family, choice_at<Family>(node, "family", fields::k_family));
@@ -163,6 +163,7 @@ void read_model(const YamlNode& node, Model& model) {
     model.hidden = int_at(node, "hidden", 1, k_max_shape);
     model.heads = int_at(node, "heads", 1, k_max_shape);
     model.kv_heads = int_at(node, "kv_heads", 1, k_max_shape);
+    model.head_dim = int_at(node, "head_dim", 1, k_max_shape);
     model.seq_len = int_at(node, "seq_len", 1, k_max_shape);
     if (model.hidden && model.heads && *model.hidden % *model.heads != 0) {
         node.get("heads")->error(fmt::format("hidden ({}) must be a multiple of heads ({})",

@@ -165,6 +165,12 @@ TEST_CASE("training.mfu is end-to-end: the time is FLOPs / (GPUs x peak x MFU), 
     CHECK(e.goodput->failure_free_wall_hours * e.gpu_count == Approx(179967.9).epsilon(1e-6));
     // The expected GPU-hours add only the goodput term (E9).
     CHECK(e.gpu_hours == Approx(e.goodput->expected_wall_hours * e.gpu_count));
+    // The compute term is reported apart, exactly; goodput apart from it.
+    CHECK(e.time.compute_gpu_hours ==
+          Approx(6.0 * 6.738e9 * 2e12 / (312e12 * 0.40) / 3600.0).epsilon(1e-12));
+    CHECK(e.time.goodput_hours ==
+          Approx(e.goodput->expected_wall_hours - e.goodput->failure_free_wall_hours));
+    CHECK(e.time.goodput_hours > 0.0);
     CHECK(e.scaling_efficiency == 1.0);
     CHECK(e.time.communication_hours == 0.0);
     CHECK(e.flops_convention == "6N per token (6ND)");
@@ -858,4 +864,71 @@ TEST_CASE("packed sequences compute their real tokens, padded ones the whole win
     // Without a mean length the samples are full windows, packed or not.
     w.data.mean_seq_len.reset();
     CHECK(on_a100s(w, 8).total_flops == Approx(per_token * 1e6 * 2048.0));
+}
+
+TEST_CASE("a reference's multi-GPU scaling is modelled on its own node so one GPU ignores the "
+          "network",
+          "[estimate]") {
+    catalog::Catalog catalog = a100_catalog();
+    catalog.benchmarks.push_back(
+        a100_benchmark("cnn", catalog::Precision::fp16, "samples_per_second_per_gpu", 2000.0, 8));
+    Workload w;
+    w.task = workload::Task::train;
+    w.model.family = workload::Family::cnn;
+    w.model.params = 25.6e6;
+    w.model.flops_per_sample = 8.18e9;
+    w.model.reference = "cnn";
+    w.data.samples = 1281167;
+    w.data.epochs = 90;
+    w.training.precision = catalog::Precision::fp16;
+    w.training.micro_batch = 256;
+    NodeShape slow;
+    slow.gpus_per_node = 1;
+    slow.network_gbps = 2.5;
+    NodeShape fast = slow;
+    fast.network_gbps = 100.0;
+    const GpuEstimate a = estimate::estimate(w, a100(), slow, 1, catalog);
+    const GpuEstimate b = estimate::estimate(w, a100(), fast, 1, catalog);
+    CHECK(a.wall_hours == Approx(b.wall_hours));
+    // Close to the measured 2,000 images/s: 90 x 1,281,167 / 2000 / 3600 = 16.0 h, not faster.
+    CHECK(a.time.compute_hours == Approx(90.0 * 1281167.0 / 2000.0 / 3600.0).epsilon(0.05));
+}
+
+TEST_CASE("fixed-cost requests queue: the fleet holds the latency target at its percentile",
+          "[estimate][serving]") {
+    catalog::Catalog catalog = a100_catalog();
+    // 2.95 s per image on this GPU, 1 image/s, 4 s at P90.
+    catalog.benchmarks.push_back(a100_benchmark("img", catalog::Precision::fp16,
+                                                "samples_per_second_per_gpu", 1.0 / 2.95, 1));
+    Workload w;
+    w.task = workload::Task::inference;
+    w.model.family = workload::Family::custom;
+    w.model.params = 1e9;
+    w.model.flops_per_sample = 9e13;
+    w.model.reference = "img";
+    w.inference.requests_per_second = 1.0;
+    w.inference.latency_ms = 4000.0;
+    w.inference.percentile = 90;
+    const GpuEstimate e = estimate::estimate(w, a100(), nvlink_node(), std::nullopt, catalog);
+    // 3 GPUs are 98 % busy (capacity >= load) but wait far beyond 4 s; 4 give about 5.2 s.
+    CHECK(e.gpu_count == 5);
+    CHECK(e.meets_deadline);
+    CHECK(e.serving.latency_p90_ms <= 4000.0);
+    const GpuEstimate three = estimate::estimate(w, a100(), nvlink_node(), 3, catalog);
+    CHECK_FALSE(three.meets_deadline);
+    CHECK(three.serving.latency_p90_ms > 20000.0);
+}
+
+TEST_CASE("head_dim sets the KV cache and attention width where it is not hidden over heads",
+          "[estimate][serving]") {
+    Workload w = llama2_7b_chat();
+    w.constraints.gpu_count = 1;
+    const GpuEstimate plain =
+        estimate::estimate(w, a100(), nvlink_node(), std::nullopt, a100_catalog());
+    w.model.head_dim = 2 * *w.model.hidden / *w.model.heads; // Qwen3-style: twice hidden / heads
+    const GpuEstimate wide =
+        estimate::estimate(w, a100(), nvlink_node(), std::nullopt, a100_catalog());
+    REQUIRE(plain.memory.kv_cache_gib > 0.0);
+    CHECK(wide.memory.kv_cache_gib / wide.serving.batch ==
+          Approx(2.0 * plain.memory.kv_cache_gib / plain.serving.batch));
 }

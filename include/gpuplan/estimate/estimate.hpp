@@ -71,6 +71,8 @@ struct Throughput {
 // it, and the run takes the longer of the two plus staging.
 struct TrainingTime {
     double compute_hours = 0.0;       // model FLOPs at the efficiency used
+    double compute_gpu_hours = 0.0;   // compute_hours x GPUs: FLOPs / (peak x MFU) exactly
+    double goodput_hours = 0.0;       // wall time failures, checkpoints and restarts add (E9)
     double bubble_hours = 0.0;        // pipeline fill and drain
     double communication_hours = 0.0; // communication not hidden behind compute
     double data_loading_hours = 0.0;  // storage reads or CPU decode of all epochs
@@ -232,10 +234,17 @@ private:
 [[nodiscard]] std::vector<GpuEstimate> estimate_all(const workload::Workload& workload,
                                                     const catalog::Catalog& catalog);
 
-// The node shape `gpuplan estimate` assumes for a GPU type: the catalog's largest instance of it
-// among `providers` (all when empty): a stated network first, then most GPUs per node, then the
-// fastest network; or 8 GPUs with NVLink when the GPU has NVLink and no instance matches.
+// Which instance of a GPU stands for it: the most GPUs per node (a serving replica lives in one
+// node), or the best fabric (a multi-node training job's speed hangs on its network).
+enum class NodePreference { largest, fabric };
+
+// The node shape `gpuplan estimate` assumes for a GPU type: the catalog's instance of it among
+// `providers` (all when empty) with a stated network first, then by `prefer` the most GPUs per
+// node and the fastest network, or the fastest network and the most GPUs per node; or 8 GPUs
+// with NVLink when the GPU has NVLink and no instance matches (network unknown, the documented
+// fallback).
 [[nodiscard]] NodeShape default_node_shape(const catalog::Catalog& catalog, const catalog::Gpu& gpu,
-                                           const std::vector<std::string>& providers = {});
+                                           const std::vector<std::string>& providers = {},
+                                           NodePreference prefer = NodePreference::largest);
 
 } // namespace gpuplan::estimate

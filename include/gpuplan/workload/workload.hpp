@@ -54,6 +54,7 @@ struct Model {
     std::optional<int> hidden;
     std::optional<int> heads;
     std::optional<int> kv_heads; // default: heads
+    std::optional<int> head_dim; // width of one attention head; default: hidden / heads
     std::optional<int> seq_len;
     std::optional<double> flops_per_sample; // cnn/custom: forward FLOPs per sample
     std::optional<int> experts;             // MoE: routed experts per MoE layer
