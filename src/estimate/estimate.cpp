@@ -571,17 +571,20 @@ std::vector<const catalog::Gpu*> selected_gpus(const workload::Workload& workloa
     return gpus;
 }
 
+NodeShape default_node_shape(const catalog::Catalog& catalog, const catalog::Gpu& gpu,
+                             const workload::Workload& workload) {
+    const NodePreference prefer =
+        workload.task == Task::inference ? NodePreference::largest : NodePreference::fabric;
+    return default_node_shape(catalog, gpu, workload.constraints.providers, prefer);
+}
+
 std::vector<GpuEstimate> estimate_all(const workload::Workload& workload,
                                       const catalog::Catalog& catalog, const Estimator& estimator) {
     const std::vector<const catalog::Gpu*> gpus = selected_gpus(workload, catalog);
     std::vector<GpuEstimate> out;
     out.reserve(gpus.size());
-    const NodePreference prefer =
-        workload.task == Task::inference ? NodePreference::largest : NodePreference::fabric;
     for (const catalog::Gpu* gpu : gpus) {
-        out.push_back(estimator(
-            *gpu, default_node_shape(catalog, *gpu, workload.constraints.providers, prefer),
-            std::nullopt));
+        out.push_back(estimator(*gpu, default_node_shape(catalog, *gpu, workload), std::nullopt));
     }
     return out;
 }

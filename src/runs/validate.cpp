@@ -211,8 +211,7 @@ GpuEstimate estimate_run(const Run& run, const catalog::Catalog& catalog,
     if (calibration != nullptr) {
         w.calibration = *calibration;
     }
-    return estimate::estimate(w, *gpu,
-                              estimate::default_node_shape(catalog, *gpu, w.constraints.providers),
+    return estimate::estimate(w, *gpu, estimate::default_node_shape(catalog, *gpu, w),
                               run.gpu_count, catalog);
 }
 

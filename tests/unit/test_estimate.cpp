@@ -465,7 +465,7 @@ TEST_CASE("an incomplete workload or a zero GPU count is refused, never NaN", "[
 }
 
 TEST_CASE("the default node shape is the catalog's largest instance of the GPU", "[estimate]") {
-    const NodeShape node = default_node_shape(a100_catalog(), a100());
+    const NodeShape node = default_node_shape(a100_catalog(), a100(), {}, NodePreference::largest);
     CHECK(node.gpus_per_node == 8);
     CHECK(node.nvlink);
     CHECK_FALSE(node.network_gbps.has_value());

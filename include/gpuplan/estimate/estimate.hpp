@@ -244,7 +244,12 @@ enum class NodePreference { largest, fabric };
 // with NVLink when the GPU has NVLink and no instance matches (network unknown, the documented
 // fallback).
 [[nodiscard]] NodeShape default_node_shape(const catalog::Catalog& catalog, const catalog::Gpu& gpu,
-                                           const std::vector<std::string>& providers = {},
-                                           NodePreference prefer = NodePreference::largest);
+                                           const std::vector<std::string>& providers,
+                                           NodePreference prefer);
+
+// The node shape `gpuplan estimate` assumes for `workload` on a GPU type: the best fabric for
+// training and fine-tuning, the most GPUs per node for serving, among the workload's providers.
+[[nodiscard]] NodeShape default_node_shape(const catalog::Catalog& catalog, const catalog::Gpu& gpu,
+                                           const workload::Workload& workload);
 
 } // namespace gpuplan::estimate
