@@ -224,13 +224,6 @@ std::vector<TypeDemand> type_demands(const Inputs& rec, const catalog::Catalog& 
         }
         TypeDemand type;
         type.shape = options.front();
-        for (const cost::Option* option : options) {
-            if (committed_kind(option->purchase)) {
-                keep_cheapest(type.committed, *option, 1.0);
-            } else {
-                keep_cheapest(type.hourly, *option, slots);
-            }
-        }
         Sizer sizer(rec, catalog, *gpu, *type.shape);
         const workload::Autoscaling scaling =
             inference.autoscaling.value_or(workload::Autoscaling{});
@@ -238,6 +231,24 @@ std::vector<TypeDemand> type_demands(const Inputs& rec, const catalog::Catalog& 
             sized_rate(inference.requests_per_second, inference.percentile, scaling.headroom);
         const Sizer::Sized at_peak = sizer.at(peak);
         if (!at_peak.fits) {
+            continue;
+        }
+        // Nodes are bought whole (methodology L2): a committed node holds a whole number of
+        // replicas, an hourly one exactly one replica.
+        const int gpr = at_peak.tensor;
+        for (const cost::Option* option : options) {
+            const bool committed = committed_kind(option->purchase);
+            if (option->gpus_per_node <= 0 || option->gpus_per_node % gpr != 0 ||
+                (!committed && option->gpus_per_node != gpr)) {
+                continue;
+            }
+            keep_cheapest(committed ? type.committed : type.hourly, *option,
+                          committed ? 1.0 : slots);
+        }
+        for (Offer& offer : type.committed) {
+            offer.replicas_per_node = offer.option->gpus_per_node / gpr;
+        }
+        if (type.committed.empty() && type.hourly.empty()) {
             continue;
         }
         sizer.pin(at_peak.tensor);

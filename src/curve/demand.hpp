@@ -22,6 +22,7 @@ struct Offer {
     const cost::Option* option = nullptr;
     double npv_per_gpu = 0.0;   // committed: the horizon; hourly: one hour of the week, every week
     double total_per_gpu = 0.0; // the same, undiscounted
+    int replicas_per_node = 1;  // a committed node holds this many replicas (bought whole)
 };
 
 // One GPU type the service may run on.

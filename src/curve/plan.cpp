@@ -122,7 +122,10 @@ Columns add_columns(Program& program, const std::vector<TypeDemand>& types, cons
         const double gpr = type.gpus_per_replica;
         std::vector<int>& committed = cols.committed.emplace_back();
         for (const Offer& offer : type.committed) {
-            committed.push_back(program.column(peak_need(type), offer.npv_per_gpu * gpr, true));
+            // One column per offer in whole nodes, each holding replicas_per_node replicas.
+            const int k = offer.replicas_per_node;
+            const int most_nodes = (peak_need(type) + k - 1) / k;
+            committed.push_back(program.column(most_nodes, offer.npv_per_gpu * gpr * k, true));
         }
         std::vector<std::vector<int>>& hourly = cols.hourly.emplace_back();
         for (const Offer& offer : type.hourly) {
@@ -147,8 +150,9 @@ void add_cover_row(Program& program, const std::vector<TypeDemand>& types, const
         if (need <= 0) {
             continue;
         }
-        for (int col : cols.committed[g]) {
-            terms.emplace_back(col, 1.0 / need);
+        for (std::size_t o = 0; o < cols.committed[g].size(); ++o) {
+            terms.emplace_back(cols.committed[g][o],
+                               static_cast<double>(types[g].committed[o].replicas_per_node) / need);
         }
         for (const std::vector<int>& hourly : cols.hourly[g]) {
             terms.emplace_back(hourly[y * k_week + h], 1.0 / need);
@@ -172,13 +176,14 @@ Chosen choose(const std::vector<TypeDemand>& types, const Years& years, double m
     chosen.rows = program.rows();
     const bool solved = program.rows() > 0 && program.solve(max_seconds);
     chosen.optimal = program.rows() == 0 || program.optimal();
-    for (const std::vector<int>& committed : cols.committed) {
-        std::vector<int> counts;
-        counts.reserve(committed.size());
-        for (int col : committed) {
-            counts.push_back(solved ? static_cast<int>(std::lround(program.value(col))) : 0);
+    for (std::size_t g = 0; g < cols.committed.size(); ++g) {
+        std::vector<int> replicas; // whole nodes times the replicas each holds
+        replicas.reserve(cols.committed[g].size());
+        for (std::size_t o = 0; o < cols.committed[g].size(); ++o) {
+            const long nodes = solved ? std::lround(program.value(cols.committed[g][o])) : 0;
+            replicas.push_back(static_cast<int>(nodes) * types[g].committed[o].replicas_per_node);
         }
-        chosen.committed.push_back(std::move(counts));
+        chosen.committed.push_back(std::move(replicas));
     }
     return chosen;
 }
@@ -448,6 +453,43 @@ void add_purchases(Assembled& a, const std::vector<TypeDemand>& types, const Cho
 
 } // namespace
 
+// The flat fleet held to the curve's own standard: a type's peak replicas (the targets at each
+// hour's burst, every year) in every hour of the horizon, bought as one offer, committed for the
+// horizon or hourly in all 168 hours of every week; the cheapest over types and offers.
+struct FlatPeak {
+    const cost::Option* option = nullptr;
+    int gpus = 0;
+    double npv = 0.0;
+};
+
+FlatPeak flat_peak(const std::vector<TypeDemand>& types, const Years& years) {
+    double hour_shares = 0.0;
+    for (const double share : years.npv_share) {
+        hour_shares += share * static_cast<double>(k_week);
+    }
+    FlatPeak best;
+    const auto consider = [&best](const Offer& offer, int gpus, double npv) {
+        if (best.option == nullptr || npv < best.npv ||
+            (npv == best.npv && cost::id_less(*offer.option, *best.option))) {
+            best = FlatPeak{offer.option, gpus, npv};
+        }
+    };
+    for (const TypeDemand& type : types) {
+        const int peak = peak_need(type);
+        const int gpus = peak * type.gpus_per_replica;
+        for (const Offer& offer : type.committed) {
+            // Whole nodes: the peak's replicas rounded up to the replicas a node holds.
+            const int k = offer.replicas_per_node;
+            const int node_gpus = (peak + k - 1) / k * k * type.gpus_per_replica;
+            consider(offer, node_gpus, offer.npv_per_gpu * node_gpus);
+        }
+        for (const Offer& offer : type.hourly) {
+            consider(offer, gpus, offer.npv_per_gpu * gpus * hour_shares);
+        }
+    }
+    return best;
+}
+
 std::optional<CurvePlan> plan_curve(const recommend::Recommendation& rec,
                                     const catalog::Catalog& catalog, double max_seconds) {
     return plan_curve(rec.workload, rec.plan, rec.ranked, catalog, max_seconds);
@@ -493,10 +535,10 @@ std::optional<CurvePlan> plan_curve(const workload::Workload& workload, const co
         hour.needed = types[main].need[0][static_cast<std::size_t>(hour.hour)];
     }
     add_purchases(a, types, chosen);
-    const cost::Option& flat = rec.plan.options()[rec.ranked.front()];
-    plan.flat_peak_id = flat.id();
+    const FlatPeak flat = flat_peak(types, years);
+    plan.flat_peak_id = flat.option->id();
     plan.flat_peak_npv = flat.npv;
-    plan.flat_peak_gpus = flat.gpu_count;
+    plan.flat_peak_gpus = flat.gpus;
     plan.saving = flat.npv > 0.0 ? 1.0 - plan.npv / flat.npv : 0.0;
     summarise(plan, rec, years, plan.total);
     plan.cold_start = cold_start(rec, catalog, types[main], plan);

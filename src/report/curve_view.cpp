@@ -51,7 +51,8 @@ std::string burst_hours(const std::vector<curve::Hour>& hours, int day) {
     int last = -1;
     int most = 0;
     for (int h = 0; h < k_hours_a_day; ++h) {
-        const curve::Hour& hour = hours[static_cast<std::size_t>(day * k_hours_a_day + h)];
+        const int index = day * k_hours_a_day + h;
+        const curve::Hour& hour = hours[static_cast<std::size_t>(index)];
         if (hour.burst > 0) {
             first = first < 0 ? h : first;
             last = h;
@@ -71,7 +72,8 @@ std::string chart(const curve::CurvePlan& plan) {
         int low = -1;
         int high = 0;
         for (int h = 0; h < k_hours_a_day; ++h) {
-            const curve::Hour& hour = plan.hours[static_cast<std::size_t>(day * k_hours_a_day + h)];
+            const int index = day * k_hours_a_day + h;
+            const curve::Hour& hour = plan.hours[static_cast<std::size_t>(index)];
             marks += hour_mark(hour);
             low = low < 0 ? hour.needed : std::min(low, hour.needed);
             high = std::max(high, hour.needed);
@@ -207,11 +209,12 @@ std::string curve_text(const curve::CurvePlan& plan, const std::string& currency
     for (const curve::Purchase& p : plan.burst) {
         out += bullet + purchase_line(p, currency, false) + "\n";
     }
-    out += fmt::format("{}NPV {} against {} for the flat peak plan, {} GPUs in every hour ({}): "
-                       "{} saved\n",
+    out += fmt::format("{}NPV {} against {} for the flat peak plan, the peak hour's {} {} in "
+                       "every hour ({}): {} saved\n",
                        bullet, format_money(plan.npv, currency),
                        format_money(plan.flat_peak_npv, currency), plan.flat_peak_gpus,
-                       plan.flat_peak_id, percent(plan.saving));
+                       plan.flat_peak_gpus == 1 ? "GPU" : "GPUs", plan.flat_peak_id,
+                       percent(plan.saving));
     out += fmt::format("{}{} GPU-hours a month needed against {} for the flat peak fleet; {} "
                        "replicas at peak, {} on average\n",
                        bullet, format_thousands(plan.gpu_hours_per_month),
