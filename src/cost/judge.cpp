@@ -76,8 +76,12 @@ void reject_first(const Workload& w, Option& option, const estimate::GpuEstimate
         reject(option, Rejection::over_budget, option.total, c.budget->amount);
     }
     // Judged last, so a gang rejected only for want of a cluster is one that would otherwise
-    // answer: the line that says a cluster quote is needed quotes its price per GPU-hour.
-    if (!may_span_nodes(option)) {
+    // answer: the line that says a cluster quote is needed quotes its price per GPU-hour. A
+    // service whose replica fits in one node runs its replicas apart behind a load balancer:
+    // its nodes need no fabric between them (methodology C9c).
+    const bool independent_replicas =
+        w.task == Task::inference && e.model_parallel <= option.gpus_per_node;
+    if (!independent_replicas && !may_span_nodes(option)) {
         reject(option, Rejection::needs_cluster,
                option.gpu_hours > 0.0 ? option.total / option.gpu_hours : 0.0, option.nodes);
     }
