@@ -94,10 +94,10 @@ void require_measured(const TextFile& file, const ImportedRun& run, std::string_
     }
 }
 
-// `vllm bench serve --save-result` (benchmarks/benchmark_serving.py) JSON.
-ImportedRun import_vllm(const TextFile& file, const ImportLabels& labels) {
-    const json doc = parse_json(file);
-    ImportedRun run = labelled(file, labels, stem(file.name));
+// One `vllm bench serve --save-result` (benchmarks/benchmark_serving.py) result object.
+ImportedRun vllm_run(const TextFile& file, std::uint32_t line, const json& doc,
+                     const ImportLabels& labels, const std::string& name) {
+    ImportedRun run = labelled(file, labels, name);
     if (run.engine.empty()) {
         run.engine = string_at(doc, "backend");
     }
@@ -106,19 +106,76 @@ ImportedRun import_vllm(const TextFile& file, const ImportLabels& labels) {
     const auto rate_value = doc.find("request_rate");
     const bool saturated = rate_value == doc.end() ||
                            (rate_value->is_string() && rate_value->get<std::string>() == "inf");
+    // Its latencies, though, are of a burst of every request at once, which no request rate
+    // describes: they are kept only at a finite rate, which the run then states.
     if (saturated) {
         add(run, Metric::output_tokens_per_second, number_at(doc, "output_throughput"));
+    } else {
+        run.requests_per_second = number_at(doc, "request_rate");
+        if (run.requests_per_second) {
+            add(run, Metric::ttft_ms, number_at(doc, "median_ttft_ms"));
+            add(run, Metric::tpot_ms, number_at(doc, "median_tpot_ms"));
+        }
     }
-    add(run, Metric::ttft_ms, number_at(doc, "median_ttft_ms"));
-    add(run, Metric::tpot_ms, number_at(doc, "median_tpot_ms"));
-    require_measured(file, run, "output_throughput, median_ttft_ms, median_tpot_ms");
-    run.percentile = 50;
+    if (run.measured.empty()) {
+        fail(file, line, "",
+             "none of the fields gpuplan reads is present: output_throughput (at request rate "
+             "inf), or request_rate with median_ttft_ms or median_tpot_ms");
+    }
+    run.percentile = run.requests_per_second ? 50 : 0;
     const std::string model = string_at(doc, "model_id");
-    const auto rate = doc.find("request_rate");
     run.note = fmt::format("vLLM benchmark{}{}{}", model.empty() ? "" : " of " + model,
-                           rate != doc.end() ? " at request rate " + rate->dump() : "",
+                           rate_value != doc.end() ? " at request rate " + rate_value->dump() : "",
                            doc.contains("date") ? ", " + string_at(doc, "date") : "");
     return run;
+}
+
+// The objects of a JSON Lines file, with their line numbers. `whole` is the error of reading
+// the file as one JSON value: it is the one reported when the first line is not JSON either.
+std::vector<std::pair<std::uint32_t, json>> json_lines(const TextFile& file,
+                                                       const json::parse_error& whole) {
+    std::vector<std::pair<std::uint32_t, json>> docs;
+    std::istringstream in(file.text);
+    std::string line;
+    std::uint32_t number = 0;
+    while (std::getline(in, line)) {
+        ++number;
+        if (line.find_first_not_of(" \t\r") == std::string::npos) {
+            continue;
+        }
+        try {
+            docs.emplace_back(number, json::parse(line));
+        } catch (const json::parse_error& e) {
+            fail(file, docs.empty() ? 1 : number, "",
+                 fmt::format("not JSON: {}", docs.empty() ? whole.what() : e.what()));
+        }
+    }
+    return docs;
+}
+
+// vLLM's result file: one JSON object, or one object per line as `--append-result` writes
+// them (each line a run, named after the file and its line).
+std::vector<ImportedRun> import_vllm(const TextFile& file, const ImportLabels& labels) {
+    std::vector<std::pair<std::uint32_t, json>> docs;
+    try {
+        docs.emplace_back(1, json::parse(file.text));
+    } catch (const json::parse_error& whole) {
+        docs = json_lines(file, whole);
+    }
+    std::vector<ImportedRun> runs;
+    runs.reserve(docs.size());
+    for (const auto& [line, doc] : docs) {
+        if (!doc.is_object()) {
+            fail(file, line, "", "expected a JSON object");
+        }
+        const std::string name =
+            docs.size() == 1 ? stem(file.name) : fmt::format("{}-{}", stem(file.name), line);
+        runs.push_back(vllm_run(file, line, doc, labels, name));
+    }
+    if (runs.empty()) {
+        fail(file, 1, "", "expected a JSON object");
+    }
+    return runs;
 }
 
 // GenAI-Perf's profile_export_genai_perf.json and AIPerf's profile_export_aiperf.json: each
@@ -182,13 +239,18 @@ ImportedRun import_mlperf(const TextFile& file, const ImportLabels& labels) {
             scenario = value;
         } else if (key == "Result is") {
             valid = value;
-        } else if (key == "Samples per second" || key == "Completed samples per second") {
+        } else if (key == "Samples per second" || key == "Completed samples per second" ||
+                   (key == "QPS w/o loadgen overhead" && scenario == "SingleStream")) {
+            // SingleStream sends one query of one sample at a time: its QPS is the stream's
+            // samples per second.
             add(run, Metric::samples_per_second, parsed());
         } else if (key == "Tokens per second" || key == "Completed tokens per second") {
             add(run, Metric::output_tokens_per_second, parsed());
         }
     }
-    require_measured(file, run, "Samples per second, Tokens per second");
+    require_measured(
+        file, run,
+        "Samples per second, Tokens per second, QPS w/o loadgen overhead (SingleStream)");
     run.note = fmt::format("MLPerf Inference, scenario {}, result {}",
                            scenario.empty() ? "?" : scenario, valid.empty() ? "?" : valid);
     return run;
@@ -309,7 +371,7 @@ std::vector<ImportedRun> import_runs(ImportFormat format, const TextFile& file,
                                      const ImportLabels& labels) {
     switch (format) {
     case ImportFormat::vllm:
-        return {import_vllm(file, labels)};
+        return import_vllm(file, labels);
     case ImportFormat::genai_perf:
         return {import_profile(file, labels, false)};
     case ImportFormat::aiperf:
@@ -327,6 +389,9 @@ std::string runs_yaml(const std::vector<ImportedRun>& runs) {
     for (const ImportedRun& run : runs) {
         out += fmt::format("  - name: {}\n    workload: {}\n    gpu: {}\n    gpu_count: {}\n",
                            quoted(run.name), quoted(run.workload), quoted(run.gpu), run.gpu_count);
+        if (run.requests_per_second) {
+            out += fmt::format("    requests_per_second: {:.7g}\n", *run.requests_per_second);
+        }
         if (!run.engine.empty()) {
             out += fmt::format("    stack: {{engine: {}}}\n", quoted(run.engine));
         }

@@ -2,6 +2,7 @@
 
 #include "detail/yaml_reader.hpp"
 #include "gpuplan/runs/runs.hpp"
+#include "workload/fields.hpp"
 #include "workload/node_reader.hpp"
 
 #include <algorithm>
@@ -164,6 +165,9 @@ void apply_run(Run& run) {
     if (!run.provider.empty()) {
         w.constraints.providers = {run.provider};
     }
+    if (run.requests_per_second) {
+        w.inference.requests_per_second = *run.requests_per_second;
+    }
     if (run.percentile_stated) {
         w.inference.percentile = run.percentile;
     }
@@ -210,7 +214,8 @@ void read_labels(const YamlNode& node, Run& run) {
 std::optional<Run> read_run(const YamlNode& node, const FileLoader& load,
                             std::span<const std::string> gpus) {
     if (!node.expect_map({"name", "workload", "gpu", "gpu_count", "instance", "provider", "stack",
-                          "measured", "source", "date", "sample", "group", "note"})) {
+                          "measured", "source", "date", "sample", "group", "note",
+                          "requests_per_second"})) {
         return std::nullopt;
     }
     const std::size_t before = node.context().sink->size();
@@ -221,6 +226,9 @@ std::optional<Run> read_run(const YamlNode& node, const FileLoader& load,
         if (auto value = count->as_integer(1, k_max_run_gpus)) {
             run.gpu_count = static_cast<int>(*value);
         }
+    }
+    if (auto rate = node.get("requests_per_second")) {
+        run.requests_per_second = rate->as_number(workload::fields::k_requests_per_second.range);
     }
     read_labels(node, run);
     if (auto stack = node.get("stack")) {

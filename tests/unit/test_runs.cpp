@@ -129,12 +129,44 @@ TEST_CASE("the vLLM importer reads the benchmark's published keys", "[runs][impo
         import_runs(ImportFormat::vllm, file, {"w.yaml", "H100", 1, "", "", ""});
     REQUIRE(imported.size() == 1);
     CHECK(imported[0].engine == "vllm");
-    REQUIRE(imported[0].measured.size() == 3);
+    // At request rate inf the latencies are of a burst, not of a rate: only the capacity counts.
+    REQUIRE(imported[0].measured.size() == 1);
     CHECK(imported[0].measured[0].metric == Metric::output_tokens_per_second);
+    CHECK_FALSE(imported[0].requests_per_second.has_value());
     CHECK_THROWS_AS(import_runs(ImportFormat::vllm, file, {"", "H100", 1, "", "", ""}), InputError);
     CHECK_THROWS_AS(
         import_runs(ImportFormat::vllm, {"x.json", "{"}, {"w.yaml", "H100", 1, "", "", ""}),
         InputError);
+}
+
+TEST_CASE("the vLLM importer reads one run per line of an appended result file", "[runs][import]") {
+    const TextFile file{"results.jsonl",
+                        "{\"backend\": \"vllm\", \"request_rate\": 10.0, \"output_throughput\": "
+                        "2258.2, \"median_ttft_ms\": 52.9, \"median_tpot_ms\": 13.7}\n\n"
+                        "{\"backend\": \"vllm\", \"request_rate\": \"inf\", "
+                        "\"output_throughput\": 8321.2, \"median_ttft_ms\": 4066.2}\n"};
+    const std::vector<ImportedRun> imported =
+        import_runs(ImportFormat::vllm, file, {"w.yaml", "L40S", 4, "", "", ""});
+    REQUIRE(imported.size() == 2);
+    CHECK(imported[0].name == "results-1");
+    CHECK(imported[1].name == "results-3");
+    // A finite rate: the latencies at that rate, and the rate itself; not the throughput.
+    REQUIRE(imported[0].requests_per_second.has_value());
+    CHECK(*imported[0].requests_per_second == Approx(10.0));
+    REQUIRE(imported[0].measured.size() == 2);
+    CHECK(imported[0].measured[0].metric == Metric::ttft_ms);
+    REQUIRE(imported[1].measured.size() == 1);
+    CHECK(imported[1].measured[0].value == Approx(8321.2));
+    // A bad line is reported at its own line.
+    const TextFile bad{"results.jsonl",
+                       "{\"request_rate\": \"inf\", \"output_throughput\": 1}\n{\n"};
+    try {
+        (void)import_runs(ImportFormat::vllm, bad, {"w.yaml", "L40S", 4, "", "", ""});
+        FAIL("expected an InputError");
+    } catch (const InputError& e) {
+        REQUIRE(e.diagnostics().size() == 1);
+        CHECK(e.diagnostics()[0].line == 2);
+    }
 }
 
 TEST_CASE("a calibration file round-trips through its writer and reader", "[runs][calibrate]") {

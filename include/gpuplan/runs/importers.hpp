@@ -6,6 +6,7 @@
 #include "gpuplan/runs/runs.hpp"
 #include "gpuplan/text_file.hpp"
 
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -30,6 +31,7 @@ struct ImportedRun {
     std::string workload;
     std::string gpu;
     int gpu_count = 0;
+    std::optional<double> requests_per_second; // the offered load, when the file states one
     std::string engine;
     std::string version;
     std::vector<Measurement> measured;

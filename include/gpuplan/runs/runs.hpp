@@ -78,6 +78,7 @@ struct Run {
     std::string workload_file;   // as written; empty for an inline workload
     std::string gpu;             // catalog GPU model name (as written)
     int gpu_count = 1;
+    std::optional<double> requests_per_second; // the run's offered load; nullopt = the workload's
     std::string instance;
     std::string provider;
     Stack stack;
