@@ -1,5 +1,6 @@
 #include "cli/report_cmd.hpp"
 
+#include "gpuplan/curve/curve.hpp"
 #include "gpuplan/error.hpp"
 #include "gpuplan/report/full_report.hpp"
 #include "gpuplan/report/html_report.hpp"
@@ -23,9 +24,11 @@ Exit run_report(const CommonOptions& common, const ReportOptions& options, Io& i
         chart.push_back({options.chart,
                          report::render_svg_chart(report::purchase_option_chart(recommendation))});
     }
+    const std::optional<curve::CurvePlan> curve = curve::plan_curve(recommendation, catalog);
+    const curve::CurvePlan* plan = curve ? &*curve : nullptr;
     write_output(common,
-                 common.html ? report::render_html_report(recommendation)
-                             : report::render_full_report(recommendation),
+                 common.html ? report::render_html_report(recommendation, plan)
+                             : report::render_full_report(recommendation, plan),
                  io, chart);
     return Exit::ok;
 }

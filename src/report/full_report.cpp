@@ -3,6 +3,7 @@
 #include "gpuplan/report/decision_view.hpp"
 #include "gpuplan/report/text_table.hpp"
 #include "report/confidence_view.hpp"
+#include "report/curve_view.hpp"
 #include "report/workload_json.hpp"
 
 #include <algorithm>
@@ -84,6 +85,26 @@ std::string summary(const recommend::Recommendation& r) {
     }
     out += fmt::format(" {} options ranked, {} rejected.\n", r.ranked.size(), r.rejected.size());
     return out;
+}
+
+int min_replicas(const curve::CurvePlan& plan) {
+    const auto lowest = std::min_element(
+        plan.hours.begin(), plan.hours.end(),
+        [](const curve::Hour& a, const curve::Hour& b) { return a.needed < b.needed; });
+    return lowest == plan.hours.end() ? 0 : lowest->needed;
+}
+
+// The summary's line for a service that follows a traffic curve: what the curve plan buys and
+// what it saves against holding the peak in every hour.
+std::string curve_summary(const curve::CurvePlan& plan, const std::string& currency) {
+    return fmt::format(
+        "\nFollowing its traffic curve, the service needs {} to {} replicas of {} x {} in the "
+        "hours of a typical week: the curve plan costs **{}** against {} for the flat peak "
+        "plan, {:.2f}% saved, with the targets held in {} of 168 hours (see *Serving to the "
+        "traffic curve*).\n",
+        min_replicas(plan), plan.peak_replicas, plan.gpus_per_replica, esc(plan.gpu),
+        money(plan.npv, currency), money(plan.flat_peak_npv, currency), plan.saving * 100.0,
+        plan.hours_met);
 }
 
 std::string workload_section(const recommend::Recommendation& r) {
@@ -443,14 +464,20 @@ std::vector<BreakEven> break_even_points(const recommend::Recommendation& report
     return out;
 }
 
-std::string render_full_report(const recommend::Recommendation& r) {
+std::string render_full_report(const recommend::Recommendation& r, const curve::CurvePlan* curve) {
     std::string out = fmt::format("# gpuplan report: {}\n\n", esc(r.workload.name));
     if (!r.workload.description.empty()) {
         out += esc(r.workload.description) + "\n\n";
     }
     out += summary(r);
+    if (curve != nullptr) {
+        out += curve_summary(*curve, r.plan.currency);
+    }
     out += workload_section(r);
     out += ranked_section(r);
+    if (curve != nullptr) {
+        out += curve_text(*curve, r.plan.currency, true) + "\n";
+    }
     out += breakdown_section(r);
     out += chart_section(r);
     out += break_even_section(r);

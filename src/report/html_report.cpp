@@ -280,9 +280,10 @@ std::string markdown_page_to_html(const std::string& markdown, const std::string
     return out;
 }
 
-std::string render_html_report(const recommend::Recommendation& report) {
+std::string render_html_report(const recommend::Recommendation& report,
+                               const curve::CurvePlan* curve) {
     const CumulativeCostChart chart = purchase_option_chart(report);
-    return markdown_page_to_html(render_full_report(report),
+    return markdown_page_to_html(render_full_report(report, curve),
                                  "gpuplan report: " + report.workload.name,
                                  chart.series.empty() ? std::string() : render_svg_chart(chart),
                                  {"Decision", "Rejected options"});

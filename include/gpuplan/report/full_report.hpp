@@ -10,6 +10,10 @@
 #include <string>
 #include <vector>
 
+namespace gpuplan::curve {
+struct CurvePlan;
+} // namespace gpuplan::curve
+
 namespace gpuplan::report {
 
 // Options charted and broken down, at most.
@@ -33,7 +37,9 @@ struct BreakEven {
 [[nodiscard]] std::vector<BreakEven> break_even_points(const recommend::Recommendation& report);
 
 // The report as GitHub-flavoured markdown with a Mermaid chart; the sensitivity section needs a
-// recommendation made with recommend::Settings::sensitivity.
-[[nodiscard]] std::string render_full_report(const recommend::Recommendation& report);
+// recommendation made with recommend::Settings::sensitivity. `curve`, when the workload serves a
+// traffic curve, adds its plan (the week's replicas, purchase and saving) after the ranking.
+[[nodiscard]] std::string render_full_report(const recommend::Recommendation& report,
+                                             const curve::CurvePlan* curve = nullptr);
 
 } // namespace gpuplan::report

@@ -6,12 +6,17 @@
 
 #include <string>
 
+namespace gpuplan::curve {
+struct CurvePlan;
+} // namespace gpuplan::curve
+
 namespace gpuplan::report {
 
 // The HTML page of render_full_report's document: the same sections in the same order (summary
 // first), the Mermaid chart replaced by the SVG chart, the decision and the rejected options
 // folded in <details>. Tables scroll inside their own box, so the page never scrolls sideways.
-[[nodiscard]] std::string render_html_report(const recommend::Recommendation& report);
+[[nodiscard]] std::string render_html_report(const recommend::Recommendation& report,
+                                             const curve::CurvePlan* curve = nullptr);
 
 // `markdown` (the subset render_full_report writes: headings, paragraphs, `-` lists, tables,
 // fenced code, raw <details> lines) as an HTML page titled `title`; a ```mermaid block becomes
