@@ -1,34 +1,26 @@
 #include "gpuplan/purchase.hpp"
 
+#include "gpuplan/enum_names.hpp"
+
 namespace gpuplan {
 
+// Names of the values (a constant: internal linkage).
+constexpr EnumNames k_purchase_option_names{
+    std::to_array<std::pair<std::string_view, PurchaseOption>>(
+        {{"on_demand", PurchaseOption::on_demand},
+         {"reserved_1y", PurchaseOption::reserved_1y},
+         {"reserved_3y", PurchaseOption::reserved_3y},
+         {"subscription_monthly", PurchaseOption::subscription_monthly},
+         {"subscription_yearly", PurchaseOption::subscription_yearly},
+         {"spot", PurchaseOption::spot},
+         {"self_built", PurchaseOption::self_built}})};
+
 std::string_view to_string(PurchaseOption option) {
-    switch (option) {
-    case PurchaseOption::on_demand:
-        return "on_demand";
-    case PurchaseOption::reserved_1y:
-        return "reserved_1y";
-    case PurchaseOption::reserved_3y:
-        return "reserved_3y";
-    case PurchaseOption::subscription_monthly:
-        return "subscription_monthly";
-    case PurchaseOption::subscription_yearly:
-        return "subscription_yearly";
-    case PurchaseOption::spot:
-        return "spot";
-    case PurchaseOption::self_built:
-        return "self_built";
-    }
-    return "?";
+    return k_purchase_option_names.name(option);
 }
 
 std::optional<PurchaseOption> parse_purchase_option(std::string_view text) {
-    for (PurchaseOption option : k_all_purchase_options) {
-        if (to_string(option) == text) {
-            return option;
-        }
-    }
-    return std::nullopt;
+    return k_purchase_option_names.parse(text);
 }
 
 } // namespace gpuplan

@@ -1,5 +1,7 @@
 #include "gpuplan/catalog/diff.hpp"
 
+#include "gpuplan/enum_names.hpp"
+
 #include <algorithm>
 #include <array>
 #include <map>
@@ -38,16 +40,14 @@ constexpr std::array<std::pair<std::string_view, std::optional<double> PriceRow:
 
 } // namespace
 
+// Names of the values (a constant: internal linkage).
+constexpr EnumNames k_change_kind_names{
+    std::to_array<std::pair<std::string_view, ChangeKind>>({{"added", ChangeKind::added},
+                                                            {"removed", ChangeKind::removed},
+                                                            {"changed", ChangeKind::changed}})};
+
 std::string_view to_string(ChangeKind kind) {
-    switch (kind) {
-    case ChangeKind::added:
-        return "added";
-    case ChangeKind::removed:
-        return "removed";
-    case ChangeKind::changed:
-        return "changed";
-    }
-    return "?";
+    return k_change_kind_names.name(kind);
 }
 
 namespace {

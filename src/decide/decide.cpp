@@ -1,5 +1,7 @@
 #include "gpuplan/decide/decide.hpp"
 
+#include "gpuplan/enum_names.hpp"
+
 #include <algorithm>
 #include <fmt/format.h>
 #include <set>
@@ -203,30 +205,26 @@ private:
 
 } // namespace
 
+// Names of the values (a constant: internal linkage).
+constexpr EnumNames k_outcome_names{
+    std::to_array<std::pair<std::string_view, Outcome>>({{"true", Outcome::yes},
+                                                         {"false", Outcome::no},
+                                                         {"missing", Outcome::missing},
+                                                         {"type_error", Outcome::type_error}})};
+
 std::string_view to_string(Outcome outcome) {
-    switch (outcome) {
-    case Outcome::yes:
-        return "true";
-    case Outcome::no:
-        return "false";
-    case Outcome::missing:
-        return "missing";
-    case Outcome::type_error:
-        return "type_error";
-    }
-    return "?";
+    return k_outcome_names.name(outcome);
 }
 
+// Names of the values (a constant: internal linkage).
+constexpr EnumNames k_purchase_status_names{
+    std::to_array<std::pair<std::string_view, PurchaseStatus>>(
+        {{"preferred", PurchaseStatus::preferred},
+         {"allowed", PurchaseStatus::allowed},
+         {"excluded", PurchaseStatus::excluded}})};
+
 std::string_view to_string(PurchaseStatus status) {
-    switch (status) {
-    case PurchaseStatus::preferred:
-        return "preferred";
-    case PurchaseStatus::allowed:
-        return "allowed";
-    case PurchaseStatus::excluded:
-        return "excluded";
-    }
-    return "?";
+    return k_purchase_status_names.name(status);
 }
 
 namespace {

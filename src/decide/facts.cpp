@@ -1,5 +1,6 @@
 #include "gpuplan/decide/facts.hpp"
 
+#include "gpuplan/enum_names.hpp"
 #include "gpuplan/units.hpp"
 
 #include <algorithm>
@@ -251,18 +252,15 @@ const FactDefinition* find_fact(std::string_view name) {
     return nullptr;
 }
 
+// Names of the values (a constant: internal linkage).
+constexpr EnumNames k_fact_type_names{
+    std::to_array<std::pair<std::string_view, FactType>>({{"number", FactType::number},
+                                                          {"string", FactType::string},
+                                                          {"bool", FactType::boolean},
+                                                          {"list", FactType::list}})};
+
 std::string_view to_string(FactType type) {
-    switch (type) {
-    case FactType::number:
-        return "number";
-    case FactType::string:
-        return "string";
-    case FactType::boolean:
-        return "bool";
-    case FactType::list:
-        return "list";
-    }
-    return "?";
+    return k_fact_type_names.name(type);
 }
 
 FactType type_of(const FactValue& value) {

@@ -1,5 +1,7 @@
 #include "gpuplan/decide/tree.hpp"
 
+#include "gpuplan/enum_names.hpp"
+
 #include <cmath>
 #include <fmt/format.h>
 
@@ -75,30 +77,21 @@ std::string describe_nested(const Condition& condition) {
 
 } // namespace
 
+// Names of the values (a constant: internal linkage).
+constexpr EnumNames k_op_names{
+    std::to_array<std::pair<std::string_view, Op>>({{"eq", Op::eq},
+                                                    {"ne", Op::ne},
+                                                    {"lt", Op::lt},
+                                                    {"le", Op::le},
+                                                    {"gt", Op::gt},
+                                                    {"ge", Op::ge},
+                                                    {"in", Op::in},
+                                                    {"not_in", Op::not_in},
+                                                    {"contains", Op::contains},
+                                                    {"exists", Op::exists}})};
+
 std::string_view to_string(Op op) {
-    switch (op) {
-    case Op::eq:
-        return "eq";
-    case Op::ne:
-        return "ne";
-    case Op::lt:
-        return "lt";
-    case Op::le:
-        return "le";
-    case Op::gt:
-        return "gt";
-    case Op::ge:
-        return "ge";
-    case Op::in:
-        return "in";
-    case Op::not_in:
-        return "not_in";
-    case Op::contains:
-        return "contains";
-    case Op::exists:
-        return "exists";
-    }
-    return "?";
+    return k_op_names.name(op);
 }
 
 const Node* find_node(const Tree& tree, std::string_view id) {

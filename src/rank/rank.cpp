@@ -1,30 +1,23 @@
 #include "gpuplan/rank/rank.hpp"
 
+#include "gpuplan/enum_names.hpp"
+
 #include <algorithm>
 #include <limits>
 #include <tuple>
 
 namespace gpuplan::rank {
 
+// Names of the values (a constant: internal linkage).
+constexpr EnumNames k_objective_names{std::to_array<std::pair<std::string_view, Objective>>(
+    {{"cost", Objective::cost}, {"time", Objective::time}, {"balanced", Objective::balanced}})};
+
 std::string_view to_string(Objective objective) {
-    switch (objective) {
-    case Objective::cost:
-        return "cost";
-    case Objective::time:
-        return "time";
-    case Objective::balanced:
-        return "balanced";
-    }
-    return "?";
+    return k_objective_names.name(objective);
 }
 
 std::optional<Objective> parse_objective(std::string_view text) {
-    for (Objective objective : {Objective::cost, Objective::time, Objective::balanced}) {
-        if (text == to_string(objective)) {
-            return objective;
-        }
-    }
-    return std::nullopt;
+    return k_objective_names.parse(text);
 }
 
 namespace {

@@ -1,5 +1,6 @@
 #include "gpuplan/recommend/sensitivity.hpp"
 
+#include "gpuplan/enum_names.hpp"
 #include "gpuplan/numbers.hpp"
 #include "gpuplan/recommend/recommend.hpp"
 
@@ -27,22 +28,18 @@ BestOption best_of(const workload::Workload& workload, const catalog::Catalog& c
 
 } // namespace
 
+// Names of the values (a constant: internal linkage).
+constexpr EnumNames k_sensitivity_input_names{
+    std::to_array<std::pair<std::string_view, SensitivityInput>>(
+        {{"prices", SensitivityInput::prices},
+         {"utilisation (serving hours per day)", SensitivityInput::serving_hours},
+         {"utilisation (runs in the horizon)", SensitivityInput::runs},
+         {"horizon", SensitivityInput::horizon},
+         {"discount rate", SensitivityInput::discount_rate},
+         {"spot interruption rate", SensitivityInput::spot_interruption_rate}})};
+
 std::string_view to_string(SensitivityInput input) {
-    switch (input) {
-    case SensitivityInput::prices:
-        return "prices";
-    case SensitivityInput::serving_hours:
-        return "utilisation (serving hours per day)";
-    case SensitivityInput::runs:
-        return "utilisation (runs in the horizon)";
-    case SensitivityInput::horizon:
-        return "horizon";
-    case SensitivityInput::discount_rate:
-        return "discount rate";
-    case SensitivityInput::spot_interruption_rate:
-        return "spot interruption rate";
-    }
-    return "?";
+    return k_sensitivity_input_names.name(input);
 }
 
 std::optional<double> SensitivityCase::swing() const {

@@ -1,6 +1,7 @@
 #include "gpuplan/recommend/uncertainty.hpp"
 
 #include "gpuplan/cost/cash_flows.hpp"
+#include "gpuplan/enum_names.hpp"
 #include "gpuplan/estimate/estimate.hpp"
 #include "gpuplan/finance/finance.hpp"
 #include "gpuplan/recommend/recommend.hpp"
@@ -335,22 +336,18 @@ std::optional<UncertainInput> deciding_input(const Model& model, const Uncertain
 
 } // namespace
 
+// Names of the values (a constant: internal linkage).
+constexpr EnumNames k_uncertain_input_names{
+    std::to_array<std::pair<std::string_view, UncertainInput>>(
+        {{"estimate", UncertainInput::estimate},
+         {"prices", UncertainInput::prices},
+         {"spot_rate", UncertainInput::spot_rate},
+         {"fx", UncertainInput::fx},
+         {"utilisation", UncertainInput::utilisation},
+         {"demand", UncertainInput::demand}})};
+
 std::string_view to_string(UncertainInput input) {
-    switch (input) {
-    case UncertainInput::estimate:
-        return "estimate";
-    case UncertainInput::prices:
-        return "prices";
-    case UncertainInput::spot_rate:
-        return "spot_rate";
-    case UncertainInput::fx:
-        return "fx";
-    case UncertainInput::utilisation:
-        return "utilisation";
-    case UncertainInput::demand:
-        return "demand";
-    }
-    return "?";
+    return k_uncertain_input_names.name(input);
 }
 
 Confidence confidence(const Recommendation& r, const catalog::Catalog& catalog,

@@ -1,5 +1,6 @@
 #include "gpuplan/report/launch.hpp"
 
+#include "gpuplan/enum_names.hpp"
 #include "gpuplan/numbers.hpp"
 #include "gpuplan/rank/rank.hpp"
 #include "gpuplan/report/escape.hpp"
@@ -255,25 +256,18 @@ std::string dstack_fleet(const recommend::Recommendation& r, const cost::Option&
 
 } // namespace
 
+// Names of the values (a constant: internal linkage).
+constexpr EnumNames k_launcher_names{std::to_array<std::pair<std::string_view, Launcher>>(
+    {{"skypilot", Launcher::skypilot},
+     {"dstack", Launcher::dstack},
+     {"dstack-fleet", Launcher::dstack_fleet}})};
+
 std::string_view to_string(Launcher launcher) {
-    switch (launcher) {
-    case Launcher::skypilot:
-        return "skypilot";
-    case Launcher::dstack:
-        return "dstack";
-    case Launcher::dstack_fleet:
-        return "dstack-fleet";
-    }
-    return {};
+    return k_launcher_names.name(launcher);
 }
 
 std::optional<Launcher> parse_launcher(std::string_view text) {
-    for (const Launcher launcher : k_all_launchers) {
-        if (to_string(launcher) == text) {
-            return launcher;
-        }
-    }
-    return std::nullopt;
+    return k_launcher_names.parse(text);
 }
 
 std::string_view launcher_cloud(Launcher launcher, std::string_view provider) {
