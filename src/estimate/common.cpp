@@ -44,6 +44,15 @@ double active_params(const workload::Model& model) {
     return model.active_params ? *model.active_params : model.params;
 }
 
+double routed_expert_params(const workload::Model& model) {
+    const double active = active_params(model);
+    if (!model.experts || !model.experts_per_token || active >= model.params ||
+        *model.experts <= *model.experts_per_token) {
+        return 0.0;
+    }
+    return (model.params - active) / (*model.experts - *model.experts_per_token);
+}
+
 // Dense peak in FLOP/s; 0 when the GPU lacks the precision.
 double peak_flops(const Gpu& gpu, Precision precision) {
     return gpu.peak_tflops(precision).value_or(0.0) * 1e12;

@@ -38,6 +38,9 @@ struct Shape {
 [[nodiscard]] Shape shape_of(const workload::Model& model);
 // model.active_params, or params for a dense model.
 [[nodiscard]] double active_params(const workload::Model& model);
+// MoE (E4.9): parameters of one routed expert summed over the MoE layers, from
+// params = dense + E x P_e and active = dense + k x P_e; 0 for a dense model.
+[[nodiscard]] double routed_expert_params(const workload::Model& model);
 // Dense peak in FLOP/s; 0 when the GPU lacks the precision.
 [[nodiscard]] double peak_flops(const catalog::Gpu& gpu, catalog::Precision precision);
 // A new estimate of `gpu` in `node` (at least one GPU per node) at `wanted` resolved (E1).

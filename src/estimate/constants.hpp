@@ -140,6 +140,9 @@ inline constexpr double k_collective_sync_s = 10e-6;
 // Prefill and batched-decode efficiency against the peak: k_prefill_mfu_max x n / (n + half)
 // for n tokens in one forward pass; FP8 reaches k_prefill_fp8_factor of that against the FP8
 // peak; every layer adds a launch overhead to a prefill (TensorRT-LLM first-token latencies).
+// MoE expert layout (E7.4): one all-to-all dispatches each layer's tokens to their experts'
+// GPUs and one combines the results [S-DEEPEP].
+inline constexpr double k_moe_all_to_alls_per_layer = 2.0;
 inline constexpr double k_prefill_mfu_max = 0.75;
 inline constexpr double k_prefill_half_tokens = 128.0;
 inline constexpr double k_prefill_fp8_factor = 0.60;

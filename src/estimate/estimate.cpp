@@ -51,6 +51,13 @@ ServingModel serving_model(const Workload& w, const Gpu& gpu, const NodeShape& n
     ServingModel m;
     m.active_params = active_params(w.model);
     m.weight_bytes = w.model.params * weight_bytes;
+    const double per_expert = routed_expert_params(w.model);
+    if (per_expert > 0.0) {
+        m.experts = *w.model.experts;
+        m.experts_per_token = *w.model.experts_per_token;
+        m.expert_bytes = per_expert * weight_bytes;
+        m.expert_active_params = per_expert * m.experts_per_token;
+    }
     const double kv_bytes = used == Precision::fp8 ? 1.0 : 2.0;
     m.kv_bytes_per_token =
         shape.kv_known() ? 2.0 * shape.layers * shape.kv_heads * shape.head_dim * kv_bytes : 0.0;
@@ -97,7 +104,8 @@ double percentile_latency(const Fleet& f, int percentile) {
 }
 
 // Whether fleet `a` is the better choice: meets the targets, serves the rate, fewest GPUs
-// (free count), then the lower latency.
+// (free count), then the lower latency; of two that cannot serve the rate on as many GPUs, the
+// one that serves more.
 bool better(const Fleet& a, const Fleet& b, bool fixed_count, int percentile) {
     if (a.meets != b.meets) {
         return a.meets;
@@ -107,6 +115,11 @@ bool better(const Fleet& a, const Fleet& b, bool fixed_count, int percentile) {
     }
     if (!fixed_count && a.gpus() != b.gpus()) {
         return a.gpus() < b.gpus();
+    }
+    const double served_a = a.replicas * a.load.capacity;
+    const double served_b = b.replicas * b.load.capacity;
+    if (!a.load.stable && a.gpus() == b.gpus() && served_a != served_b) {
+        return served_a > served_b;
     }
     return percentile_latency(a, percentile) < percentile_latency(b, percentile);
 }
@@ -123,21 +136,35 @@ struct Choice {
     int min_gpus = 0;
 };
 
-Choice choose_fleet(const Workload& w, const ServingModel& m, const std::vector<int>& degrees,
+// The layouts of a replica of `t` GPUs: tensor parallelism, and for a mixture of experts whose
+// routed experts divide evenly over the GPUs, the expert layout (E7.4).
+std::vector<ServingModel> replica_layouts(const ServingModel& m, int t) {
+    std::vector<ServingModel> out{m};
+    if (m.expert_bytes > 0.0 && t > 1 && std::fmod(m.experts, static_cast<double>(t)) == 0.0) {
+        out.push_back(m);
+        out.back().expert_layout = true;
+    }
+    return out;
+}
+
+Choice choose_fleet(const Workload& w, const ServingModel& model, const std::vector<int>& degrees,
                     std::optional<int> count) {
     Choice c;
     const bool paged = w.inference.batching == workload::Batching::continuous;
     for (int t : degrees) {
-        const double cap = max_batch(m, t, batch_limit(w), paged);
-        if (cap < 1.0) {
-            continue;
-        }
-        c.min_gpus = c.min_gpus == 0 ? t : std::min(c.min_gpus, t);
-        const std::optional<Fleet> f =
-            count ? std::optional<Fleet>(fixed_fleet(m, w.inference, t, cap, *count))
-                  : cheapest_fleet(m, w.inference, t, cap);
-        if (f && (!c.fleet || better(*f, *c.fleet, count.has_value(), w.inference.percentile))) {
-            c.fleet = f;
+        for (const ServingModel& m : replica_layouts(model, t)) {
+            const double cap = max_batch(m, t, batch_limit(w), paged);
+            if (cap < 1.0) {
+                continue;
+            }
+            c.min_gpus = c.min_gpus == 0 ? t : std::min(c.min_gpus, t);
+            const std::optional<Fleet> f =
+                count ? std::optional<Fleet>(fixed_fleet(m, w.inference, t, cap, *count))
+                      : cheapest_fleet(m, w.inference, t, cap);
+            if (f &&
+                (!c.fleet || better(*f, *c.fleet, count.has_value(), w.inference.percentile))) {
+                c.fleet = f;
+            }
         }
     }
     return c;
@@ -145,21 +172,23 @@ Choice choose_fleet(const Workload& w, const ServingModel& m, const std::vector<
 
 MemoryBreakdown serving_memory(const ServingModel& m, const Workload& w, int t, double batch) {
     MemoryBreakdown mem;
-    mem.weights_gib = m.weight_bytes / t / k_bytes_per_gib;
+    mem.weights_gib = weight_bytes_held(m, t) / k_bytes_per_gib;
     const double tokens = w.inference.batching == workload::Batching::continuous
                               ? m.input_tokens + m.output_tokens / 2.0
                               : m.input_tokens + m.output_tokens;
-    mem.kv_cache_gib = batch * tokens * m.kv_bytes_per_token /
-                       std::max(1.0, std::min<double>(t, m.kv_heads)) / k_bytes_per_gib;
+    mem.kv_cache_gib = batch * tokens * m.kv_bytes_per_token / kv_split(m, t) / k_bytes_per_gib;
     mem.overhead_gib = k_framework_overhead_gib;
     return mem;
 }
 
-void fill_serving(GpuEstimate& e, const Workload& w, const ServingModel& m, const Fleet& f) {
+void fill_serving(GpuEstimate& e, const Workload& w, const ServingModel& model, const Fleet& f) {
     const ReplicaLoad& load = f.load;
+    ServingModel m = model;
+    m.expert_layout = load.expert_layout;
     e.serving = load.time;
     e.gpu_count = f.gpus();
-    e.tensor_parallel = load.tensor;
+    e.tensor_parallel = load.expert_layout ? 1 : load.tensor;
+    e.expert_parallel = load.expert_layout ? load.tensor : 1;
     e.model_parallel = load.tensor;
     e.data_parallel = f.replicas;
     const double served = std::max(1.0, load.time.batch);

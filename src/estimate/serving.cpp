@@ -18,24 +18,41 @@ constexpr double k_bytes_per_activation = 2.0;
 constexpr int k_fixed_point_rounds = 60;
 constexpr int k_max_doublings = 20;
 
-// Two all-reduces per layer of `tokens` activations across `t` GPUs.
+// Two all-reduces per layer of `tokens` activations across `t` GPUs; under the expert layout an
+// all-to-all dispatch and combine per layer instead (E7.4).
 double collective_seconds(const ServingModel& m, int t, double tokens) {
     if (t <= 1) {
         return 0.0;
     }
     const double alpha = k_allreduce_alpha_per_doubling_s * std::log2(t) + k_collective_sync_s;
     const double message = tokens * m.hidden * k_bytes_per_activation;
+    if (m.expert_layout) {
+        // Each GPU sends its tokens' k copies, less those for its own experts, and takes back
+        // as many results.
+        const double sent = message / t * m.experts_per_token * (t - 1) / t;
+        return k_moe_all_to_alls_per_layer * m.layers *
+               (alpha + safe_div(sent, m.link_bytes_per_s));
+    }
     const double wire = safe_div(2.0 * (t - 1) / t * message, m.link_bytes_per_s);
     return k_tp_allreduces_per_layer * m.layers * (alpha + wire);
 }
 
 // Seconds of the arithmetic of `tokens` tokens of which `attention_tokens` are prompt tokens
-// attending to their prompt, at `efficiency` of the peak.
+// attending to their prompt, at `efficiency` of the peak; a mixture of experts runs its routed
+// experts' GEMMs at the efficiency of the tokens each touched expert receives (E7.3).
 double forward_seconds(const ServingModel& m, int t, double tokens, double attention_tokens,
                        double efficiency) {
-    const double flops = k_forward_flops_per_param * m.active_params * tokens +
-                         4.0 * m.layers * m.attention_width * m.input_tokens * attention_tokens;
-    return safe_div(flops, t * m.peak_flops * efficiency);
+    const double flops =
+        k_forward_flops_per_param * (m.active_params - m.expert_active_params) * tokens +
+        4.0 * m.layers * m.attention_width * m.input_tokens * attention_tokens;
+    const double dense = safe_div(flops, t * m.peak_flops * efficiency);
+    if (m.expert_active_params <= 0.0) {
+        return dense;
+    }
+    const double per_expert = safe_div(tokens * m.experts_per_token, experts_touched(m, tokens));
+    const double expert_efficiency = std::min(efficiency, compute_efficiency(m, per_expert));
+    return dense + safe_div(k_forward_flops_per_param * m.expert_active_params * tokens,
+                            t * m.peak_flops * expert_efficiency);
 }
 
 // The efficiency of a decode step's arithmetic: the derating of small passes is the weight
@@ -44,13 +61,9 @@ double decode_efficiency(const ServingModel& m) {
     return m.fp8 ? k_prefill_mfu_max * k_prefill_fp8_factor : k_prefill_mfu_max;
 }
 
-double weights_seconds(const ServingModel& m, int t) {
-    return safe_div(m.weight_bytes / t,
+double weights_seconds(const ServingModel& m, int t, double tokens) {
+    return safe_div(weight_bytes_read(m, t, tokens),
                     m.bandwidth_bytes_per_s * k_decode_bandwidth_efficiency * m.weight_factor);
-}
-
-double kv_split(const ServingModel& m, int t) {
-    return std::max(1.0, std::min<double>(t, m.kv_heads));
 }
 
 // Mean cached tokens of a request in flight: its prompt and half its output.
@@ -159,6 +172,36 @@ Fleet fleet_of(const ServingModel& m, const workload::Inference& inference, int 
 
 } // namespace
 
+double experts_touched(const ServingModel& m, double tokens) {
+    if (m.expert_bytes <= 0.0) {
+        return 0.0;
+    }
+    const double untouched = std::pow(1.0 - m.experts_per_token / m.experts, std::max(1.0, tokens));
+    return m.experts * (1.0 - untouched);
+}
+
+double weight_bytes_read(const ServingModel& m, int t, double tokens) {
+    if (m.expert_bytes <= 0.0) {
+        return m.weight_bytes / t;
+    }
+    const double dense = m.weight_bytes - m.experts * m.expert_bytes;
+    const double experts = experts_touched(m, tokens) * m.expert_bytes;
+    return m.expert_layout ? dense + experts / t : (dense + experts) / t;
+}
+
+double weight_bytes_held(const ServingModel& m, int t) {
+    if (!m.expert_layout) {
+        return m.weight_bytes / t;
+    }
+    const double experts = m.experts * m.expert_bytes;
+    return m.weight_bytes - experts + experts / t;
+}
+
+double kv_split(const ServingModel& m, int t) {
+    return m.expert_layout ? static_cast<double>(t)
+                           : std::max(1.0, std::min<double>(t, m.kv_heads));
+}
+
 double compute_efficiency(const ServingModel& m, double tokens) {
     const double eta = k_prefill_mfu_max * tokens / (tokens + k_prefill_half_tokens);
     return m.fp8 ? eta * k_prefill_fp8_factor : eta;
@@ -167,7 +210,7 @@ double compute_efficiency(const ServingModel& m, double tokens) {
 bool memory_bound(const ServingModel& m, int t, double batch, double prefill_tokens) {
     const double kv = safe_div(batch * tokens_in_flight(m) * m.kv_bytes_per_token / kv_split(m, t),
                                m.bandwidth_bytes_per_s * k_decode_bandwidth_efficiency);
-    return weights_seconds(m, t) + kv >=
+    return weights_seconds(m, t, batch + prefill_tokens) + kv >=
            forward_seconds(m, t, batch + prefill_tokens, prefill_tokens, decode_efficiency(m));
 }
 
@@ -184,15 +227,16 @@ double prefill_seconds(const ServingModel& m, int t, double tokens) {
         return 0.0;
     }
     return std::max(forward_seconds(m, t, tokens, tokens, compute_efficiency(m, tokens)),
-                    weights_seconds(m, t)) +
+                    weights_seconds(m, t, tokens)) +
            m.layers * k_prefill_layer_overhead_s + collective_seconds(m, t, tokens);
 }
 
 double step_seconds(const ServingModel& m, int t, double batch, double prefill_tokens,
                     double kv_tokens) {
     const double tokens = batch + prefill_tokens;
-    const double gemm = std::max(
-        weights_seconds(m, t), forward_seconds(m, t, tokens, prefill_tokens, decode_efficiency(m)));
+    const double gemm =
+        std::max(weights_seconds(m, t, tokens),
+                 forward_seconds(m, t, tokens, prefill_tokens, decode_efficiency(m)));
     // Attention reads the KV cache in kernels of its own, after the weight-bound GEMMs.
     const double kv = safe_div(kv_tokens * m.kv_bytes_per_token / kv_split(m, t),
                                m.bandwidth_bytes_per_s * k_decode_bandwidth_efficiency);
@@ -200,7 +244,7 @@ double step_seconds(const ServingModel& m, int t, double batch, double prefill_t
 }
 
 double max_batch(const ServingModel& m, int t, double limit, bool paged) {
-    const double free = m.usable_bytes - m.weight_bytes / t;
+    const double free = m.usable_bytes - weight_bytes_held(m, t);
     if (free <= 0.0) {
         return 0.0;
     }
@@ -213,6 +257,7 @@ double max_batch(const ServingModel& m, int t, double limit, bool paged) {
 ReplicaLoad replica_load(const ServingModel& m, Batching batching, int t, double rate, double cap) {
     ReplicaLoad r = batching == Batching::continuous ? continuous_load(m, t, rate, cap)
                                                      : static_load(m, t, rate, cap);
+    r.expert_layout = m.expert_layout;
     ServingTime& time = r.time;
     const double decode = std::max(0.0, m.output_tokens - 1.0);
     time.latency_p50_ms = time.ttft_p50_ms + decode * time.tpot_p50_ms;

@@ -14,7 +14,17 @@ namespace gpuplan::estimate::detail {
 // What the serving model knows about one model on one GPU type.
 struct ServingModel {
     double active_params = 0.0;
-    double weight_bytes = 0.0;       // all weights of one replica
+    double weight_bytes = 0.0; // all weights of one replica
+    // MoE (E7.3): bytes of one routed expert over all MoE layers, routed experts per layer (E)
+    // and per token (k); 0 for a dense model.
+    double expert_bytes = 0.0;
+    double experts = 0.0;
+    double experts_per_token = 0.0;
+    double expert_active_params = 0.0; // k x P_e: the routed share of active_params
+    // MoE (E7.4): the replica's GPUs hold the routed experts by expert parallelism and run
+    // attention data-parallel, with an all-to-all dispatch and combine per layer; false: tensor
+    // parallelism only.
+    bool expert_layout = false;
     double kv_bytes_per_token = 0.0; // all layers, before the tensor-parallel split
     double kv_heads = 1.0;
     double layers = 0.0;
@@ -54,6 +64,22 @@ struct Targets {
 // Share of the peak a forward pass of `tokens` tokens reaches (E7).
 [[nodiscard]] double compute_efficiency(const ServingModel& m, double tokens);
 
+// MoE (E7.3): expected routed experts of one layer that `tokens` tokens touch under uniform
+// top-k routing, E (1 - (1 - k/E)^tokens); 0 for a dense model.
+[[nodiscard]] double experts_touched(const ServingModel& m, double tokens);
+
+// Bytes of weights one forward pass of `tokens` tokens reads on each of `t` GPUs: the dense
+// weights and the routed experts it touches (E7.3); all weights for a dense model.
+[[nodiscard]] double weight_bytes_read(const ServingModel& m, int t, double tokens);
+
+// Bytes of weights each of `t` GPUs of a replica holds: a share of every weight, or under the
+// expert layout the dense weights whole and a share of the experts (E7.4).
+[[nodiscard]] double weight_bytes_held(const ServingModel& m, int t);
+
+// The GPUs the KV cache is split over: min(t, kv_heads), or all t under the expert layout,
+// whose data-parallel attention gives each GPU its own requests (E7.4).
+[[nodiscard]] double kv_split(const ServingModel& m, int t);
+
 // Whether reading weights and KV cache takes longer than the arithmetic of a decode step.
 [[nodiscard]] bool memory_bound(const ServingModel& m, int t, double batch, double prefill_tokens);
 
@@ -63,7 +89,8 @@ struct Targets {
 
 // One replica of `tensor` GPUs at a per-replica arrival rate.
 struct ReplicaLoad {
-    int tensor = 1;
+    int tensor = 1;               // GPUs of the replica
+    bool expert_layout = false;   // MoE: experts over the replica's GPUs (E7.4)
     bool stable = true;           // the rate is within the replica's capacity
     double capacity = 0.0;        // requests/s the replica serves at most
     double step_seconds = 0.0;    // decode step at the mean batch

@@ -182,6 +182,7 @@ std::optional<Service> service_of(const workload::Workload& w, const catalog::Ca
     out.hours_per_day = in.hours_per_day;
     out.cost_per_month = horizon_months > 0.0 ? best.total / horizon_months : best.total;
     out.percentile = in.percentile;
+    out.expert_parallel = e.expert_parallel;
     const double capacity = e.throughput.requests_per_second_capacity.value_or(0.0);
     out.targets.push_back(
         {"requests/s", in.requests_per_second, capacity, capacity >= in.requests_per_second});

@@ -84,6 +84,8 @@ ordered_json estimate_json(const GpuEstimate& e) {
         out["parallelism"]["context"] = e.context_parallel;
         out["parallelism"]["expert"] = e.expert_parallel;
         out["parallelism"]["zero"] = e.sharding;
+    } else if (e.expert_parallel > 1) {
+        out["parallelism"]["expert"] = e.expert_parallel; // serving: the expert layout (E7.4)
     }
     if (!e.stages.empty()) {
         out["stages"] = stages_json(e.stages);
@@ -316,14 +318,27 @@ std::string layout_line(const GpuEstimate& e) {
                        format_fixed(m.optimizer_gib, 1), format_fixed(m.activations_gib, 1));
 }
 
+// A serving replica laid out by expert parallelism (methodology E7.4).
+std::string serving_layout_line(const GpuEstimate& e) {
+    return fmt::format("{} replica{} of {} GPUs, experts over {} with attention data-parallel "
+                       "(all-to-all dispatch and combine per layer); memory per GPU {} GiB "
+                       "(weights {}, KV cache {})",
+                       e.data_parallel, e.data_parallel == 1 ? "" : "s", e.model_parallel,
+                       e.expert_parallel, format_fixed(e.memory_per_gpu_gib, 1),
+                       format_fixed(e.memory.weights_gib, 1),
+                       format_fixed(e.memory.kv_cache_gib, 1));
+}
+
 std::string layouts_text(const std::vector<GpuEstimate>& estimates, bool markdown) {
     std::string out;
     for (const GpuEstimate& e : estimates) {
-        if (e.sharding.empty()) {
-            continue; // inference, or no estimate at this precision
+        const bool serving_experts = e.sharding.empty() && e.expert_parallel > 1;
+        if (e.sharding.empty() && !serving_experts) {
+            continue; // dense inference, or no estimate at this precision
         }
-        out += markdown ? fmt::format("- **{}**: {}\n", e.gpu, layout_line(e))
-                        : wrap(fmt::format("  {}: ", e.gpu), layout_line(e), k_text_width, "    ");
+        const std::string line = serving_experts ? serving_layout_line(e) : layout_line(e);
+        out += markdown ? fmt::format("- **{}**: {}\n", e.gpu, line)
+                        : wrap(fmt::format("  {}: ", e.gpu), line, k_text_width, "    ");
     }
     return out;
 }

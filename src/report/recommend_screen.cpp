@@ -205,6 +205,11 @@ std::string service_line(const recommend::Service& s) {
                 ? fmt::format("{:g} requests/s asked, capacity {:.4g}", t.target, t.achieved)
                 : fmt::format("{} {:.4g} ms of {:g}", t.what, t.achieved, t.target));
     }
+    if (s.expert_parallel > 1) {
+        parts.push_back(fmt::format("replicas of {} GPUs, experts over {} with attention "
+                                    "data-parallel",
+                                    s.expert_parallel, s.expert_parallel));
+    }
     return fmt::format("P{}: {}", s.percentile, fmt::join(parts, "; "));
 }
 

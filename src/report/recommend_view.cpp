@@ -229,6 +229,11 @@ std::string targets_text(const recommend::Service& s) {
     for (std::size_t i = 0; i < s.targets.size(); ++i) {
         out += (i > 0 ? "; " : "") + target_text(s.targets[i]);
     }
+    if (s.expert_parallel > 1) {
+        out += fmt::format("; replicas of {} GPUs, experts over {} with attention data-parallel "
+                           "(methodology E7.4)",
+                           s.expert_parallel, s.expert_parallel);
+    }
     return out;
 }
 
@@ -244,11 +249,15 @@ ordered_json service_json(const recommend::Recommendation& r) {
                            {"achieved", round_significant(t.achieved, 4)},
                            {"met", t.met}});
     }
-    return {{"hours_per_month", round_to(s.hours_per_month, k_json_hour_digits)},
-            {"hours_per_day", s.hours_per_day},
-            {"cost_per_month", round_money(s.cost_per_month)},
-            {"percentile", s.percentile},
-            {"targets", targets}};
+    ordered_json out = {{"hours_per_month", round_to(s.hours_per_month, k_json_hour_digits)},
+                        {"hours_per_day", s.hours_per_day},
+                        {"cost_per_month", round_money(s.cost_per_month)},
+                        {"percentile", s.percentile},
+                        {"targets", targets}};
+    if (s.expert_parallel > 1) {
+        out["expert_parallel"] = s.expert_parallel; // the expert layout (methodology E7.4)
+    }
+    return out;
 }
 
 // The members of a group besides the one shown: the regions (best first) and their ids.

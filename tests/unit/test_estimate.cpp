@@ -1,6 +1,7 @@
 // Estimator formulas against hand-computed values (docs/methodology.md, "Estimator").
 
 #include "estimate/constants.hpp"
+#include "estimate/serving.hpp"
 #include "gpuplan/catalog/loader.hpp"
 #include "gpuplan/embedded.hpp"
 #include "gpuplan/error.hpp"
@@ -803,6 +804,85 @@ TEST_CASE("expert parallelism spreads the routed experts (E4.9)", "[estimate]") 
     const GpuEstimate across = on_a100s(w, 8, four);
     CHECK(across.expert_parallel == 8);
     CHECK(across.time.communication_hours > 10.0 * e.time.communication_hours);
+}
+
+TEST_CASE("a mixture of experts reads the experts its batch touches (E7.3)", "[estimate]") {
+    // Qwen3-235B-A22B-like: 128 experts, 8 per token, 1 byte per weight, on 8 GPUs.
+    detail::ServingModel m;
+    m.experts = 128.0;
+    m.experts_per_token = 8.0;
+    const double per_expert = (235e9 - 22e9) / 120.0;
+    m.expert_bytes = per_expert;
+    m.weight_bytes = 235e9;
+    const double dense = 235e9 - 128.0 * per_expert;
+    CHECK(detail::experts_touched(m, 1.0) == Approx(8.0));
+    CHECK(detail::experts_touched(m, 32.0) == Approx(128.0 * (1.0 - std::pow(120.0 / 128.0, 32))));
+    CHECK(detail::experts_touched(m, 32.0) == Approx(111.771).epsilon(1e-4));
+    CHECK(detail::experts_touched(m, 4096.0) == Approx(128.0));
+    // One token reads the active weights; a large batch the whole model.
+    CHECK(detail::weight_bytes_read(m, 8, 1.0) == Approx(22e9 / 8.0));
+    CHECK(detail::weight_bytes_read(m, 8, 4096.0) == Approx(235e9 / 8.0));
+    CHECK(detail::weight_bytes_read(m, 1, 32.0) ==
+          Approx(dense + 128.0 * (1.0 - std::pow(120.0 / 128.0, 32)) * per_expert));
+    // A dense model reads all its weights at any batch.
+    detail::ServingModel dense_model;
+    dense_model.weight_bytes = 70e9;
+    CHECK(detail::experts_touched(dense_model, 1.0) == 0.0);
+    CHECK(detail::weight_bytes_read(dense_model, 2, 1.0) == 35e9);
+}
+
+TEST_CASE("the expert layout holds the dense weights whole and splits the experts (E7.4)",
+          "[estimate]") {
+    detail::ServingModel m;
+    m.experts = 128.0;
+    m.experts_per_token = 8.0;
+    const double per_expert = (235e9 - 22e9) / 120.0;
+    m.expert_bytes = per_expert;
+    m.weight_bytes = 235e9;
+    m.kv_heads = 4.0;
+    const double dense = 235e9 - 128.0 * per_expert;
+    // Tensor parallelism: a share of everything, KV over at most the KV heads.
+    CHECK(detail::weight_bytes_held(m, 8) == Approx(235e9 / 8.0));
+    CHECK(detail::kv_split(m, 8) == 4.0);
+    m.expert_layout = true;
+    CHECK(detail::weight_bytes_held(m, 8) == Approx(dense + 128.0 * per_expert / 8.0));
+    CHECK(detail::weight_bytes_read(m, 8, 1.0) == Approx(dense + 8.0 * per_expert / 8.0));
+    CHECK(detail::weight_bytes_read(m, 8, 4096.0) == Approx(dense + 128.0 * per_expert / 8.0));
+    // Data-parallel attention: each GPU holds its own requests' KV cache.
+    CHECK(detail::kv_split(m, 8) == 8.0);
+}
+
+TEST_CASE("a mixture of experts decodes at batch 1 from its active weights (E7.3)", "[estimate]") {
+    // Mixtral 8x7B at batch 1: the step reads 12.9B of 46.7B parameters, so it is faster than
+    // the same model read whole and slower than a dense 12.9B model (attention and KV alike).
+    auto mixtral = [](bool routed) {
+        Workload w;
+        w.task = workload::Task::inference;
+        w.model.family = workload::Family::transformer;
+        w.model.params = 46.7e9;
+        w.model.active_params = 12.9e9;
+        if (routed) {
+            w.model.experts = 8;
+            w.model.experts_per_token = 2;
+        }
+        w.model.layers = 32;
+        w.model.hidden = 4096;
+        w.model.heads = 32;
+        w.model.kv_heads = 8;
+        w.inference.requests_per_second = 0.01;
+        w.inference.input_tokens = 5;
+        w.inference.output_tokens = 200;
+        w.inference.tensor_parallel = 2;
+        return w;
+    };
+    const GpuEstimate moe = on_a100s(mixtral(true), 2);
+    const GpuEstimate whole = on_a100s(mixtral(false), 2);
+    REQUIRE(moe.fits);
+    REQUIRE(whole.fits);
+    // Weight-bound: the step time is nearly in the ratio of the bytes read, 12.9 / 46.7.
+    const double ratio = moe.serving.tpot_p50_ms / whole.serving.tpot_p50_ms;
+    CHECK(ratio < 0.4);
+    CHECK(ratio > 12.9 / 46.7);
 }
 
 TEST_CASE("a multi-stage run sums its stages, each in its own layout (E5.6)", "[estimate]") {

@@ -142,6 +142,9 @@ struct Service {
     double cost_per_month = 0.0; // undiscounted total over the horizon's months
     int percentile = 50;         // the percentile the time targets hold at
     std::vector<ServiceTarget> targets;
+    // MoE: GPUs per replica the routed experts are spread over, attention data-parallel
+    // (methodology E7.4); 1 for a tensor-parallel replica.
+    int expert_parallel = 1;
 
     bool operator==(const Service&) const = default;
 };
