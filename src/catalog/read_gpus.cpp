@@ -101,8 +101,8 @@ const Gpu* FileReader::clashing_gpu(const Gpu& gpu) const {
 }
 
 void FileReader::read_benchmark(const YamlNode& node) {
-    if (!node.expect_map({"model", "gpu", "precision", "metric", "value", "gpu_count", "source",
-                          "as_of", "note"})) {
+    if (!node.expect_map({"model", "gpu", "precision", "metric", "value", "gpu_count", "batch",
+                          "source", "as_of", "note"})) {
         return;
     }
     Benchmark benchmark;
@@ -115,15 +115,19 @@ void FileReader::read_benchmark(const YamlNode& node) {
         }
     }
     if (auto metric = node.require("metric")) {
-        if (auto index =
-                metric->as_choice({"samples_per_second_per_gpu", "tokens_per_second_per_gpu"})) {
-            benchmark.metric =
-                *index == 0 ? "samples_per_second_per_gpu" : "tokens_per_second_per_gpu";
+        const std::vector<std::string_view> metrics{"samples_per_second_per_gpu",
+                                                    "tokens_per_second_per_gpu",
+                                                    "inference_samples_per_second_per_gpu"};
+        if (auto index = metric->as_choice(metrics)) {
+            benchmark.metric = std::string(metrics.at(*index));
         }
     }
     benchmark.value = node.number_at("value", true, k_positive).value_or(0.0);
     if (auto count = node.get("gpu_count")) {
         benchmark.gpu_count = static_cast<int>(count->as_integer(1, 100'000).value_or(1));
+    }
+    if (auto batch = node.get("batch")) {
+        benchmark.batch = static_cast<int>(batch->as_integer(1, 1'000'000).value_or(0));
     }
     benchmark.sources = required_sources(node);
     if (auto as_of = node.require("as_of")) {
@@ -131,7 +135,8 @@ void FileReader::read_benchmark(const YamlNode& node) {
     }
     auto same = [&](const Benchmark& b) {
         return b.model == benchmark.model && detail::iequals(b.gpu, benchmark.gpu) &&
-               b.precision == benchmark.precision && b.metric == benchmark.metric;
+               b.precision == benchmark.precision && b.metric == benchmark.metric &&
+               b.batch == benchmark.batch;
     };
     replace_or_append(m_catalog.benchmarks, std::move(benchmark), same);
 }

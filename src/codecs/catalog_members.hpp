@@ -65,7 +65,7 @@ template <class A> void members(A& a, Fx& v) {
 }
 template <class A> void members(A& a, Benchmark& v) {
     a(v.model), a(v.gpu), a(v.precision), a(v.metric), a(v.value), a(v.gpu_count), a(v.sources),
-        a(v.as_of);
+        a(v.as_of), a(v.batch);
 }
 template <class A> void members(A& a, Cluster& v) {
     a(v.instances), a(v.fabric), a(v.gbps_per_node), a(v.sold_as), a(v.min_nodes), a(v.max_nodes),

@@ -134,8 +134,10 @@ double flops_per_metric_unit(const Workload& w, const catalog::Benchmark& b,
     return w.task == Task::inference ? forward : k_train_flops_per_forward * forward;
 }
 
-// How far another GPU's specs are from this one's: peak at the benchmark's precision and memory
-// bandwidth, as log ratios (E3.6).
+bool is_inference_row(const catalog::Benchmark& b) {
+    return b.metric == "inference_samples_per_second_per_gpu";
+}
+
 double spec_distance(const Gpu& gpu, const Gpu& other, Precision precision) {
     auto gap = [](double a, double b) {
         return a > 0.0 && b > 0.0 ? std::abs(std::log(a / b)) : k_unknown_spec_distance;
@@ -162,7 +164,7 @@ Efficiency efficiency(const Workload& w, const Gpu& gpu, Precision precision, do
                           -b.as_of.days_since_epoch(), b.gpu);
     };
     for (const catalog::Benchmark& b : catalog.benchmarks) {
-        if (b.model != w.model.reference || b.value <= 0.0) {
+        if (b.model != w.model.reference || b.value <= 0.0 || is_inference_row(b)) {
             continue;
         }
         if (b.gpu == gpu.name) {

@@ -71,6 +71,15 @@ struct Efficiency {
     const catalog::Benchmark* reference = nullptr; // the benchmark used (benchmark sources)
 };
 
+// How far another GPU's specs are from this one's: the |ln| ratios of the dense peak at
+// `precision` and of the memory bandwidth, summed (E3.6).
+[[nodiscard]] double spec_distance(const catalog::Gpu& gpu, const catalog::Gpu& other,
+                                   catalog::Precision precision);
+
+// Whether a benchmark row measures inference (inference_samples_per_second_per_gpu, E7.1);
+// training estimates read only the other rows, inference estimates only these.
+[[nodiscard]] bool is_inference_row(const catalog::Benchmark& b);
+
 [[nodiscard]] Efficiency
 efficiency(const workload::Workload& w, const catalog::Gpu& gpu, catalog::Precision precision,
            double default_mfu, double flops_per_token, const catalog::Catalog& catalog,

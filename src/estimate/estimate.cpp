@@ -14,6 +14,7 @@
 #include <cmath>
 #include <fmt/format.h>
 #include <functional>
+#include <limits>
 #include <tuple>
 
 namespace gpuplan::estimate {
@@ -249,31 +250,133 @@ GpuEstimate estimate_transformer_serving(GpuEstimate e, const Workload& w, const
     return e;
 }
 
-// Seconds per sample of a cnn/custom model: F_fwd / (P x efficiency); a reference measured on
-// another GPU is scaled by the bound that limits here, the larger of its peak-FLOPs and its
-// memory-bandwidth ratio to this GPU (E7).
-double seconds_per_sample(GpuEstimate& e, const Workload& w, const Gpu& gpu, double peak,
-                          const Efficiency& custom, const catalog::Catalog& catalog) {
+// The inference row of `model.reference` a cnn/custom serving estimate starts from (E7.1): the
+// workload's precision first, then a batch at or below the workload's (the largest) before one
+// above it (the smallest; an unstated batch counts as the largest), then this GPU, then the
+// nearest specs, the latest as_of and the GPU name, so the choice is deterministic.
+const catalog::Benchmark* inference_reference(const Workload& w, const Gpu& gpu,
+                                              Precision precision, int batch,
+                                              const catalog::Catalog& catalog) {
+    auto key = [&](const catalog::Benchmark& b) {
+        const Gpu& that = *catalog::find_gpu(catalog, b.gpu);
+        const bool above = b.batch == 0 || b.batch > batch;
+        const int batch_rank = b.batch == 0 ? std::numeric_limits<int>::max()
+                               : above      ? b.batch
+                                            : -b.batch;
+        return std::tuple(b.precision == precision ? 0 : 1, above ? 1 : 0,
+                          b.gpu == gpu.name ? 0 : 1, spec_distance(gpu, that, b.precision),
+                          batch_rank, -b.as_of.days_since_epoch(), b.gpu);
+    };
+    const catalog::Benchmark* best = nullptr;
+    for (const catalog::Benchmark& b : catalog.benchmarks) {
+        const bool usable = b.model == w.model.reference && is_inference_row(b) && b.value > 0.0 &&
+                            catalog::find_gpu(catalog, b.gpu) != nullptr;
+        if (usable && (best == nullptr || key(b) < key(*best))) {
+            best = &b;
+        }
+    }
+    return best;
+}
+
+// Bytes per stored weight at an inference precision (E7.1).
+double weight_bytes_at(Precision p) {
+    switch (p) {
+    case Precision::fp32:
+    case Precision::tf32:
+        return 4.0;
+    case Precision::fp8:
+    case Precision::int8:
+        return 1.0;
+    case Precision::int4:
+        return 0.5;
+    default:
+        return 2.0;
+    }
+}
+
+// How a reference time moves to this GPU (E7.1): the bound that limits here by the roofline of
+// the sample (FLOPs per weight byte read once per batch against this GPU's ridge point, peak /
+// bandwidth), then the reference time scaled by that resource's ratio.
+struct ReferenceScale {
+    double flops_ratio = 1.0;     // reference peak at its precision / this peak
+    double bandwidth_ratio = 1.0; // reference bandwidth / this bandwidth
+    double intensity = 0.0;       // FLOPs per weight byte at the batch
+    double ridge = 0.0;           // this GPU's peak / bandwidth, FLOPs per byte
+    bool bandwidth_limits = false;
+
+    [[nodiscard]] double factor() const { return bandwidth_limits ? bandwidth_ratio : flops_ratio; }
+};
+
+ReferenceScale reference_scale(const Workload& w, const Gpu& gpu, Precision precision, double peak,
+                               const catalog::Benchmark& ref, const Gpu& that, int batch) {
+    ReferenceScale r;
+    r.flops_ratio = safe_div(peak_flops(that, ref.precision), peak);
+    r.bandwidth_ratio = safe_div(that.memory_bandwidth_gb_per_s, gpu.memory_bandwidth_gb_per_s);
+    const double weight_bytes = w.model.params * weight_bytes_at(precision);
+    r.intensity =
+        safe_div(w.model.flops_per_sample.value_or(0.0) * std::max(1, batch), weight_bytes);
+    r.ridge = safe_div(peak, gpu.memory_bandwidth_gb_per_s * k_bytes_per_gb);
+    r.bandwidth_limits = weight_bytes > 0.0 && r.intensity < r.ridge;
+    return r;
+}
+
+// Seconds per sample of a cnn/custom model at `batch` (E7.1): the measured inference time of the
+// reference, moved to another GPU or precision by the bound that limits here; without one,
+// F_fwd / (P x the default inference efficiency). A reference measured at a larger stated batch
+// keeps its batch time (a smaller batch takes no longer), so the time per sample grows by
+// ref batch / batch; an unstated batch (MLPerf Offline) is taken as is and flagged.
+double seconds_per_sample(GpuEstimate& e, const Workload& w, const Gpu& gpu, double peak, int batch,
+                          const catalog::Catalog& catalog) {
     const double forward = w.model.flops_per_sample.value_or(0.0);
-    const double compute = safe_div(forward, peak * custom.mfu);
-    if (custom.source != EfficiencySource::benchmark_scaled || custom.reference == nullptr) {
+    const double compute = safe_div(forward, peak * k_custom_inference_mfu);
+    if (w.model.reference.empty()) {
         return compute;
     }
-    const catalog::Benchmark& ref = *custom.reference;
-    const Gpu& that = *catalog::find_gpu(catalog, ref.gpu);
-    const double flops_ratio = safe_div(peak_flops(that, ref.precision), peak);
-    const double bandwidth_ratio =
-        safe_div(that.memory_bandwidth_gb_per_s, gpu.memory_bandwidth_gb_per_s);
-    const double memory = safe_div(bandwidth_ratio, ref.value);
-    const bool bandwidth_limits = memory > compute;
-    e.bottleneck = bandwidth_limits ? Bottleneck::memory_bandwidth : Bottleneck::compute;
-    e.notes.push_back(fmt::format("reference_bound: {:.4g} s per sample on {}; on {} x{:.3g} by "
-                                  "peak FLOPs, x{:.3g} by memory bandwidth; the {} bound limits: "
-                                  "{:.4g} s",
-                                  1.0 / ref.value, ref.gpu, gpu.name, flops_ratio, bandwidth_ratio,
-                                  bandwidth_limits ? "bandwidth" : "compute",
-                                  std::max(compute, memory)));
-    return std::max(compute, memory);
+    const catalog::Benchmark* ref = inference_reference(w, gpu, e.precision, batch, catalog);
+    if (ref == nullptr) {
+        e.notes.push_back(fmt::format("benchmark_missing: no inference figure for '{}' (training "
+                                      "figures are never used for serving); using the default "
+                                      "efficiency {:g}",
+                                      w.model.reference, k_custom_inference_mfu));
+        return compute;
+    }
+    e.from_benchmark = true;
+    const Gpu& that = *catalog::find_gpu(catalog, ref->gpu);
+    const double measured = 1.0 / ref->value;
+    const bool same = that.name == gpu.name && ref->precision == e.precision;
+    const ReferenceScale scale = reference_scale(w, gpu, e.precision, peak, *ref, that, batch);
+    const double moved = same ? measured : measured * scale.factor();
+    e.bottleneck = scale.bandwidth_limits ? Bottleneck::memory_bandwidth : Bottleneck::compute;
+    const double batch_factor =
+        ref->batch > batch ? static_cast<double>(ref->batch) / std::max(1, batch) : 1.0;
+    const double seconds = moved * batch_factor;
+    const std::string at_batch =
+        ref->batch > 0 ? fmt::format("batch {}", ref->batch) : std::string("an unstated batch");
+    e.notes.push_back(fmt::format("benchmark: '{}' inference measured {:g} samples/s on {} ({}) "
+                                  "at {}",
+                                  ref->model, ref->value, ref->gpu,
+                                  catalog::to_string(ref->precision), at_batch));
+    if (!same) {
+        e.notes.push_back(fmt::format(
+            "reference_bound: {:.4g} s per sample on {} ({}); on {} ({}) {:.3g} FLOPs per weight "
+            "byte against a ridge of {:.3g}: the {} bound limits, x{:.3g} (peak FLOPs x{:.3g}, "
+            "memory bandwidth x{:.3g}): {:.4g} s",
+            measured, ref->gpu, catalog::to_string(ref->precision), gpu.name,
+            catalog::to_string(e.precision), scale.intensity, scale.ridge,
+            scale.bandwidth_limits ? "bandwidth" : "compute", scale.factor(), scale.flops_ratio,
+            scale.bandwidth_ratio, moved));
+    }
+    if (ref->batch == 0 || ref->batch > batch) {
+        e.notes.push_back(
+            ref->batch == 0
+                ? fmt::format("reference_batch: measured at an unstated (throughput) batch; at "
+                              "batch {} the time per sample may be longer",
+                              batch)
+                : fmt::format("reference_batch: measured at batch {}; a batch of {} is taken to "
+                              "last as long as that batch ({:.4g} s per sample)",
+                              ref->batch, batch, seconds));
+    }
+    return seconds;
 }
 
 // The serving times of a queue of GPUs each running up to `batch` requests at once (E7.2).
@@ -315,15 +418,15 @@ int queued_gpus(double rate, double seconds, double batch, const Targets& target
 GpuEstimate estimate_custom_serving(GpuEstimate e, const Workload& w, const Gpu& gpu,
                                     std::optional<int> requested, double peak,
                                     const catalog::Catalog& catalog) {
-    const double forward = w.model.flops_per_sample.value_or(0.0);
-    const Efficiency custom =
-        efficiency(w, gpu, e.precision, k_custom_inference_mfu, forward, catalog,
-                   [](const Gpu&, Precision) { return k_custom_inference_mfu; });
-    if (!custom.note.empty()) {
-        e.notes.push_back(custom.note);
+    // An INT8 cnn/custom model runs its convolutions and GEMMs in INT8 where the GPU has an INT8
+    // peak (TensorRT INT8 engines, as in MLPerf); weight-only quantisation is the transformer's.
+    if (w.inference.precision == Precision::int8 && gpu.peak_tflops(Precision::int8)) {
+        e.precision = Precision::int8;
+        peak = peak_flops(gpu, Precision::int8);
     }
-    const double per_sample = seconds_per_sample(e, w, gpu, peak, custom, catalog);
+    const double forward = w.model.flops_per_sample.value_or(0.0);
     const double batch = std::max(1, w.inference.batch);
+    const double per_sample = seconds_per_sample(e, w, gpu, peak, static_cast<int>(batch), catalog);
     const double seconds = batch * per_sample;
     const double capacity_per_gpu = safe_div(batch, seconds);
     const std::optional<int> count = requested ? requested : w.constraints.gpu_count;
@@ -337,7 +440,6 @@ GpuEstimate estimate_custom_serving(GpuEstimate e, const Workload& w, const Gpu&
     e.memory_per_gpu_gib = e.memory.total_gib();
     e.fits = fits_in(e.memory, gpu);
     e.mfu = safe_div(forward, peak * per_sample);
-    e.from_benchmark = custom.from_benchmark;
     const double capacity = e.gpu_count * capacity_per_gpu;
     e.throughput.requests_per_second_capacity = capacity;
     e.throughput.samples_per_second = capacity;

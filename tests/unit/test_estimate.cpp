@@ -86,10 +86,19 @@ bool finite(const GpuEstimate& e) {
 }
 
 // A benchmark of `model` measured on the fixture's A100-80GB.
+constexpr const char* k_inference = "inference_samples_per_second_per_gpu";
+
 catalog::Benchmark a100_benchmark(const std::string& model, catalog::Precision precision,
                                   const std::string& metric, double value, int gpus) {
-    return catalog::Benchmark{model, "A100-80GB", precision, metric,
-                              value, gpus,        {},        Date{2026, 1, 1}};
+    return catalog::Benchmark{model,
+                              "A100-80GB",
+                              precision,
+                              metric,
+                              value,
+                              gpus,
+                              {},
+                              Date{2026, 1, 1},
+                              metric == k_inference ? 1 : 0};
 }
 
 } // namespace
@@ -601,7 +610,7 @@ TEST_CASE("a custom model's reference on another GPU is scaled by the bound that
     }
     catalog.gpus.push_back(fast);
     catalog.benchmarks.push_back(
-        a100_benchmark("img", catalog::Precision::fp16, "samples_per_second_per_gpu", 0.5, 1));
+        a100_benchmark("img", catalog::Precision::fp16, k_inference, 0.5, 1));
     Workload w;
     w.task = workload::Task::inference;
     w.model.family = workload::Family::custom;
@@ -614,18 +623,83 @@ TEST_CASE("a custom model's reference on another GPU is scaled by the bound that
     const GpuEstimate same = estimate::estimate(w, catalog.gpus.at(0), nvlink_node(), 1, catalog);
     CHECK(1000.0 / *same.throughput.requests_per_second_capacity == Approx(2000.0));
     CHECK_FALSE(same.meets_deadline);
-    // Other GPU: 2 s x max(1/3, 1/1.5) = 1.333 s, bandwidth bound; peak FLOPs alone give 0.667 s.
+    // Other GPU: 9e13 FLOPs per 2e9 weight bytes = 45,000 FLOPs per byte, above FAST's ridge
+    // (936e12 / 3058.5e9 = 306): compute bound, 2 s / 3.
     const GpuEstimate other = estimate::estimate(w, catalog.gpus.at(1), nvlink_node(), 1, catalog);
-    CHECK(1.0 / *other.throughput.requests_per_second_capacity == Approx(2.0 / 1.5));
-    CHECK(other.bottleneck == Bottleneck::memory_bandwidth);
+    CHECK(1.0 / *other.throughput.requests_per_second_capacity == Approx(2.0 / 3.0));
+    CHECK(other.bottleneck == Bottleneck::compute);
     CHECK(other.meets_deadline);
     CHECK(std::any_of(other.notes.begin(), other.notes.end(), [](const std::string& note) {
         return note.rfind("reference_bound:", 0) == 0;
     }));
-    // A 1.2 s target is missed on the GPU's own (bandwidth-bound) time.
+    // 1e11 FLOPs per sample: 50 FLOPs per weight byte, below the ridge: bandwidth bound, 2 s / 1.5,
+    // which misses a 1.2 s target.
+    w.model.flops_per_sample = 1e11;
     w.inference.latency_ms = 1200.0;
-    CHECK_FALSE(
-        estimate::estimate(w, catalog.gpus.at(1), nvlink_node(), 1, catalog).meets_deadline);
+    const GpuEstimate thin = estimate::estimate(w, catalog.gpus.at(1), nvlink_node(), 1, catalog);
+    CHECK(1.0 / *thin.throughput.requests_per_second_capacity == Approx(2.0 / 1.5));
+    CHECK(thin.bottleneck == Bottleneck::memory_bandwidth);
+    CHECK_FALSE(thin.meets_deadline);
+}
+
+TEST_CASE("serving never reads a training figure and takes the reference at the workload's batch",
+          "[estimate][serving]") {
+    catalog::Catalog catalog = a100_catalog();
+    catalog.benchmarks.push_back(
+        a100_benchmark("cnn", catalog::Precision::fp16, "samples_per_second_per_gpu", 2000.0, 8));
+    Workload w;
+    w.task = workload::Task::inference;
+    w.model.family = workload::Family::cnn;
+    w.model.params = 25.6e6;
+    w.model.flops_per_sample = 8.18e9;
+    w.model.reference = "cnn";
+    w.inference.requests_per_second = 1.0;
+    w.inference.batch = 8;
+    // Only a training figure: the default inference efficiency, flagged.
+    const GpuEstimate none = estimate::estimate(w, a100(), nvlink_node(), 1, catalog);
+    CHECK_FALSE(none.from_benchmark);
+    CHECK(1.0 / *none.throughput.requests_per_second_capacity ==
+          Approx(8.18e9 / (312e12 * estimate::detail::k_custom_inference_mfu)));
+    // Inference figures at batch 1, 4 and 32: batch 8 takes the batch-4 figure (the largest at or
+    // below it), batch 2 the batch-1 one.
+    for (const auto& [batch, value] :
+         std::vector<std::pair<int, double>>{{1, 500.0}, {4, 1500.0}, {32, 4000.0}}) {
+        catalog::Benchmark b =
+            a100_benchmark("cnn", catalog::Precision::fp16, k_inference, value, 1);
+        b.batch = batch;
+        catalog.benchmarks.push_back(b);
+    }
+    const GpuEstimate eight = estimate::estimate(w, a100(), nvlink_node(), 1, catalog);
+    CHECK(eight.from_benchmark);
+    CHECK(*eight.throughput.requests_per_second_capacity == Approx(1500.0));
+    w.inference.batch = 2;
+    CHECK(*estimate::estimate(w, a100(), nvlink_node(), 1, catalog)
+               .throughput.requests_per_second_capacity == Approx(500.0));
+}
+
+TEST_CASE("a ResNet-50 service at 400 images/s on one T4 is served by one GPU",
+          "[estimate][serving]") {
+    const catalog::Catalog& catalog = embedded::catalog();
+    const catalog::Gpu& t4 = *catalog::find_gpu(catalog, "T4");
+    Workload w;
+    w.task = workload::Task::inference;
+    w.model.family = workload::Family::cnn;
+    w.model.params = 25.6e6;
+    w.model.flops_per_sample = 8.18e9;
+    w.model.reference = "resnet50";
+    w.inference.precision = catalog::Precision::fp16;
+    w.inference.requests_per_second = 400.0;
+    w.inference.batch = 32;
+    w.inference.latency_ms = 100.0;
+    w.inference.percentile = 90;
+    NodeShape node;
+    node.gpus_per_node = 1;
+    const GpuEstimate e = estimate::estimate(w, t4, node, std::nullopt, catalog);
+    // The T4's measured 1,128 images/s at batch 32 (a batch in 28 ms), not the training figure.
+    CHECK(e.gpu_count == 1);
+    CHECK(e.meets_deadline);
+    CHECK(e.from_benchmark);
+    CHECK(*e.throughput.requests_per_second_capacity == Approx(1128.0));
 }
 
 TEST_CASE("stated P90 lengths lengthen the P90 request, not the load or the P50 figures",
@@ -978,8 +1052,8 @@ TEST_CASE("fixed-cost requests queue: the fleet holds the latency target at its 
           "[estimate][serving]") {
     catalog::Catalog catalog = a100_catalog();
     // 2.95 s per image on this GPU, 1 image/s, 4 s at P90.
-    catalog.benchmarks.push_back(a100_benchmark("img", catalog::Precision::fp16,
-                                                "samples_per_second_per_gpu", 1.0 / 2.95, 1));
+    catalog.benchmarks.push_back(
+        a100_benchmark("img", catalog::Precision::fp16, k_inference, 1.0 / 2.95, 1));
     Workload w;
     w.task = workload::Task::inference;
     w.model.family = workload::Family::custom;

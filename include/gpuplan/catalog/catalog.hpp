@@ -229,6 +229,10 @@ struct Fx {
     bool operator==(const Fx&) const = default;
 };
 
+// A measured throughput (docs/catalog-format.md, `benchmarks`). `metric` is
+// samples_per_second_per_gpu or tokens_per_second_per_gpu for training, and
+// inference_samples_per_second_per_gpu for inference; training workloads read only the former,
+// inference workloads only the latter (docs/methodology.md E3.6, E7.1).
 struct Benchmark {
     std::string model;
     std::string gpu;
@@ -238,6 +242,7 @@ struct Benchmark {
     int gpu_count = 1;
     std::vector<std::string> sources;
     Date as_of;
+    int batch = 0; // inference: samples per batch measured; 0 = not stated (e.g. MLPerf Offline)
 
     bool operator==(const Benchmark&) const = default;
 };
