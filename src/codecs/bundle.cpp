@@ -10,7 +10,7 @@ namespace {
 
 // Bumped whenever a serialised type changes shape; the bundle is rebuilt with the binary, so a
 // mismatch means a stale build directory.
-constexpr Header k_bundle_header{0x47505531, 7}; // "GPU1", format 7
+constexpr Header k_bundle_header{0x47505531, 8}; // "GPU1", format 8
 
 using NamedBytes = std::vector<std::pair<std::string, std::string>>;
 
