@@ -58,6 +58,10 @@ std::string_view to_string(Precision value) {
         return "int8";
     case Precision::int4:
         return "int4";
+    case Precision::nvfp4:
+        return "nvfp4";
+    case Precision::mxfp4:
+        return "mxfp4";
     }
     return "?";
 }

@@ -20,7 +20,8 @@ bool names_gpu(const Gpu& gpu, const std::string& name) {
 
 // The peak TFLOPS per precision: fp32 is required, every other precision optional.
 void read_tflops(const YamlNode& node, Gpu& gpu) {
-    if (!node.expect_map({"fp32", "tf32", "fp16", "bf16", "fp8", "int8", "int4"})) {
+    if (!node.expect_map(
+            {"fp32", "tf32", "fp16", "bf16", "fp8", "int8", "int4", "nvfp4", "mxfp4"})) {
         return;
     }
     for (std::size_t i = 0; i < k_precision_count; ++i) {
@@ -109,8 +110,8 @@ void FileReader::read_benchmark(const YamlNode& node) {
     benchmark.model = node.string_at("model", true).value_or("");
     benchmark.gpu = required_gpu(node);
     if (auto precision = node.require("precision")) {
-        if (auto index =
-                precision->as_choice({"fp32", "tf32", "fp16", "bf16", "fp8", "int8", "int4"})) {
+        if (auto index = precision->as_choice(
+                {"fp32", "tf32", "fp16", "bf16", "fp8", "int8", "int4", "nvfp4", "mxfp4"})) {
             benchmark.precision = static_cast<Precision>(*index);
         }
     }

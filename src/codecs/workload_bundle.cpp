@@ -40,9 +40,9 @@ template <class A> void members(A& a, Autoscaling& v) {
 }
 template <class A> void members(A& a, Inference& v) {
     a(v.precision), a(v.requests_per_second), a(v.input_tokens), a(v.output_tokens), a(v.batch),
-        a(v.latency_ms), a(v.hours_per_day), a(v.batching), a(v.max_batch), a(v.tensor_parallel),
-        a(v.ttft_ms), a(v.tpot_ms), a(v.percentile), a(v.input_tokens_p90), a(v.output_tokens_p90),
-        a(v.load), a(v.autoscaling);
+        a(v.latency_ms), a(v.hours_per_day), a(v.batching), a(v.engine), a(v.max_batch),
+        a(v.tensor_parallel), a(v.ttft_ms), a(v.tpot_ms), a(v.percentile), a(v.input_tokens_p90),
+        a(v.output_tokens_p90), a(v.load), a(v.autoscaling);
 }
 template <class A> void members(A& a, Schedule& v) {
     a(v.runs), a(v.every_months);
@@ -76,18 +76,19 @@ namespace {
 
 using codecs::enum_within;
 
-constexpr codecs::Header k_workload_header{0x574b4c44, 6}; // "WKLD", format 6
+constexpr codecs::Header k_workload_header{0x574b4c44, 7}; // "WKLD", format 7
 
 bool valid(const Workload& w) {
     return enum_within(w.task, Task::inference) && enum_within(w.model.family, Family::custom) &&
-           enum_within(w.training.precision, Precision::int4) &&
+           enum_within(w.training.precision, Precision::mxfp4) &&
            enum_within(w.training.optimizer, Optimizer::adamw_8bit) &&
            enum_within(w.training.method, Method::qlora) &&
            (!w.training.sharding || enum_within(*w.training.sharding, Sharding::zero3)) &&
            enum_within(w.training.recompute, Recompute::full) &&
            enum_within(w.training.offload, Offload::optimizer) &&
-           enum_within(w.inference.precision, Precision::int4) &&
+           enum_within(w.inference.precision, Precision::mxfp4) &&
            enum_within(w.inference.batching, Batching::static_batch) &&
+           enum_within(w.inference.engine, Engine::tgi) &&
            std::all_of(w.constraints.purchase.begin(), w.constraints.purchase.end(),
                        [](PurchaseOption option) {
                            return enum_within(option, PurchaseOption::self_built);

@@ -30,7 +30,7 @@ const std::vector<FactDefinition> k_facts{
      FactType::string,
      "",
      "`training.precision` for train and finetune, `inference.precision` for inference",
-     {"fp32", "tf32", "fp16", "bf16", "fp8", "int8", "int4"}},
+     {"fp32", "tf32", "fp16", "bf16", "fp8", "int8", "int4", "nvfp4", "mxfp4"}},
     {"interruptible",
      FactType::boolean,
      "",

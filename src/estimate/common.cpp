@@ -77,10 +77,23 @@ Precision resolve_precision(const Gpu& gpu, Precision wanted, std::vector<std::s
     case Precision::int4:
         resolved = Precision::fp16;
         break;
+    case Precision::nvfp4:
+    case Precision::mxfp4:
+        // Without an FP4 tensor-core peak the 4-bit weights are dequantised: W4A16 (E1).
+        if (!gpu.peak_tflops(wanted)) {
+            resolved = Precision::fp16;
+            notes.push_back(fmt::format(
+                "fp4_weight_only: {} ({}) has no {} tensor-core peak; weights stay {} and are "
+                "dequantised to fp16 arithmetic (W4A16), the KV cache is fp16",
+                gpu.name, catalog::to_string(gpu.architecture), catalog::to_string(wanted),
+                catalog::to_string(wanted)));
+        }
+        break;
     default:
         break;
     }
-    if (resolved != wanted && wanted != Precision::int8 && wanted != Precision::int4) {
+    if (resolved != wanted && wanted != Precision::int8 && wanted != Precision::int4 &&
+        wanted != Precision::nvfp4 && wanted != Precision::mxfp4) {
         notes.push_back(fmt::format("precision_fallback: {} is not supported on {} ({}); using {}",
                                     catalog::to_string(wanted), gpu.name,
                                     catalog::to_string(gpu.architecture),

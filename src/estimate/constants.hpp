@@ -131,6 +131,11 @@ inline constexpr double k_unknown_spec_distance = 10.0;
 inline constexpr double k_decode_bandwidth_efficiency = 0.68;
 inline constexpr double k_bandwidth_factor_8bit = 0.77;
 inline constexpr double k_bandwidth_factor_int4 = 0.62;
+// Bytes per weight of the FP4 block formats: 4-bit E2M1 values plus one scale byte per block,
+// FP8 E4M3 per 16 values (NVFP4) or E8M0 per 32 (MXFP4, OCP MX v1.0); NVFP4's per-tensor FP32
+// scale is left out (E1).
+inline constexpr double k_nvfp4_bytes_per_weight = 0.5 + 1.0 / 16.0;
+inline constexpr double k_mxfp4_bytes_per_weight = 0.5 + 1.0 / 32.0;
 // Tensor-parallel decode: two all-reduces per layer, each alpha(t) = k_allreduce_alpha_per_doubling
 // x log2(t) (nccl-tests small messages on 8 NVLink GPUs: about 18.7 us) plus the synchronisation
 // a framework adds per collective (fitted to gpt-fast's six TP rows, E7).
@@ -147,6 +152,12 @@ inline constexpr double k_prefill_mfu_max = 0.75;
 inline constexpr double k_prefill_half_tokens = 128.0;
 inline constexpr double k_prefill_fp8_factor = 0.60;
 inline constexpr double k_prefill_layer_overhead_s = 75e-6;
+// Serving engines (E7.3): throughput relative to the model as fitted (TensorRT-LLM and
+// gpt-fast), by workload::Engine: generic and tensorrt-llm 1; vLLM 1,850 and SGLang 1,920 against
+// TensorRT-LLM's 2,100 tokens/s (Llama 3.3 70B FP8 on one H100, 50 requests in flight); TGI 2,900
+// against vLLM's 4,200 tokens/s (Llama 3 70B, 64 users, one RTX PRO 6000) times vLLM's factor.
+inline constexpr std::array<double, 5> k_engine_speed{1.0, 1850.0 / 2100.0, 1920.0 / 2100.0, 1.0,
+                                                      2900.0 / 4200.0 * 1850.0 / 2100.0};
 // Continuous batching: most requests in flight per replica (vLLM's max_num_seqs default).
 inline constexpr double k_default_max_batch = 256.0;
 inline constexpr double k_custom_inference_mfu = 0.18;

@@ -28,11 +28,19 @@ using workload::Family;
 using workload::Task;
 using workload::Workload;
 
-// Bytes per weight of the serving precision: int4 with its group scales, 8-bit, or 16-bit.
+// Bytes per weight of the serving precision: int4 with its group scales, the FP4 block formats
+// with theirs (E1), 8-bit, or 16-bit.
 double weight_bytes_of(Precision wanted, Precision used) {
     return wanted == Precision::int4                             ? 0.625
+           : wanted == Precision::nvfp4                          ? k_nvfp4_bytes_per_weight
+           : wanted == Precision::mxfp4                          ? k_mxfp4_bytes_per_weight
            : wanted == Precision::int8 || used == Precision::fp8 ? 1.0
                                                                  : 2.0;
+}
+
+// Whether the arithmetic runs on FP4 tensor cores (activations in FP4, E1).
+bool native_fp4(Precision used) {
+    return used == Precision::nvfp4 || used == Precision::mxfp4;
 }
 
 // Depth and width of a transformer given without a shape: h / L = 128 (E4.2).
@@ -59,7 +67,8 @@ ServingModel serving_model(const Workload& w, const Gpu& gpu, const NodeShape& n
         m.expert_bytes = per_expert * weight_bytes;
         m.expert_active_params = per_expert * m.experts_per_token;
     }
-    const double kv_bytes = used == Precision::fp8 ? 1.0 : 2.0;
+    // Native FP4 serving keeps an FP8 KV cache (E1).
+    const double kv_bytes = used == Precision::fp8 || native_fp4(used) ? 1.0 : 2.0;
     m.kv_bytes_per_token =
         shape.kv_known() ? 2.0 * shape.layers * shape.kv_heads * shape.head_dim * kv_bytes : 0.0;
     m.kv_heads = std::max(1.0, shape.kv_heads);
@@ -76,12 +85,13 @@ ServingModel serving_model(const Workload& w, const Gpu& gpu, const NodeShape& n
     m.weight_factor = weight_bytes <= 0.625 ? k_bandwidth_factor_int4
                       : weight_bytes <= 1.0 ? k_bandwidth_factor_8bit
                                             : 1.0;
-    m.fp8 = used == Precision::fp8;
+    m.fp8 = used == Precision::fp8 || native_fp4(used);
     const double link_gb_per_s =
         node.nvlink && gpu.nvlink_gb_per_s > 0.0 ? gpu.nvlink_gb_per_s : k_pcie4_gb_per_s;
     m.link_bytes_per_s = link_gb_per_s * k_bytes_per_gb * k_link_efficiency;
     m.usable_bytes =
         (k_usable_memory_fraction * gpu.memory_gib - k_framework_overhead_gib) * k_bytes_per_gib;
+    m.engine_speed = k_engine_speed.at(static_cast<std::size_t>(w.inference.engine));
     return m;
 }
 
@@ -222,6 +232,17 @@ GpuEstimate estimate_transformer_serving(GpuEstimate e, const Workload& w, const
     const ServingModel m = serving_model(w, gpu, e.node, e.precision, peak);
     if (!shape_of(w.model).kv_known()) {
         e.notes.emplace_back("shape_missing: no layers, hidden or heads; KV cache left out");
+    }
+    if (w.inference.engine != workload::Engine::generic) {
+        e.notes.push_back(fmt::format("engine: {}, prefill and decode at x{:.3g} of the fitted "
+                                      "model's throughput (E7.3)",
+                                      workload::to_string(w.inference.engine), m.engine_speed));
+    }
+    if (native_fp4(e.precision)) {
+        e.notes.push_back(fmt::format(
+            "fp4_placeholder: {} on FP4 tensor cores with an FP8 KV cache; its weight read and "
+            "GEMM efficiency borrow the int4 and FP8 factors (no FP4 measurement)",
+            catalog::to_string(e.precision)));
     }
     const std::optional<int> count = requested ? requested : w.constraints.gpu_count;
     const int limit = count ? *count : e.node.gpus_per_node;

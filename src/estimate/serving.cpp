@@ -226,9 +226,10 @@ double prefill_seconds(const ServingModel& m, int t, double tokens) {
     if (tokens <= 0.0) {
         return 0.0;
     }
-    return std::max(forward_seconds(m, t, tokens, tokens, compute_efficiency(m, tokens)),
-                    weights_seconds(m, t, tokens)) +
-           m.layers * k_prefill_layer_overhead_s + collective_seconds(m, t, tokens);
+    return (std::max(forward_seconds(m, t, tokens, tokens, compute_efficiency(m, tokens)),
+                     weights_seconds(m, t, tokens)) +
+            m.layers * k_prefill_layer_overhead_s + collective_seconds(m, t, tokens)) /
+           m.engine_speed;
 }
 
 double step_seconds(const ServingModel& m, int t, double batch, double prefill_tokens,
@@ -240,7 +241,7 @@ double step_seconds(const ServingModel& m, int t, double batch, double prefill_t
     // Attention reads the KV cache in kernels of its own, after the weight-bound GEMMs.
     const double kv = safe_div(kv_tokens * m.kv_bytes_per_token / kv_split(m, t),
                                m.bandwidth_bytes_per_s * k_decode_bandwidth_efficiency);
-    return gemm + kv + collective_seconds(m, t, tokens);
+    return (gemm + kv + collective_seconds(m, t, tokens)) / m.engine_speed;
 }
 
 double max_batch(const ServingModel& m, int t, double limit, bool paged) {

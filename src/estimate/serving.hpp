@@ -37,9 +37,10 @@ struct ServingModel {
     double peak_flops = 0.0;
     double bandwidth_bytes_per_s = 0.0;
     double weight_factor = 1.0; // bandwidth factor of quantised weights
-    bool fp8 = false;
+    bool fp8 = false;           // FP8 or FP4 arithmetic against its own peak (k_prefill_fp8_factor)
     double link_bytes_per_s = 0.0; // between the GPUs of a replica
     double usable_bytes = 0.0;     // usable share of a GPU's memory minus the framework overhead
+    double engine_speed = 1.0;     // the engine's throughput against the fitted model (E7.3)
 };
 
 // The serving targets of a workload, in seconds, at one percentile (50 or 90).

@@ -53,6 +53,9 @@ std::string summary(const recommend::Recommendation& r) {
         out += fmt::format("{} service hours a month at {} a month on average.",
                            format_fixed(r.service->hours_per_month, 0),
                            money(r.service->cost_per_month, currency));
+        if (r.workload.inference.engine != workload::Engine::generic) {
+            out += fmt::format(" Served by {}.", workload::to_string(r.workload.inference.engine));
+        }
         for (const recommend::ServiceTarget& t : r.service->targets) {
             out += t.what == "requests/s"
                        ? fmt::format(" It serves {:g} requests/s (capacity {:.4g}): {}.", t.target,

@@ -213,6 +213,13 @@ std::string service_line(const recommend::Service& s) {
     return fmt::format("P{}: {}", s.percentile, fmt::join(parts, "; "));
 }
 
+// "; engine NAME" for a service on a named engine; empty for the generic model.
+std::string engine_text(const workload::Workload& w) {
+    return w.inference.engine == workload::Engine::generic
+               ? std::string()
+               : fmt::format("; engine {}", workload::to_string(w.inference.engine));
+}
+
 // The top rows: #, GPUs, wall (or hours a month), NPV and the whole id.
 TextTable top_table(const recommend::Recommendation& r, std::size_t rows) {
     TextTable table;
@@ -328,13 +335,19 @@ std::string first_screen(const recommend::Recommendation& r, const Screen& scree
     if (r.ranked.empty()) {
         top += fmt::format("No feasible option: {} rejected ({}).\n", r.rejected.size(),
                            counts_text(r.rejection_counts));
+        const std::vector<std::string>& gpus = r.workload.constraints.gpu_models;
+        if (r.rejected.empty() && !gpus.empty()) {
+            top += fmt::format("No offer in the catalog matches the constraints (GPU models: {}); "
+                               "`gpuplan estimate` sizes the job on them without prices.\n",
+                               fmt::join(gpus, ", "));
+        }
         return wrap_lines(top, width) + "\n" + next_lines(r, screen, width);
     }
     const cost::Option& best = r.shown(0);
     top += fmt::format("Best: {}\n", escape_control(best.id()));
     top += "  " + size_line(r, best) + "\n";
     if (r.service) {
-        top += "  serves " + service_line(*r.service) + "\n";
+        top += "  serves " + service_line(*r.service) + engine_text(r.workload) + "\n";
     }
     top += "  why: " + why_line(r) + "\n";
     top += "  risks: " + risks_line(r) + "\n";

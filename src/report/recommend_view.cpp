@@ -574,8 +574,11 @@ std::string best_notes_text(const recommend::Recommendation& r, const std::strin
     const cost::Plan& plan = r.plan;
     std::string out;
     if (r.service) {
-        out += bullet + service_text(*r.service, plan.currency) + "\n";
-        out += bullet + targets_text(*r.service) + "\n";
+        out += bullet + service_text(*r.service, plan.currency);
+        if (r.workload.inference.engine != workload::Engine::generic) {
+            out += fmt::format("; engine {}", workload::to_string(r.workload.inference.engine));
+        }
+        out += "\n" + bullet + targets_text(*r.service) + "\n";
     }
     if (!r.unit_costs.empty()) {
         const std::string units = unit_costs_text(r.unit_costs.front(), plan.currency);

@@ -114,6 +114,9 @@ ordered_json workload_json(const workload::Workload& w) {
                         {"percentile", w.inference.percentile},
                         {"input_tokens_p90", optional_json(w.inference.input_tokens_p90)},
                         {"output_tokens_p90", optional_json(w.inference.output_tokens_p90)}};
+    if (w.inference.engine != workload::Engine::generic) {
+        out["inference"]["engine"] = workload::to_string(w.inference.engine);
+    }
     put_scaling(out["inference"], w.inference);
     out["schedule"] = {{"runs", w.schedule.runs}, {"every_months", w.schedule.every_months}};
     out["horizon_months"] = w.horizon_months;

@@ -263,7 +263,7 @@ std::optional<workload::SpeedFactor> read_factor(const detail::YamlNode& node) {
     if (auto precision = node.get("precision")) {
         if (auto text = precision->as_string(); text && !catalog::parse_precision(*text)) {
             precision->error(fmt::format("expected a precision (fp32, tf32, fp16, bf16, fp8, "
-                                         "int8, int4), got \"{}\"",
+                                         "int8, int4, nvfp4, mxfp4), got \"{}\"",
                                          *text));
         } else if (text) {
             f.precision = *text;

@@ -111,7 +111,8 @@ void read_stack(const YamlNode& node, Stack& stack) {
                 stack.precision = *text;
             } else {
                 precision->error(fmt::format(
-                    "expected a precision (fp32, tf32, fp16, bf16, fp8, int8, int4), got \"{}\"",
+                    "expected a precision (fp32, tf32, fp16, bf16, fp8, int8, int4, nvfp4, mxfp4), "
+                    "got \"{}\"",
                     *text));
             }
         }
@@ -170,6 +171,10 @@ void apply_run(Run& run) {
     }
     if (run.percentile_stated) {
         w.inference.percentile = run.percentile;
+    }
+    // A serving engine the stack names times the run as that engine (E7.3); others leave it.
+    if (auto engine = workload::parse_engine(run.stack.engine)) {
+        w.inference.engine = *engine;
     }
     if (auto precision = catalog::parse_precision(run.stack.precision)) {
         (w.task == workload::Task::inference ? w.inference.precision : w.training.precision) =

@@ -11,7 +11,10 @@ namespace {
 const std::vector<std::string_view> k_task_names{"train", "finetune", "inference"};
 const std::vector<std::string_view> k_family_names{"transformer", "cnn", "custom"};
 const std::vector<std::string_view> k_training_precisions{"fp32", "tf32", "fp16", "bf16", "fp8"};
-const std::vector<std::string_view> k_inference_precisions{"fp16", "bf16", "fp8", "int8", "int4"};
+const std::vector<std::string_view> k_inference_precisions{"fp16", "bf16",  "fp8",  "int8",
+                                                           "int4", "nvfp4", "mxfp4"};
+const std::vector<std::string_view> k_engine_names{"generic", "vllm", "sglang", "tensorrt-llm",
+                                                   "tgi"};
 const std::vector<std::string_view> k_optimizer_names{"adamw", "sgd", "adafactor", "adamw_8bit"};
 const std::vector<std::string_view> k_method_names{"full", "lora", "qlora"};
 const std::vector<std::string_view> k_sharding_names{"none", "zero1", "zero2", "zero3", "fsdp"};
@@ -31,6 +34,7 @@ const ChoiceField k_task{"/task", k_task_names};
 const ChoiceField k_family{"/model/family", k_family_names};
 const ChoiceField k_training_precision{"/training/precision", k_training_precisions};
 const ChoiceField k_inference_precision{"/inference/precision", k_inference_precisions};
+const ChoiceField k_engine{"/inference/engine", k_engine_names};
 const ChoiceField k_optimizer{"/training/optimizer", k_optimizer_names};
 const ChoiceField k_method{"/training/method", k_method_names};
 const ChoiceField k_sharding{"/training/sharding", k_sharding_names};

@@ -60,6 +60,7 @@ inline constexpr NumberField k_samples{"/data/samples", k_count_from_one};
 inline constexpr NumberField k_epochs{"/data/epochs", k_positive_count};
 extern const ChoiceField k_training_precision;
 extern const ChoiceField k_inference_precision;
+extern const ChoiceField k_engine;
 extern const ChoiceField k_optimizer;
 extern const ChoiceField k_method;
 // The pinned ZeRO stages (fsdp is zero3); a file or flag may also say k_sharding_auto.

@@ -280,6 +280,11 @@ void read_serving(const YamlNode& node, Inference& inference) {
             inference.batching = static_cast<Batching>(*index);
         }
     }
+    if (auto engine = node.get("engine")) {
+        if (auto index = engine->as_choice(fields::k_engine.choices)) {
+            inference.engine = static_cast<workload::Engine>(*index);
+        }
+    }
     inference.max_batch = int_at(node, "max_batch", 1, k_max_shape);
     inference.tensor_parallel = int_at(node, "tensor_parallel", 1, k_max_shape);
     if (auto ttft = node.get("ttft_ms")) {
@@ -297,7 +302,7 @@ void read_serving(const YamlNode& node, Inference& inference) {
 
 void read_inference(const YamlNode& node, Inference& inference, const FileLoader& load) {
     if (!node.expect_map({"precision", "requests_per_second", "input_tokens", "output_tokens",
-                          "batch", "latency_ms", "hours_per_day", "batching", "max_batch",
+                          "batch", "latency_ms", "hours_per_day", "batching", "engine", "max_batch",
                           "tensor_parallel", "ttft_ms", "tpot_ms", "percentile", "input_tokens_p90",
                           "output_tokens_p90", "load", "autoscaling"})) {
         return;

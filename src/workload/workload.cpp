@@ -1,6 +1,9 @@
 #include "gpuplan/workload/workload.hpp"
 
+#include <algorithm>
 #include <array>
+#include <cctype>
+#include <string>
 #include <utility>
 
 namespace gpuplan::workload {
@@ -48,6 +51,17 @@ constexpr std::array<std::pair<std::string_view, Sharding>, 5> k_shardings{
      {"fsdp", Sharding::zero3}}};
 constexpr std::array<std::pair<std::string_view, Recompute>, 3> k_recomputes{
     {{"none", Recompute::none}, {"selective", Recompute::selective}, {"full", Recompute::full}}};
+constexpr std::array<std::pair<std::string_view, Engine>, 5> k_engines{
+    {{"generic", Engine::generic},
+     {"vllm", Engine::vllm},
+     {"sglang", Engine::sglang},
+     {"tensorrt-llm", Engine::tensorrt_llm},
+     {"tgi", Engine::tgi}}};
+constexpr std::array<std::pair<std::string_view, Engine>, 4> k_engine_spellings{
+    {{"trtllm", Engine::tensorrt_llm},
+     {"tensorrt_llm", Engine::tensorrt_llm},
+     {"trt-llm", Engine::tensorrt_llm},
+     {"text-generation-inference", Engine::tgi}}};
 constexpr std::array<std::pair<std::string_view, Offload>, 2> k_offloads{
     {{"none", Offload::none}, {"optimizer", Offload::optimizer}}};
 
@@ -67,6 +81,18 @@ std::string_view to_string(Method value) {
 }
 std::string_view to_string(Batching value) {
     return value == Batching::static_batch ? "static" : "continuous";
+}
+std::string_view to_string(Engine value) {
+    return name_of(k_engines, value);
+}
+std::optional<Engine> parse_engine(std::string_view text) {
+    std::string lower(text);
+    std::transform(lower.begin(), lower.end(), lower.begin(),
+                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+    if (auto engine = parse_enum(k_engines, lower)) {
+        return engine;
+    }
+    return parse_enum(k_engine_spellings, lower);
 }
 std::string_view to_string(Sharding value) {
     return name_of(k_shardings, value);

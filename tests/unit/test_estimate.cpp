@@ -363,6 +363,115 @@ TEST_CASE("decode speed is memory bandwidth times efficiency over the weight byt
           Approx(2039e9 * 0.68 * 0.62 / (6.738e9 * 0.625)));
 }
 
+namespace {
+
+// A B200-like GPU: the A100 fixture with Blackwell's FP8 and FP4 tensor peaks and 7.7 TB/s.
+catalog::Gpu fp4_gpu() {
+    catalog::Gpu gpu = a100();
+    gpu.name = "B200";
+    gpu.architecture = catalog::Architecture::blackwell;
+    gpu.memory_gib = 180.0;
+    gpu.memory_bandwidth_gb_per_s = 7700.0;
+    gpu.tflops[static_cast<std::size_t>(catalog::Precision::fp8)] = 4500.0;
+    gpu.tflops[static_cast<std::size_t>(catalog::Precision::nvfp4)] = 9000.0;
+    gpu.tflops[static_cast<std::size_t>(catalog::Precision::mxfp4)] = 9000.0;
+    return gpu;
+}
+
+// Llama 2 70B at batch 1, decode only, so the step is the weight read.
+Workload decode_70b(catalog::Precision precision) {
+    Workload w;
+    w.task = workload::Task::inference;
+    w.model.params = 68.98e9;
+    w.model.layers = 80;
+    w.model.hidden = 8192;
+    w.model.heads = 64;
+    w.model.kv_heads = 8;
+    w.inference.batching = workload::Batching::static_batch;
+    w.inference.requests_per_second = 0.01;
+    w.inference.input_tokens = 0.0;
+    w.inference.output_tokens = 256.0;
+    w.inference.tensor_parallel = 1;
+    w.inference.precision = precision;
+    return w;
+}
+
+bool has_note(const GpuEstimate& e, std::string_view prefix) {
+    return std::any_of(e.notes.begin(), e.notes.end(),
+                       [&](const std::string& n) { return n.rfind(prefix, 0) == 0; });
+}
+
+} // namespace
+
+TEST_CASE("nvfp4 on FP4 tensor cores reads 0.5625 bytes per weight and keeps an FP8 KV cache",
+          "[estimate][fp4]") {
+    const Workload w = decode_70b(catalog::Precision::nvfp4);
+    const GpuEstimate e =
+        estimate::estimate(w, fp4_gpu(), nvlink_node(), std::nullopt, a100_catalog());
+    CHECK(e.precision == catalog::Precision::nvfp4);
+    CHECK(e.fits);
+    CHECK(e.memory.weights_gib == Approx(68.98e9 * (0.5 + 1.0 / 16.0) / k_gib));
+    // 327,680 bytes per token at fp16 halves to 163,840 with the FP8 cache (E4.6).
+    CHECK(e.memory.kv_cache_gib == Approx(163840.0 * 256 / k_gib));
+    REQUIRE(e.throughput.decode_tokens_per_second);
+    CHECK(*e.throughput.decode_tokens_per_second ==
+          Approx(7700e9 * 0.68 * 0.62 / (68.98e9 * 0.5625)).epsilon(0.02));
+    CHECK(has_note(e, "fp4_placeholder"));
+    CHECK_FALSE(has_note(e, "fp4_weight_only"));
+}
+
+TEST_CASE("mxfp4 weights are 4.25 bits with one E8M0 scale per 32 values", "[estimate][fp4]") {
+    const GpuEstimate e = estimate::estimate(decode_70b(catalog::Precision::mxfp4), fp4_gpu(),
+                                             nvlink_node(), std::nullopt, a100_catalog());
+    CHECK(e.precision == catalog::Precision::mxfp4);
+    CHECK(e.memory.weights_gib == Approx(68.98e9 * 0.53125 / k_gib));
+}
+
+TEST_CASE("FP4 on a GPU without an FP4 peak runs weight-only at fp16 and says so",
+          "[estimate][fp4]") {
+    const GpuEstimate e = estimate::estimate(decode_70b(catalog::Precision::nvfp4), a100(),
+                                             nvlink_node(), std::nullopt, a100_catalog());
+    CHECK(e.precision == catalog::Precision::fp16);
+    CHECK(has_note(e, "fp4_weight_only: A100"));
+    CHECK_FALSE(has_note(e, "fp4_placeholder"));
+    CHECK(e.memory.weights_gib == Approx(68.98e9 * 0.5625 / k_gib));
+    CHECK(e.memory.kv_cache_gib == Approx(327680.0 * 256 / k_gib));
+    REQUIRE(e.throughput.decode_tokens_per_second);
+    CHECK(*e.throughput.decode_tokens_per_second ==
+          Approx(2039e9 * 0.68 * 0.62 / (68.98e9 * 0.5625)).epsilon(0.02));
+}
+
+TEST_CASE("a named serving engine scales prefill and decode by its published factor",
+          "[estimate][engine]") {
+    Workload w = decode_70b(catalog::Precision::fp16);
+    w.inference.input_tokens = 512.0;
+    w.inference.tensor_parallel = 4;
+    const GpuEstimate generic =
+        estimate::estimate(w, a100(), nvlink_node(), std::nullopt, a100_catalog());
+    REQUIRE(generic.fits);
+    w.inference.engine = workload::Engine::vllm;
+    const GpuEstimate vllm =
+        estimate::estimate(w, a100(), nvlink_node(), std::nullopt, a100_catalog());
+    w.inference.engine = workload::Engine::tensorrt_llm;
+    const GpuEstimate trt =
+        estimate::estimate(w, a100(), nvlink_node(), std::nullopt, a100_catalog());
+    // Static batches of one request: the decode step and the prefill both stretch by 1 / s_engine.
+    CHECK(vllm.serving.tpot_p50_ms == Approx(generic.serving.tpot_p50_ms * 2100.0 / 1850.0));
+    CHECK(vllm.serving.ttft_p50_ms > generic.serving.ttft_p50_ms);
+    CHECK(has_note(vllm, "engine: vllm"));
+    CHECK_FALSE(has_note(generic, "engine:"));
+    CHECK(trt.serving == generic.serving);
+}
+
+TEST_CASE("engine names parse in the spellings runs files use", "[estimate][engine]") {
+    CHECK(workload::parse_engine("vllm") == workload::Engine::vllm);
+    CHECK(workload::parse_engine("TRTLLM") == workload::Engine::tensorrt_llm);
+    CHECK(workload::parse_engine("tensorrt-llm") == workload::Engine::tensorrt_llm);
+    CHECK(workload::parse_engine("text-generation-inference") == workload::Engine::tgi);
+    CHECK_FALSE(workload::parse_engine("megatron"));
+    CHECK(workload::to_string(workload::Engine::tensorrt_llm) == "tensorrt-llm");
+}
+
 TEST_CASE("the KV cache is 2 L kv_heads head_dim bytes per token of every request", "[estimate]") {
     Workload w;
     w.task = workload::Task::inference;

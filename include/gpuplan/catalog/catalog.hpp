@@ -20,9 +20,11 @@ namespace gpuplan::catalog {
 enum class Architecture { volta, turing, ampere, ada, hopper, blackwell, cdna3 };
 // sxm: NVIDIA SXM module; pcie: PCIe card; oam: OCP Accelerator Module (AMD Instinct).
 enum class FormFactor { sxm, pcie, oam };
-// Numeric precisions a GPU may support; int8 and int4 are TOPS, the rest TFLOPS.
-enum class Precision { fp32, tf32, fp16, bf16, fp8, int8, int4 };
-inline constexpr std::size_t k_precision_count = 7;
+// Numeric precisions a GPU may support; int8 and int4 are TOPS, the rest TFLOPS. nvfp4 and mxfp4
+// are the two 4-bit float block formats (E2M1 values; NVFP4: one FP8 E4M3 scale per 16 values,
+// MXFP4: one E8M0 scale per 32, docs/methodology.md E1).
+enum class Precision { fp32, tf32, fp16, bf16, fp8, int8, int4, nvfp4, mxfp4 };
+inline constexpr std::size_t k_precision_count = 9;
 enum class Term { one_year, three_years };
 enum class Payment { no_upfront, partial_upfront, all_upfront };
 

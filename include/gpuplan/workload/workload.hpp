@@ -29,6 +29,9 @@ enum class Offload { none, optimizer };
 // How a server batches requests (docs/methodology.md E7): continuous (in-flight) batching admits
 // requests every decode step; static batching runs fixed batches to completion.
 enum class Batching { continuous, static_batch };
+// The serving engine (docs/methodology.md E7.3): generic is the model as fitted (gpt-fast and
+// TensorRT-LLM rows); the others scale its prefill and decode times by a published comparison.
+enum class Engine { generic, vllm, sglang, tensorrt_llm, tgi };
 
 [[nodiscard]] std::string_view to_string(Task value);
 [[nodiscard]] std::string_view to_string(Family value);
@@ -39,6 +42,12 @@ enum class Batching { continuous, static_batch };
 [[nodiscard]] std::string_view to_string(Offload value);
 // "continuous" or "static".
 [[nodiscard]] std::string_view to_string(Batching value);
+// "generic", "vllm", "sglang", "tensorrt-llm" or "tgi".
+[[nodiscard]] std::string_view to_string(Engine value);
+// The engine a name states: the names to_string writes and the spellings benchmark tools and runs
+// files use (`trtllm`, `tensorrt_llm`, `trt-llm`, `text-generation-inference`), in any case;
+// nullopt for another engine (a training framework, llama.cpp, ...).
+[[nodiscard]] std::optional<Engine> parse_engine(std::string_view text);
 [[nodiscard]] std::optional<Task> parse_task(std::string_view text);
 [[nodiscard]] std::optional<Family> parse_family(std::string_view text);
 [[nodiscard]] std::optional<Optimizer> parse_optimizer(std::string_view text);
@@ -137,6 +146,7 @@ struct Inference {
     std::optional<double> latency_ms; // target time of a whole request, at `percentile`
     double hours_per_day = 24.0;
     Batching batching = Batching::continuous;
+    Engine engine = Engine::generic;
     std::optional<int> max_batch;       // continuous: most requests in flight; nullopt = default
     std::optional<int> tensor_parallel; // pinned degree; nullopt = searched
     std::optional<double> ttft_ms;      // target time to first token, at `percentile`
