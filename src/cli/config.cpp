@@ -1,6 +1,7 @@
 #include "cli/config.hpp"
 
 #include "cli/common.hpp"
+#include "cli/input_file.hpp"
 #include "detail/yaml_reader.hpp"
 #include "gpuplan/error.hpp"
 #include "gpuplan/fleet/fleet.hpp"

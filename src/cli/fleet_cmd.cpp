@@ -1,5 +1,7 @@
 #include "cli/fleet_cmd.hpp"
 
+#include "cli/catalog_input.hpp"
+#include "cli/input_file.hpp"
 #include "cli/rules_cmd.hpp"
 #include "cli/workload_input.hpp"
 #include "gpuplan/fleet/fleet.hpp"

@@ -1,5 +1,6 @@
 #include "cli/report_cmd.hpp"
 
+#include "cli/catalog_input.hpp"
 #include "gpuplan/error.hpp"
 #include "gpuplan/report/full_report.hpp"
 #include "gpuplan/report/html_report.hpp"

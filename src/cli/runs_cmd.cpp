@@ -1,5 +1,7 @@
 #include "cli/runs_cmd.hpp"
 
+#include "cli/catalog_input.hpp"
+#include "cli/input_file.hpp"
 #include "cli/workload_input.hpp"
 #include "gpuplan/limits.hpp"
 #include "gpuplan/report/runs_view.hpp"

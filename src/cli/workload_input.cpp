@@ -1,5 +1,6 @@
 #include "cli/workload_input.hpp"
 
+#include "cli/input_file.hpp"
 #include "cli/workload_flags.hpp"
 #include "detail/strings.hpp"
 #include "gpuplan/embedded.hpp"
