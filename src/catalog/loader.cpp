@@ -31,14 +31,9 @@ void FileReader::read() {
                            "self_built", "fx", "benchmarks"})) {
         return;
     }
-    if (auto version = root->require("schema_version")) {
-        auto value = version->as_integer(0, 1'000'000);
-        if (value && *value != k_schema_version) {
-            version->error(fmt::format("unsupported schema_version {}; this gpuplan reads "
-                                       "catalog schema_version {}",
-                                       *value, k_schema_version));
-            return;
-        }
+    if (detail::read_schema_version(*root, "catalog", k_schema_version) ==
+        detail::SchemaVersion::unsupported) {
+        return;
     }
     if (auto sources = root->get("sources")) {
         read_sources(*sources);

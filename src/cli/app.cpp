@@ -3,14 +3,19 @@
 #include "cli/catalog_cmd.hpp"
 #include "cli/check_cmd.hpp"
 #include "cli/cli_doc.hpp"
+#include "cli/command_notes.hpp"
 #include "cli/completion_values.hpp"
 #include "cli/config.hpp"
 #include "cli/config_cmd.hpp"
 #include "cli/estimate_cmd.hpp"
+#include "cli/exit_report.hpp"
 #include "cli/feeds_cmd.hpp"
 #include "cli/fleet_cmd.hpp"
+#include "cli/global_options.hpp"
 #include "cli/help_format.hpp"
+#include "cli/logging.hpp"
 #include "cli/output_writer.hpp"
+#include "cli/parse_errors.hpp"
 #include "cli/recommend_cmd.hpp"
 #include "cli/report_cmd.hpp"
 #include "cli/rules_cmd.hpp"
@@ -20,8 +25,6 @@
 #include "detail/strings.hpp"
 #include "gpuplan/error.hpp"
 #include "gpuplan/limits.hpp"
-#include "gpuplan/report/escape.hpp"
-#include "gpuplan/report/text_table.hpp"
 
 #include <CLI/CLI.hpp>
 #include <algorithm>
@@ -30,11 +33,7 @@
 #include <fmt/format.h>
 #include <functional>
 #include <limits>
-#include <mutex>
 #include <optional>
-#include <ostream>
-#include <spdlog/sinks/base_sink.h>
-#include <spdlog/spdlog.h>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -58,48 +57,6 @@ CLI::Validator whole_number(std::int64_t max) {
             },
             "N"};
 }
-
-// Log lines on a stream, flushed each, with control characters from names in them escaped.
-class EscapingSink : public spdlog::sinks::base_sink<std::mutex> {
-public:
-    explicit EscapingSink(std::ostream& out) : m_out(out) {}
-
-protected:
-    void sink_it_(const spdlog::details::log_msg& message) override {
-        spdlog::memory_buf_t formatted;
-        formatter_->format(message, formatted);
-        m_out << report::escape_control(std::string_view(formatted.data(), formatted.size()), true);
-        m_out.flush();
-    }
-    void flush_() override { m_out.flush(); }
-
-private:
-    std::ostream& m_out;
-};
-
-// spdlog's default logger writes to stdout; gpuplan's logs go to the run's error stream.
-void set_up_logging(Io& io, int verbosity) {
-    auto sink = std::make_shared<EscapingSink>(io.err);
-    auto logger = std::make_shared<spdlog::logger>("gpuplan", sink);
-    logger->set_pattern("gpuplan: %l: %v");
-    logger->set_level(verbosity < 0    ? spdlog::level::err
-                      : verbosity == 0 ? spdlog::level::warn
-                      : verbosity == 1 ? spdlog::level::info
-                                       : spdlog::level::debug);
-    spdlog::set_default_logger(logger);
-}
-
-struct Parsed {
-    CommonOptions common;
-    std::string format_text = "table";
-    int verbose_count = 0;
-    bool timestamp = false;
-    bool quiet = false;
-    std::optional<std::string> color; // --color WHEN
-    bool no_color = false;
-    bool reads_settings = true; // false for the generators, which must not depend on the user
-    std::function<Exit(Io&)> action;
-};
 
 void add_common_options(CLI::App& app, Parsed& parsed) {
     CommonOptions& c = parsed.common;
@@ -676,98 +633,6 @@ void add_feed_commands(CLI::App& app, Parsed& parsed) {
     });
 }
 
-// What each command's help ends with, and the man page's EXAMPLES: the global options it honours
-// and two examples (run from the repository, with its example workloads).
-struct CommandNotes {
-    std::string_view path;
-    std::string_view globals;
-    std::array<std::string_view, 2> examples;
-};
-
-constexpr std::string_view k_catalog_globals = "--catalog --no-default-catalog --offline";
-constexpr std::array<CommandNotes, 18> k_command_notes{{
-    {"recommend",
-     "--catalog --no-default-catalog --offline --as-of --currency --format -o --color --wide "
-     "--max-catalog-age --timestamp -v -q",
-     {"recommend examples/llama-7b-lora-finetune.yaml",
-      "recommend --preset llama-70b-inference --format json -o plan.json"}},
-    {"estimate",
-     "--catalog --no-default-catalog --offline --as-of --format -o --color --wide -v -q",
-     {"estimate --preset llama2-7b-pretrain --gpu H100",
-      "estimate examples/llama-7b-lora-finetune.yaml --format json"}},
-    {"tco",
-     "--catalog --no-default-catalog --offline --as-of --currency --format -o --color --wide -v "
-     "-q",
-     {"tco --preset llama-7b-lora --gpu H100 --gpu-count 8",
-      "tco --preset llama-7b-lora --gpu A100-80GB --discount aws=15% --format json"}},
-    {"report",
-     "--catalog --no-default-catalog --offline --as-of --currency --format -o --color "
-     "--timestamp -v -q",
-     {"report --preset resnet50-imagenet -o report.md --chart cost.svg",
-      "report examples/llama-7b-lora-finetune.yaml --objective time"}},
-    {"check",
-     "--catalog --no-default-catalog --offline --currency --format -o --color --max-catalog-age "
-     "--timestamp -v -q",
-     {"check plan.json --max-cost \"300000 USD\"",
-      "check plan.json --compare-to base.json --max-increase 10% --format markdown"}},
-    {"presets", "--format -o --color", {"presets", "presets --format json"}},
-    {"catalog", k_catalog_globals, {"catalog list --gpu H100", "catalog validate my-prices.yaml"}},
-    {"catalog list",
-     "--catalog --no-default-catalog --offline --as-of --currency --format -o --color --wide "
-     "--max-catalog-age -v -q",
-     {"catalog list --gpu A100-80GB", "catalog list --provider aws --format json"}},
-    {"catalog show",
-     "--catalog --no-default-catalog --offline --format -o --color --wide",
-     {"catalog show H100", "catalog show aws"}},
-    {"catalog validate",
-     "--no-default-catalog --format -v -q",
-     {"catalog validate", "catalog validate my-prices.yaml"}},
-    {"catalog audit",
-     "--catalog --no-default-catalog --offline --format -o --color --wide -v -q",
-     {"catalog audit", "catalog audit my-prices.yaml --format json"}},
-    {"catalog import",
-     "--as-of --format -o -v -q",
-     {"catalog import --from skypilot aws/vms.csv -o aws.yaml",
-      "catalog import --undated --as-of 2026-11-01 gcp/vms.csv"}},
-    {"catalog update",
-     "-v -q",
-     {"catalog update", "catalog update --cloud aws --cloud gcp --timeout 10"}},
-    {"catalog diff",
-     "--as-of --format -o --color",
-     {"catalog diff old-prices.yaml new-prices.yaml", "catalog diff catalog/ aws/vms.csv"}},
-    {"rules", "--format -o --color", {"rules show", "rules explain --preset llama-7b-lora"}},
-    {"rules explain",
-     "--catalog --no-default-catalog --offline --currency --format -o --color -v -q",
-     {"rules explain --preset bert-large-finetune-squad",
-      "rules explain --preset llama-7b-lora --fact interruptible=true"}},
-    {"config", "--catalog --currency --color", {"config show", "--color never config show"}},
-    {"config show",
-     "--catalog --currency --color -o",
-     {"config show", "--currency CNY config show"}},
-}};
-
-const CommandNotes* notes_for(std::string_view path) {
-    for (const CommandNotes& notes : k_command_notes) {
-        if (notes.path == path) {
-            return &notes;
-        }
-    }
-    return nullptr;
-}
-
-std::vector<std::string> words_of(std::string_view text) {
-    std::vector<std::string> words;
-    std::size_t start = 0;
-    while (start < text.size()) {
-        const std::size_t end = std::min(text.find(' ', start), text.size());
-        if (end > start) {
-            words.emplace_back(text.substr(start, end - start));
-        }
-        start = end + 1;
-    }
-    return words;
-}
-
 std::string path_of(const CLI::App& command) {
     std::string path;
     for (const CLI::App* at = &command; at->get_parent() != nullptr; at = at->get_parent()) {
@@ -779,16 +644,8 @@ std::string path_of(const CLI::App& command) {
 // The help of every command ends with its global options and two examples.
 void add_footers(CLI::App& command) {
     for (CLI::App* sub : command.get_subcommands([](const CLI::App*) { return true; })) {
-        if (const CommandNotes* notes = notes_for(path_of(*sub))) {
-            std::string footer = "Global options it honours (see 'gpuplan --help'):\n ";
-            for (const std::string& name : words_of(notes->globals)) {
-                footer += " " + name;
-            }
-            footer += "\n\nExamples:\n";
-            for (const std::string_view example : notes->examples) {
-                footer += fmt::format("  gpuplan {}\n", example);
-            }
-            sub->footer(footer);
+        if (std::optional<std::string> footer = help_footer(path_of(*sub))) {
+            sub->footer(*footer);
         }
         add_footers(*sub);
     }
@@ -832,9 +689,9 @@ CommandDoc describe(const CLI::App& command) {
          command.get_subcommands([](const CLI::App* s) { return !s->get_group().empty(); })) {
         doc.subcommands.push_back(describe(*sub));
     }
-    if (const CommandNotes* notes = notes_for(doc.path)) {
-        doc.globals = words_of(notes->globals);
-        doc.examples.assign(notes->examples.begin(), notes->examples.end());
+    if (std::optional<CommandNotes> notes = command_notes(doc.path)) {
+        doc.globals = std::move(notes->globals);
+        doc.examples = std::move(notes->examples);
     }
     return doc;
 }
@@ -927,205 +784,45 @@ void add_commands(CLI::App& app, Parsed& parsed, std::string_view first) {
     add_doc_commands(app, parsed);
 }
 
-// The configuration file and the environment under the flags (config.hpp): fills the defaults
-// the flags left open and records where each setting came from.
-void apply_settings(Parsed& parsed, const Io& io) {
-    CommonOptions& c = parsed.common;
-    const auto home = io.env.find("HOME");
-    Settings s = parsed.reads_settings
-                     ? read_settings(io.config_file, io.env,
-                                     home == io.env.end() ? std::string() : home->second)
-                     : Settings{};
-    if (!c.currency.empty()) {
-        s.currency = {c.currency, "--currency"};
-    }
-    c.currency = s.currency.value;
-    if (parsed.color) {
-        check_color(*parsed.color, "--color");
-        s.color = {*parsed.color, "--color"};
-    } else if (parsed.no_color) {
-        s.color = {"never", "--no-color"};
-    }
-    c.color = s.color.value;
-    if (!c.catalogs.empty()) {
-        s.catalogs.origin =
-            s.catalogs.values.empty() ? "--catalog" : s.catalogs.origin + ", then --catalog";
-        s.catalogs.values.insert(s.catalogs.values.end(), c.catalogs.begin(), c.catalogs.end());
-    }
-    c.catalogs = s.catalogs.values;
-    c.discounts = s.discounts.values;
-    c.discount_rate = s.discount_rate.value;
-    c.accept_soft = s.accept_soft.value == "true";
-    c.solver_seconds = parse_solver_seconds(s.solver_time.value).value_or(0.0);
-    if (!c.calibration.empty()) {
-        s.calibration = {c.calibration, "--calibration"};
-    }
-    c.calibration = s.calibration.value;
-    c.settings = std::move(s);
-}
-
-int report_error(Io& io, Exit code, const std::string& message) {
-    io.err << report::escape_control(shorten_line(message), true) << '\n';
-    io.err.flush();
-    return static_cast<int>(code);
-}
-
-// Help and version text on stdout: exit 0 only when it was written.
-int write_text(Io& io, const std::string& text) {
-    try {
-        write_stream(io.out, text);
-    } catch (const OutputError& e) {
-        return report_error(io, Exit::runtime, e.what());
-    }
-    return static_cast<int>(Exit::ok);
-}
-
 } // namespace
 
 namespace {
 
-// `unknown command 'recomend'; did you mean 'recommend'?` when a word of `args` that is not an
-// option names no subcommand where one is expected and is close to one; nullopt otherwise.
-std::optional<std::string> command_typo(const CLI::App& app, const std::vector<std::string>& args) {
-    const CLI::App* level = &app;
-    std::string path;
-    for (const std::string& arg : args) {
-        if (arg.empty() || arg.front() == '-') {
-            continue;
-        }
-        const std::vector<const CLI::App*> subcommands =
-            level->get_subcommands([](const CLI::App*) { return true; });
-        if (subcommands.empty()) {
-            return std::nullopt;
-        }
-        const auto found =
-            std::find_if(subcommands.begin(), subcommands.end(),
-                         [&](const CLI::App* sub) { return sub->get_name() == arg; });
-        if (found != subcommands.end()) {
-            level = *found;
-            path += arg + " ";
-            continue;
-        }
-        std::vector<std::string_view> names;
-        names.reserve(subcommands.size());
-        for (const CLI::App* sub : subcommands) {
-            names.emplace_back(sub->get_name());
-        }
-        const std::string hint = detail::closest_match(arg, names);
-        if (hint.empty()) {
-            // A word like a path may be an option's value; a plain word is a command.
-            if (arg.find_first_of("./") != std::string::npos) {
-                return std::nullopt;
-            }
-            std::vector<std::string_view> shown; // hidden commands (man, completions) are not
-            for (const CLI::App* sub : subcommands) {
-                if (!sub->get_group().empty()) {
-                    shown.emplace_back(sub->get_name());
-                }
-            }
-            return fmt::format("unknown command '{}{}'; the commands are: {}", path, arg,
-                               fmt::join(shown, ", "));
-        }
-        return fmt::format("unknown command '{}{}'; did you mean '{}{}'?", path, arg, path, hint);
-    }
-    return std::nullopt;
-}
-
-// The options known where `args` selects a subcommand: the global ones and those of each
-// subcommand named on the way down.
-std::vector<const CLI::Option*> known_options(const CLI::App& app,
-                                              const std::vector<std::string>& args) {
-    std::vector<const CLI::Option*> options = app.get_options();
-    const CLI::App* level = &app;
-    for (const std::string& arg : args) {
-        if (arg.empty() || arg.front() == '-') {
-            continue;
-        }
-        const std::vector<const CLI::App*> subcommands =
-            level->get_subcommands([&](const CLI::App* sub) { return sub->get_name() == arg; });
-        if (!subcommands.empty()) {
-            level = subcommands.front();
-            const std::vector<const CLI::Option*> more = level->get_options();
-            options.insert(options.end(), more.begin(), more.end());
-        }
-    }
-    return options;
-}
-
-// `unknown option '--formt'; did you mean '--format'?` for the first word of `args` spelled as
-// an option (--name, --name=value or -x) that no option of the selected command has; nullopt when
-// every such word is known. Words after `--` are operands.
-std::optional<std::string> unknown_flag(const CLI::App& app, const std::vector<std::string>& args) {
-    const std::vector<const CLI::Option*> options = known_options(app, args);
-    std::vector<std::string> names;
-    for (const CLI::Option* option : options) {
+// The command tree as parse_errors.hpp reads it.
+CommandShape shape_of(const CLI::App& command) {
+    CommandShape shape{command.get_name(), !command.get_group().empty(), {}, {}};
+    for (const CLI::Option* option : command.get_options()) {
         for (const std::string& name : option->get_lnames()) {
-            names.push_back("--" + name);
+            shape.option_names.push_back("--" + name);
         }
         for (const std::string& name : option->get_snames()) {
-            names.push_back("-" + name);
+            shape.option_names.push_back("-" + name);
         }
     }
-    const auto is_letter = [](char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); };
-    for (const std::string& arg : args) {
-        if (arg == "--") {
-            break;
-        }
-        const bool long_flag = arg.size() > 2 && arg.starts_with("--") && is_letter(arg[2]);
-        const bool short_flag = arg.size() == 2 && arg[0] == '-' && is_letter(arg[1]);
-        if (!long_flag && !short_flag) {
-            continue;
-        }
-        const std::string name = arg.substr(0, arg.find('='));
-        if (std::find(names.begin(), names.end(), name) != names.end()) {
-            continue;
-        }
-        const std::vector<std::string_view> views(names.begin(), names.end());
-        const std::string hint = detail::closest_match(name, views);
-        return hint.empty() ? fmt::format("unknown option '{}'", name)
-                            : fmt::format("unknown option '{}'; did you mean '{}'?", name, hint);
+    for (const CLI::App* sub : command.get_subcommands([](const CLI::App*) { return true; })) {
+        shape.subcommands.push_back(shape_of(*sub));
     }
-    return std::nullopt;
-}
-
-// `--top: expected a whole number, got 'abc'` for CLI11's `Could not convert: --top = abc`
-// (every option CLI11 converts itself is an integer); nullopt for other messages.
-std::optional<std::string> conversion_message(const CLI::ParseError& e) {
-    const std::string_view text = e.what();
-    constexpr std::string_view prefix = "Could not convert: ";
-    const std::size_t equals = text.find(" = ");
-    if (dynamic_cast<const CLI::ConversionError*>(&e) == nullptr || !text.starts_with(prefix) ||
-        equals == std::string_view::npos) {
-        return std::nullopt;
-    }
-    const std::string_view name = text.substr(prefix.size(), equals - prefix.size());
-    const std::string_view value = text.substr(equals + 3);
-    return fmt::format("{}: expected a whole number, got '{}'", name, value);
+    return shape;
 }
 
 // gpuplan's own wording of a CLI11 parse error, most specific first.
 std::string parse_error_message(const CLI::App& app, const std::vector<std::string>& args,
                                 const CLI::ParseError& e) {
-    if (auto typo = command_typo(app, args)) {
+    const CommandShape shape = shape_of(app);
+    if (auto typo = command_typo(shape, args)) {
         return *typo;
     }
-    if (auto conversion = conversion_message(e)) {
-        return *conversion;
+    if (dynamic_cast<const CLI::ConversionError*>(&e) != nullptr) {
+        if (auto conversion = conversion_message(e.what())) {
+            return *conversion;
+        }
     }
     if (dynamic_cast<const CLI::ExtrasError*>(&e) != nullptr) {
-        if (auto flag = unknown_flag(app, args)) {
+        if (auto flag = unknown_flag(shape, args)) {
             return *flag;
         }
     }
     return e.what();
-}
-
-// The width text and tables are fitted to: 0 with --wide, else the terminal's (at least
-// report::k_min_terminal_width).
-std::size_t output_width(bool wide, const Io& io) {
-    return wide ? 0
-                : std::max(io.columns == 0 ? report::k_terminal_width : io.columns,
-                           report::k_min_terminal_width);
 }
 
 // Parses `args` into what `app` binds; the exit code when the run ends there (help, version or
@@ -1150,60 +847,6 @@ std::optional<int> parse_command_line(CLI::App& app, const std::vector<std::stri
                                 "\nRun 'gpuplan --help' for usage.");
     }
     return std::nullopt;
-}
-
-// The common options that follow from the flags and the run's terminal: verbosity, cache
-// directory, output width and the timestamp.
-void resolve_common(Parsed& parsed, const Io& io) {
-    parsed.common.verbosity = parsed.quiet ? -1 : parsed.verbose_count;
-    parsed.common.cache_dir = io.cache_dir;
-    parsed.common.width = output_width(parsed.common.wide, io);
-    if (parsed.timestamp) {
-        parsed.common.generated_at = utc_timestamp();
-    }
-}
-
-// --format (html only for the commands that write it, as markdown turned into a page) and
-// --currency checked and set. Throws UsageError.
-void resolve_output(Parsed& parsed, const CLI::App& app) {
-    if (parsed.format_text == "html") {
-        const std::string command =
-            app.get_subcommands().empty() ? "" : app.get_subcommands().front()->get_name();
-        if (command != "report" && command != "fleet") {
-            throw UsageError("--format html: only 'gpuplan report' and 'gpuplan fleet' "
-                             "write HTML");
-        }
-        parsed.common.html = true;
-        parsed.format_text = "markdown";
-    }
-    auto format = report::parse_format(parsed.format_text);
-    if (!format) {
-        throw UsageError("--format: expected table, json or markdown, got '" + parsed.format_text +
-                         "'");
-    }
-    parsed.common.format = *format;
-    if (!parsed.common.currency.empty() && !is_currency_code(parsed.common.currency)) {
-        throw UsageError("--currency: expected an ISO 4217 code such as USD or CNY, got '" +
-                         parsed.common.currency + "'");
-    }
-}
-
-// Every diagnostic of `e` up to the limit, then how many more there were.
-int report_diagnostics(Io& io, const InputError& e) {
-    // A DiagnosticSink's list ends with its own count of the rest; a longer list is cut here.
-    const std::size_t count = e.diagnostics().size();
-    const std::size_t shown =
-        count > limits::k_max_diagnostics + 1 ? limits::k_max_diagnostics : count;
-    for (std::size_t i = 0; i < shown; ++i) {
-        io.err << report::escape_control(shorten_line(format_diagnostic(e.diagnostics()[i])))
-               << '\n';
-    }
-    if (const std::size_t more = count - shown; more > 0) {
-        io.err << fmt::format("gpuplan: error: {} more problem{} not shown\n", more,
-                              more == 1 ? "" : "s");
-    }
-    io.err.flush();
-    return static_cast<int>(Exit::invalid_input);
 }
 
 } // namespace
@@ -1238,7 +881,9 @@ int run(const std::vector<std::string>& args_given, Io& io) {
     set_up_logging(io, parsed.common.verbosity);
     try {
         apply_settings(parsed, io);
-        resolve_output(parsed, app);
+        resolve_output(parsed, app.get_subcommands().empty()
+                                   ? std::string_view()
+                                   : std::string_view(app.get_subcommands().front()->get_name()));
         if (!parsed.action) {
             throw UsageError("no command given; run 'gpuplan --help'");
         }

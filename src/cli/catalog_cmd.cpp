@@ -1,5 +1,6 @@
 #include "cli/catalog_cmd.hpp"
 
+#include "cli/catalog_input.hpp"
 #include "gpuplan/catalog/audit.hpp"
 #include "gpuplan/embedded.hpp"
 #include "gpuplan/error.hpp"

@@ -1,5 +1,7 @@
 #include "cli/check_cmd.hpp"
 
+#include "cli/catalog_input.hpp"
+#include "cli/input_file.hpp"
 #include "cli/recommend_cmd.hpp"
 #include "detail/strings.hpp"
 #include "gpuplan/error.hpp"

@@ -98,85 +98,6 @@ struct CommonOptions {
 // `gpuplan ARGS`, each argument quoted for a POSIX shell where it needs it.
 [[nodiscard]] std::string shell_command(std::span<const std::string> args);
 
-// The largest input file any command reads (docs/limits.md); YAML documents have a lower limit.
-inline constexpr std::size_t k_max_input_bytes = limits::k_max_input_bytes;
-
-// Reads a whole file, or standard input for `-`; throws RuntimeError naming the file and the
-// reason (also for anything but a regular file: a FIFO, device or socket is refused without
-// waiting for it), and InputError when it is larger than `max_bytes` (at most
-// k_max_input_bytes; checked before reading, and while reading standard input, so an endless
-// stdin stops at the limit of the kind of input it is).
-[[nodiscard]] TextFile read_text_file(const std::string& path,
-                                      std::size_t max_bytes = k_max_input_bytes);
-
-// An input file opened by open_input: a regular file, its size and modification time.
-struct InputFd {
-    explicit InputFd(int descriptor) : fd(descriptor) {}
-    InputFd(InputFd&& other) noexcept
-        : fd(std::exchange(other.fd, -1)), size(other.size), modified(other.modified) {}
-    InputFd& operator=(InputFd&&) = delete;
-    InputFd(const InputFd&) = delete;
-    InputFd& operator=(const InputFd&) = delete;
-    ~InputFd();
-    int fd = -1;
-    std::size_t size = 0;
-    std::time_t modified = 0;
-};
-
-// What a file that is not a regular file is, from its st_mode: `a FIFO`, `a character device`.
-[[nodiscard]] std::string describe_file_type(unsigned mode);
-
-// Opens `path` non-blocking and checks it as read_text_file does; throws like it.
-[[nodiscard]] InputFd open_input(const std::string& path);
-
-// Reads up to `capacity` bytes of `input` into `buffer`; returns how many. Throws RuntimeError.
-[[nodiscard]] std::size_t read_input(const InputFd& input, char* buffer, std::size_t capacity,
-                                     const std::string& path);
-
-// Expands catalog paths: a file as is, a folder as its *.yaml and *.yml files (recursively,
-// sorted, without presets/ and decision_tree.yaml). Throws RuntimeError for an unreadable path
-// and UsageError for a folder without catalog files.
-[[nodiscard]] std::vector<TextFile> read_catalog_paths(const std::vector<std::string>& paths);
-
-// True for a path read as a price feed (a `.csv` file) rather than catalog YAML.
-[[nodiscard]] bool is_feed_path(const std::string& path);
-
-// Reads CSV feed files with their modification dates (UTC). Throws RuntimeError.
-[[nodiscard]] std::vector<feeds::FeedFile> read_feed_files(const std::vector<std::string>& paths);
-
-// --as-of as a date; nullopt when not given. Throws UsageError when malformed.
-[[nodiscard]] std::optional<Date> as_of_option(const CommonOptions& options);
-
-// The flags a feed's messages name its settings by.
-inline constexpr std::string_view k_provider_flag = "--provider";
-inline constexpr std::string_view k_as_of_flag = "--as-of";
-
-// Feed options whose messages name the settings by their flags (--provider, --as-of).
-[[nodiscard]] feeds::FeedOptions flag_named_feed_options();
-
-// flag_named_feed_options() with `as_of` from --as-of.
-[[nodiscard]] feeds::FeedOptions feed_options(const CommonOptions& options);
-
-// Reads feeds against `base` (GPU names resolve in `base`, then in the embedded catalog) and logs
-// what was left out: unknown accelerator names as warnings, row counts and dates as info.
-[[nodiscard]] feeds::FeedRead read_feeds(const std::vector<feeds::FeedFile>& files,
-                                         const feeds::FeedOptions& options,
-                                         const catalog::Catalog& base);
-
-// Logs what read_feeds logs about a read.
-void log_feed_read(const feeds::FeedRead& read);
-
-// The embedded catalog (unless --no-default-catalog) with the price cache (unless --offline or
-// no cache folder; recorded in `cache` when given) and the --catalog overlays applied, in that
-// order. Throws InputError for invalid overlays and UsageError when no catalog is left.
-[[nodiscard]] catalog::Catalog load_catalog(const CommonOptions& options,
-                                            std::optional<recommend::PriceCache>* cache = nullptr);
-
-// Applies options.catalogs to `catalog` in order: runs of YAML files as overlays, each CSV file
-// as a price feed. Throws InputError, RuntimeError or UsageError.
-[[nodiscard]] catalog::Catalog apply_catalog_paths(catalog::Catalog catalog,
-                                                   const CommonOptions& options);
-
 // Writes `text` to stdout (checked: OutputError when it fails), or to options.output, together
 // with the files in `also`, all or nothing through write_files (cli/output_writer.hpp), so a
 // failed run never leaves a half-written file.
@@ -187,11 +108,6 @@ void write_output(const CommonOptions& options, const std::string& raw, Io& io,
 [[nodiscard]] Date today(const Io& io);
 // The date of a `--today YYYY-MM-DD` option, else today(io). Throws UsageError when malformed.
 [[nodiscard]] Date today(const Io& io, const std::optional<std::string>& option);
-
-// The providers with prices older than --max-catalog-age (empty without the option), each
-// logged as a warning. Throws UsageError for a malformed duration.
-std::vector<catalog::StalePrices> check_catalog_age(const catalog::Catalog& catalog,
-                                                    const CommonOptions& options, const Io& io);
 
 // Logs how long a phase took (`time: parse 81.2 ms`) at debug level (-vv) when it ends; bench/run
 // reads these lines for its breakdown.

@@ -1,6 +1,7 @@
 #include "cli/config.hpp"
 
 #include "cli/common.hpp"
+#include "cli/input_file.hpp"
 #include "detail/yaml_reader.hpp"
 #include "gpuplan/error.hpp"
 #include "gpuplan/fleet/fleet.hpp"
@@ -126,17 +127,8 @@ void read_file(const std::string& path, const std::string& home, Settings& setti
     if (root &&
         root->expect_map({"schema_version", "currency", "catalogs", "discounts", "discount_rate",
                           "color", "accept_soft", "solver_time", "calibration"})) {
-        bool version_ok = false;
-        if (auto version = root->require("schema_version")) {
-            const auto value = version->as_integer(0, 1'000'000);
-            version_ok = value == k_config_schema_version;
-            if (value && !version_ok) {
-                version->error(fmt::format("unsupported schema_version {}; this gpuplan reads "
-                                           "configuration schema_version {}",
-                                           *value, k_config_schema_version));
-            }
-        }
-        if (version_ok) {
+        if (detail::read_schema_version(*root, "configuration", k_config_schema_version) ==
+            detail::SchemaVersion::supported) {
             read_scalar(*root, "currency", settings.currency, path, currency_choice,
                         "an ISO 4217 code such as USD or CNY");
             read_scalar(*root, "discount_rate", settings.discount_rate, path, is_rate,

@@ -1,5 +1,6 @@
 #include "cli/estimate_cmd.hpp"
 
+#include "cli/catalog_input.hpp"
 #include "gpuplan/estimate/estimate.hpp"
 #include "gpuplan/report/estimate_view.hpp"
 #include "gpuplan/report/presets_view.hpp"

@@ -1,5 +1,6 @@
 #include "cli/feeds_cmd.hpp"
 
+#include "cli/catalog_input.hpp"
 #include "gpuplan/catalog/diff.hpp"
 #include "gpuplan/catalog/writer.hpp"
 #include "gpuplan/embedded.hpp"

@@ -1,36 +1,18 @@
 #include "cli/fleet_cmd.hpp"
 
+#include "cli/catalog_input.hpp"
+#include "cli/input_file.hpp"
 #include "cli/rules_cmd.hpp"
+#include "cli/workload_input.hpp"
 #include "gpuplan/fleet/fleet.hpp"
 #include "gpuplan/fleet/portfolio.hpp"
 #include "gpuplan/limits.hpp"
 #include "gpuplan/report/fleet_view.hpp"
 
 #include <chrono>
-#include <filesystem>
 #include <spdlog/spdlog.h>
 
 namespace gpuplan::cli {
-
-namespace {
-
-// Workload files named by the portfolio, relative to the portfolio's folder.
-fleet::FileLoader loader_for(const std::string& portfolio) {
-    const std::filesystem::path folder =
-        portfolio == "-" ? std::filesystem::path() : std::filesystem::path(portfolio).parent_path();
-    return [folder](const std::string& path, std::string& why) -> std::optional<TextFile> {
-        const std::filesystem::path p(path);
-        const std::string resolved = p.is_absolute() ? path : (folder / p).string();
-        try {
-            return read_text_file(resolved, limits::k_max_workload_bytes);
-        } catch (const std::exception& error) {
-            why = error.what();
-        }
-        return std::nullopt;
-    };
-}
-
-} // namespace
 
 Exit run_fleet(const CommonOptions& common, const FleetOptions& options, Io& io) {
     const catalog::Catalog catalog = load_catalog(common);
@@ -38,7 +20,7 @@ Exit run_fleet(const CommonOptions& common, const FleetOptions& options, Io& io)
     fleet::Portfolio portfolio = timed("parse", [&] {
         return fleet::read_portfolio(
             read_text_file(options.portfolio, limits::k_max_workload_bytes),
-            loader_for(options.portfolio), known);
+            relative_file_loader(options.portfolio), known);
     });
     if (!common.calibration.empty()) {
         const workload::Calibration calibration = load_calibration(common);

@@ -1,7 +1,8 @@
 // Reading input files so that no path can hang or flood a run: every path other than `-` is
 // opened non-blocking and must be a regular file no larger than k_max_input_bytes.
 
-#include "cli/common.hpp"
+#include "cli/input_file.hpp"
+
 #include "gpuplan/error.hpp"
 
 #include <cerrno>

@@ -1,6 +1,7 @@
 #include "cli/output_writer.hpp"
 
 #include "cli/common.hpp"
+#include "cli/input_file.hpp"
 
 #include <array>
 #include <atomic>

@@ -1,6 +1,7 @@
 #include "cli/price_cache.hpp"
 
 #include "cli/common.hpp"
+#include "cli/input_file.hpp"
 #include "codecs/bundle.hpp"
 #include "gpuplan/catalog/loader.hpp"
 #include "gpuplan/error.hpp"

@@ -1,5 +1,6 @@
 #include "cli/recommend_cmd.hpp"
 
+#include "cli/catalog_input.hpp"
 #include "cli/rules_cmd.hpp"
 #include "detail/strings.hpp"
 #include "gpuplan/error.hpp"

@@ -1,5 +1,6 @@
 #include "cli/report_cmd.hpp"
 
+#include "cli/catalog_input.hpp"
 #include "gpuplan/curve/curve.hpp"
 #include "gpuplan/error.hpp"
 #include "gpuplan/report/full_report.hpp"

@@ -1,5 +1,7 @@
 #include "cli/rules_cmd.hpp"
 
+#include "cli/catalog_input.hpp"
+#include "cli/input_file.hpp"
 #include "detail/strings.hpp"
 #include "gpuplan/decide/decide.hpp"
 #include "gpuplan/embedded.hpp"

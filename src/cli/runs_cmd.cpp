@@ -1,5 +1,8 @@
 #include "cli/runs_cmd.hpp"
 
+#include "cli/catalog_input.hpp"
+#include "cli/input_file.hpp"
+#include "cli/workload_input.hpp"
 #include "gpuplan/limits.hpp"
 #include "gpuplan/report/runs_view.hpp"
 #include "gpuplan/runs/calibrate.hpp"
@@ -15,22 +18,6 @@ namespace gpuplan::cli {
 
 namespace {
 
-// Workload files named by a run, relative to the runs file's folder.
-runs::FileLoader loader_for(const std::string& runs_file) {
-    const std::filesystem::path folder =
-        runs_file == "-" ? std::filesystem::path() : std::filesystem::path(runs_file).parent_path();
-    return [folder](const std::string& path, std::string& why) -> std::optional<TextFile> {
-        const std::filesystem::path p(path);
-        const std::string resolved = p.is_absolute() ? path : (folder / p).string();
-        try {
-            return read_text_file(resolved, limits::k_max_workload_bytes);
-        } catch (const std::exception& error) {
-            why = error.what();
-        }
-        return std::nullopt;
-    };
-}
-
 std::vector<std::string> gpu_names(const catalog::Catalog& catalog) {
     std::vector<std::string> names;
     for (const catalog::Gpu& gpu : catalog.gpus) {
@@ -41,8 +28,8 @@ std::vector<std::string> gpu_names(const catalog::Catalog& catalog) {
 }
 
 runs::RunsFile read_runs_file(const std::string& path, const catalog::Catalog& catalog) {
-    return runs::read_runs(read_text_file(path, limits::k_max_workload_bytes), loader_for(path),
-                           gpu_names(catalog));
+    return runs::read_runs(read_text_file(path, limits::k_max_workload_bytes),
+                           relative_file_loader(path), gpu_names(catalog));
 }
 
 } // namespace

@@ -1,9 +1,11 @@
 #include "cli/update_cmd.hpp"
 
+#include "cli/catalog_input.hpp"
 #include "cli/common.hpp"
 #include "cli/feed_dates.hpp"
 #include "cli/feeds_cmd.hpp"
 #include "cli/http.hpp"
+#include "cli/input_file.hpp"
 #include "cli/price_cache.hpp"
 #include "gpuplan/embedded.hpp"
 #include "gpuplan/error.hpp"

@@ -1,5 +1,6 @@
 #include "cli/workload_input.hpp"
 
+#include "cli/input_file.hpp"
 #include "cli/workload_flags.hpp"
 #include "detail/strings.hpp"
 #include "gpuplan/embedded.hpp"
@@ -7,6 +8,7 @@
 #include "gpuplan/limits.hpp"
 
 #include <algorithm>
+#include <filesystem>
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
@@ -18,6 +20,22 @@ constexpr std::string_view k_preset_prefix = "presets/";
 constexpr std::string_view k_preset_suffix = ".yaml";
 
 } // namespace
+
+workload::FileLoader relative_file_loader(const std::string& naming_file) {
+    const std::filesystem::path folder = naming_file == "-"
+                                             ? std::filesystem::path()
+                                             : std::filesystem::path(naming_file).parent_path();
+    return [folder](const std::string& path, std::string& why) -> std::optional<TextFile> {
+        const std::filesystem::path p(path);
+        const std::string resolved = p.is_absolute() ? path : (folder / p).string();
+        try {
+            return read_text_file(resolved, limits::k_max_workload_bytes);
+        } catch (const std::exception& error) {
+            why = error.what();
+        }
+        return std::nullopt;
+    };
+}
 
 std::vector<std::string> preset_names() {
     std::vector<std::string> names;

@@ -16,6 +16,11 @@ struct WorkloadInput {
     workload::WorkloadOverrides overrides;
 };
 
+// Reads the workload files another file names (a portfolio's entries, a runs file's runs), a
+// relative path taken from the folder of `naming_file` ("-", standard input: the working
+// folder): the file, or nullopt with `why` set when it cannot be read.
+[[nodiscard]] workload::FileLoader relative_file_loader(const std::string& naming_file);
+
 // Names of the bundled presets, sorted.
 [[nodiscard]] std::vector<std::string> preset_names();
 

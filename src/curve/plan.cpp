@@ -1,10 +1,9 @@
 #include "curve/demand.hpp"
 #include "gpuplan/units.hpp"
+#include "mip/program.hpp"
 
 #include <algorithm>
 #include <cmath>
-#include <glpk.h>
-#include <memory>
 
 namespace gpuplan::curve {
 
@@ -22,76 +21,10 @@ constexpr double k_tolerance = 1e-9;
 constexpr double k_seconds_per_minute = 60.0;
 constexpr auto k_week = static_cast<std::size_t>(workload::k_hours_per_week);
 
-struct GlpDelete {
-    void operator()(glp_prob* p) const { glp_delete_prob(p); }
-};
-
 // The program: committed replicas per (type, offer), integers; hourly replicas per (type, offer,
 // year, hour), continuous. Each hour's replicas of every type cover its load:
 // sum over types of replicas / needed >= 1.
-class Program {
-public:
-    Program() : m_prob(glp_create_prob()) { glp_set_obj_dir(m_prob.get(), GLP_MIN); }
-
-    int column(double upper, double cost, bool integer) {
-        const int col = glp_add_cols(m_prob.get(), 1);
-        if (upper >= 0.0) {
-            glp_set_col_bnds(m_prob.get(), col, upper > 0.0 ? GLP_DB : GLP_FX, 0.0, upper);
-        } else {
-            glp_set_col_bnds(m_prob.get(), col, GLP_LO, 0.0, 0.0);
-        }
-        glp_set_obj_coef(m_prob.get(), col, cost);
-        glp_set_col_kind(m_prob.get(), col, integer ? GLP_IV : GLP_CV);
-        return col;
-    }
-    void at_least_one(const std::vector<std::pair<int, double>>& terms) {
-        const int r = glp_add_rows(m_prob.get(), 1);
-        glp_set_row_bnds(m_prob.get(), r, GLP_LO, 1.0, 0.0);
-        for (const auto& [col, coef] : terms) {
-            m_ia.push_back(r);
-            m_ja.push_back(col);
-            m_ar.push_back(coef);
-        }
-    }
-    bool solve(double max_seconds) {
-        glp_load_matrix(m_prob.get(), static_cast<int>(m_ia.size()) - 1, m_ia.data(), m_ja.data(),
-                        m_ar.data());
-        glp_iocp parm;
-        glp_init_iocp(&parm);
-        parm.presolve = GLP_ON;
-        parm.msg_lev = GLP_MSG_OFF;
-        parm.tm_lim = std::max(1, static_cast<int>(max_seconds * 1000.0));
-        int selected = 0;
-        parm.cb_info = &selected;
-        parm.cb_func = [](glp_tree* tree, void* info) {
-            if (glp_ios_reason(tree) == GLP_ISELECT && ++*static_cast<int*>(info) > k_max_nodes) {
-                glp_ios_terminate(tree);
-            }
-        };
-        const int status = glp_intopt(m_prob.get(), &parm);
-        m_status = status == 0 || status == GLP_ESTOP || status == GLP_ETMLIM
-                       ? glp_mip_status(m_prob.get())
-                       : GLP_UNDEF;
-        m_optimal = status == 0 && m_status == GLP_OPT;
-        return m_status == GLP_OPT || m_status == GLP_FEAS;
-    }
-    [[nodiscard]] bool optimal() const { return m_optimal; }
-    [[nodiscard]] double value(int col) const { return glp_mip_col_val(m_prob.get(), col); }
-    [[nodiscard]] std::size_t columns() const {
-        return static_cast<std::size_t>(glp_get_num_cols(m_prob.get()));
-    }
-    [[nodiscard]] std::size_t rows() const {
-        return static_cast<std::size_t>(glp_get_num_rows(m_prob.get()));
-    }
-
-private:
-    std::unique_ptr<glp_prob, GlpDelete> m_prob;
-    std::vector<int> m_ia{0};
-    std::vector<int> m_ja{0};
-    std::vector<double> m_ar{0.0};
-    int m_status = GLP_UNDEF;
-    bool m_optimal = false;
-};
+using mip::Program;
 
 int peak_need(const TypeDemand& type) {
     int peak = 0;
@@ -125,7 +58,8 @@ Columns add_columns(Program& program, const std::vector<TypeDemand>& types, cons
             // One column per offer in whole nodes, each holding replicas_per_node replicas.
             const int k = offer.replicas_per_node;
             const int most_nodes = (peak_need(type) + k - 1) / k;
-            committed.push_back(program.column(most_nodes, offer.npv_per_gpu * gpr * k, true));
+            committed.push_back(
+                program.column(0.0, most_nodes, offer.npv_per_gpu * gpr * k, mip::Kind::integer));
         }
         std::vector<std::vector<int>>& hourly = cols.hourly.emplace_back();
         for (const Offer& offer : type.hourly) {
@@ -133,7 +67,7 @@ Columns add_columns(Program& program, const std::vector<TypeDemand>& types, cons
             col.reserve(years.npv_share.size() * k_week);
             for (const double share : years.npv_share) {
                 for (std::size_t h = 0; h < k_week; ++h) {
-                    col.push_back(program.column(-1.0, offer.npv_per_gpu * gpr * share, false));
+                    col.push_back(program.free_column(offer.npv_per_gpu * gpr * share));
                 }
             }
         }
@@ -159,7 +93,7 @@ void add_cover_row(Program& program, const std::vector<TypeDemand>& types, const
         }
     }
     if (!terms.empty()) {
-        program.at_least_one(terms);
+        program.at_least(terms, 1.0);
     }
 }
 
@@ -174,7 +108,8 @@ Chosen choose(const std::vector<TypeDemand>& types, const Years& years, double m
     Chosen chosen;
     chosen.columns = program.columns();
     chosen.rows = program.rows();
-    const bool solved = program.rows() > 0 && program.solve(max_seconds);
+    const bool solved =
+        program.rows() > 0 && program.solve(k_max_nodes, static_cast<int>(max_seconds * 1000.0));
     chosen.optimal = program.rows() == 0 || program.optimal();
     for (std::size_t g = 0; g < cols.committed.size(); ++g) {
         std::vector<int> replicas; // whole nodes times the replicas each holds

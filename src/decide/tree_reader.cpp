@@ -92,14 +92,9 @@ private:
         if (!root->expect_map({"schema_version", "description", "sources", "root", "nodes"})) {
             return;
         }
-        if (auto version = root->require("schema_version")) {
-            auto value = version->as_integer(0, 1'000'000);
-            if (value && *value != k_schema_version) {
-                version->error(fmt::format("unsupported schema_version {}; this gpuplan reads "
-                                           "decision tree schema_version {}",
-                                           *value, k_schema_version));
-                return;
-            }
+        if (detail::read_schema_version(*root, "decision tree", k_schema_version) ==
+            detail::SchemaVersion::unsupported) {
+            return;
         }
         if (auto description = root->get("description")) {
             (void)description->as_string();

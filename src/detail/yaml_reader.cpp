@@ -526,6 +526,41 @@ std::optional<double> YamlNode::number_at(std::string_view key, bool required,
     return child->as_number(range);
 }
 
+namespace {
+
+// read_schema_version's walk; `supported` words the versions read ("1", "1 to 2").
+SchemaVersion check_schema_version(const YamlNode& root, std::string_view kind, std::int64_t min,
+                                   std::int64_t max, std::string_view supported) {
+    constexpr std::int64_t k_max_version = 1'000'000;
+    auto version = root.require("schema_version");
+    if (!version) {
+        return SchemaVersion::absent;
+    }
+    auto value = version->as_integer(0, k_max_version);
+    if (!value) {
+        return SchemaVersion::malformed;
+    }
+    if (*value < min || *value > max) {
+        version->error(fmt::format("unsupported schema_version {}; this gpuplan reads {} "
+                                   "schema_version {}",
+                                   *value, kind, supported));
+        return SchemaVersion::unsupported;
+    }
+    return SchemaVersion::supported;
+}
+
+} // namespace
+
+SchemaVersion read_schema_version(const YamlNode& root, std::string_view kind, std::int64_t min,
+                                  std::int64_t max) {
+    return check_schema_version(root, kind, min, max, fmt::format("{} to {}", min, max));
+}
+
+SchemaVersion read_schema_version(const YamlNode& root, std::string_view kind,
+                                  std::int64_t version) {
+    return check_schema_version(root, kind, version, version, fmt::format("{}", version));
+}
+
 std::optional<YamlNode> parse_yaml_document(std::string_view text, YamlContext& context) {
     auto fail = [&](std::uint32_t line, std::uint32_t column, std::string message) {
         if (context.sink != nullptr) {

@@ -125,6 +125,23 @@ private:
     std::pair<std::uint32_t, std::uint32_t> m_fallback_mark{0, 0};
 };
 
+// What read_schema_version found under a document's `schema_version` key.
+enum class SchemaVersion {
+    absent,      // no such key (reported as a missing required key)
+    malformed,   // not an integer in range (reported)
+    unsupported, // an integer outside the supported range (reported)
+    supported,
+};
+
+// Reads `schema_version` from the document's root mapping and reports, at its place, a missing
+// key, a value that is not an integer, or one outside [min, max]: "unsupported schema_version 7;
+// this gpuplan reads KIND schema_version MIN to MAX".
+[[nodiscard]] SchemaVersion read_schema_version(const YamlNode& root, std::string_view kind,
+                                                std::int64_t min, std::int64_t max);
+// The same for a format with one version: "... this gpuplan reads KIND schema_version VERSION".
+[[nodiscard]] SchemaVersion read_schema_version(const YamlNode& root, std::string_view kind,
+                                                std::int64_t version);
+
 // Parses `text` as one YAML document. Reports a syntax error, an over-size document or
 // excessive nesting as a diagnostic and returns nullopt; never throws.
 [[nodiscard]] std::optional<YamlNode> parse_yaml_document(std::string_view text,

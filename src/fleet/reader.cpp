@@ -118,25 +118,11 @@ std::optional<Entry> read_entry(const YamlNode& node, const FileLoader& load, in
     return entry;
 }
 
-bool read_version(const YamlNode& root) {
-    auto version = root.require("schema_version");
-    if (!version) {
-        return false;
-    }
-    auto value = version->as_integer(0, 1'000'000);
-    if (value && (*value < k_min_schema_version || *value > k_max_schema_version)) {
-        version->error(fmt::format("unsupported schema_version {}; this gpuplan reads portfolio "
-                                   "schema_version {} to {}",
-                                   *value, k_min_schema_version, k_max_schema_version));
-        return false;
-    }
-    return value.has_value();
-}
-
 void read_root(const YamlNode& root, Portfolio& portfolio, const FileLoader& load,
                std::span<const std::string> currencies) {
     if (!root.expect_map({"schema_version", "name", "horizon_months", "finance", "workloads"}) ||
-        !read_version(root)) {
+        detail::read_schema_version(root, "portfolio", k_min_schema_version,
+                                    k_max_schema_version) != detail::SchemaVersion::supported) {
         return;
     }
     if (auto name = root.string_at("name", false)) {

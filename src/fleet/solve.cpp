@@ -1,9 +1,9 @@
 #include "gpuplan/fleet/model.hpp"
 #include "gpuplan/units.hpp"
+#include "mip/program.hpp"
 
 #include <algorithm>
 #include <cmath>
-#include <glpk.h>
 #include <limits>
 #include <map>
 #include <memory>
@@ -13,6 +13,8 @@
 namespace gpuplan::fleet {
 
 namespace {
+
+using mip::Program;
 
 constexpr double k_month_hours = k_hours_per_month;
 
@@ -93,118 +95,6 @@ double uncovered_rate(const Pool& pool, bool interruptible) {
                : pool.on_demand_per_gpu_hour;
 }
 
-// Bounds at or below minus this are GLPK's "none yet" (-DBL_MAX).
-constexpr double k_no_bound = 1e300;
-
-struct GlpDelete {
-    void operator()(glp_prob* p) const { glp_delete_prob(p); }
-};
-
-// The program as GLPK takes it, built column by column and row by row.
-class Program {
-public:
-    Program() : m_prob(glp_create_prob()) { glp_set_obj_dir(m_prob.get(), GLP_MIN); }
-
-    int column(double lower, double upper, double cost, int kind) {
-        const int col = glp_add_cols(m_prob.get(), 1);
-        glp_set_col_bnds(m_prob.get(), col, lower == upper ? GLP_FX : GLP_DB, lower, upper);
-        glp_set_obj_coef(m_prob.get(), col, cost);
-        glp_set_col_kind(m_prob.get(), col, kind);
-        if (kind != GLP_CV) {
-            ++m_integers;
-        }
-        return col;
-    }
-    int free_column(double cost) {
-        const int col = glp_add_cols(m_prob.get(), 1);
-        glp_set_col_bnds(m_prob.get(), col, GLP_LO, 0.0, 0.0);
-        glp_set_obj_coef(m_prob.get(), col, cost);
-        return col;
-    }
-    // A row sum(coef x) in [lower, upper] (type GLP_FX, GLP_UP or GLP_LO).
-    void row(const std::vector<std::pair<int, double>>& terms, int type, double lower,
-             double upper) {
-        const int r = glp_add_rows(m_prob.get(), 1);
-        glp_set_row_bnds(m_prob.get(), r, type, lower, upper);
-        for (const auto& [col, coef] : terms) {
-            m_ia.push_back(r);
-            m_ja.push_back(col);
-            m_ar.push_back(coef);
-        }
-    }
-    void set_constant(double value) { glp_set_obj_coef(m_prob.get(), 0, value); }
-
-    // Solves within `max_nodes` subproblems and `time_limit_ms` of GLPK's wall time (then the
-    // best solution found, not proven optimal); false when GLPK finds no integer solution.
-    bool solve(long max_nodes, int time_limit_ms) {
-        glp_load_matrix(m_prob.get(), static_cast<int>(m_ia.size()) - 1, m_ia.data(), m_ja.data(),
-                        m_ar.data());
-        glp_iocp parm;
-        glp_init_iocp(&parm);
-        parm.presolve = GLP_ON;
-        parm.msg_lev = GLP_MSG_OFF;
-        parm.tm_lim = std::max(1, time_limit_ms);
-        Search search{0, max_nodes, std::nullopt};
-        parm.cb_info = &search;
-        parm.cb_func = [](glp_tree* tree, void* info) {
-            auto& s = *static_cast<Search*>(info);
-            // Every open subproblem's bound is at least the best one's, and a subproblem's
-            // children never bound lower than it: the last bound seen stays a proven bound. A
-            // subproblem whose LP is not solved yet bounds nothing (-DBL_MAX).
-            if (const int best = glp_ios_best_node(tree); best != 0) {
-                const double bound = glp_ios_node_bound(tree, best);
-                if (bound > -k_no_bound) {
-                    s.bound = bound;
-                }
-            }
-            // Counting subproblems, not seconds, keeps the answer the same on every machine
-            // while the time limit is not reached.
-            if (glp_ios_reason(tree) == GLP_ISELECT && ++s.selected > s.limit) {
-                glp_ios_terminate(tree);
-            }
-        };
-        const int status = glp_intopt(m_prob.get(), &parm);
-        const bool stopped = status == GLP_ESTOP || status == GLP_ETMLIM;
-        m_status = status == 0 || stopped ? glp_mip_status(m_prob.get()) : GLP_UNDEF;
-        if (stopped && m_status == GLP_OPT) {
-            m_status = GLP_FEAS; // GLPK stopped before proving it
-        }
-        m_bound = m_status == GLP_OPT ? std::optional<double>(objective()) : search.bound;
-        if (m_bound && m_status == GLP_FEAS) {
-            m_bound = std::min(*m_bound, objective());
-        }
-        return m_status == GLP_OPT || m_status == GLP_FEAS;
-    }
-    [[nodiscard]] bool optimal() const { return m_status == GLP_OPT; }
-    [[nodiscard]] double value(int col) const { return glp_mip_col_val(m_prob.get(), col); }
-    [[nodiscard]] double objective() const { return glp_mip_obj_val(m_prob.get()); }
-    [[nodiscard]] std::optional<double> bound() const { return m_bound; }
-    [[nodiscard]] std::size_t columns() const {
-        return static_cast<std::size_t>(glp_get_num_cols(m_prob.get()));
-    }
-    [[nodiscard]] std::size_t rows() const {
-        return static_cast<std::size_t>(glp_get_num_rows(m_prob.get()));
-    }
-    [[nodiscard]] std::size_t integers() const { return m_integers; }
-
-private:
-    std::unique_ptr<glp_prob, GlpDelete> m_prob;
-    std::vector<int> m_ia{0};
-    std::vector<int> m_ja{0};
-    std::vector<double> m_ar{0.0};
-    std::size_t m_integers = 0;
-    int m_status = GLP_UNDEF;
-    std::optional<double> m_bound;
-
-    // What the branch-and-bound callback keeps: subproblems selected, their limit and the best
-    // bound of the open subproblems when it last looked.
-    struct Search {
-        long selected = 0;
-        long limit = 0;
-        std::optional<double> bound;
-    };
-};
-
 // The most units of an offer a pool could ever use: its largest month's demand, all candidates.
 int max_units(const std::vector<Segments>& months, int gpus_per_unit) {
     double most = 0.0;
@@ -271,8 +161,9 @@ void add_purchases(const Problem& problem, const SolveOptions& options,
                     continue;
                 }
                 const auto [lower, upper] = purchase_bounds(offer, options, p, o, start, most);
-                const int col = program.column(
-                    lower, upper, offer.npv_by_start[static_cast<std::size_t>(start)], GLP_IV);
+                const int col = program.column(lower, upper,
+                                               offer.npv_by_start[static_cast<std::size_t>(start)],
+                                               mip::Kind::integer);
                 cols.buys.push_back({{p, o, start, 0}, col, offer.gpus_per_unit, first, last});
             }
         }
@@ -333,9 +224,9 @@ void add_demand_rows(const Segments& s, const Columns::Cell& cell, Program& prog
             spot.emplace_back(x, -a.gpus);
         }
     }
-    program.row(demand, GLP_FX, fixed, fixed);
+    program.equal(demand, fixed);
     if (cell.spot != 0) {
-        program.row(spot, GLP_UP, 0.0, fixed_spot);
+        program.at_most(spot, fixed_spot);
     }
 }
 
@@ -351,7 +242,7 @@ void add_rows(const std::vector<std::vector<Segments>>& segments, Program& progr
                 capacity.emplace_back(buy.col, -static_cast<double>(buy.gpus));
             }
         }
-        program.row(capacity, GLP_UP, 0.0, 0.0);
+        program.at_most(capacity, 0.0);
     }
 }
 
@@ -484,10 +375,10 @@ Solution solve(const Problem& problem, const SolveOptions& options) {
         }
         std::vector<std::pair<int, double>> one;
         for (std::size_t c = 0; c < n; ++c) {
-            cols.x[j].push_back(program.column(0.0, 1.0, 0.0, GLP_BV));
+            cols.x[j].push_back(program.column(0.0, 1.0, 0.0, mip::Kind::binary));
             one.emplace_back(cols.x[j].back(), 1.0);
         }
-        program.row(one, GLP_FX, 1.0, 1.0);
+        program.equal(one, 1.0);
     }
     add_purchases(problem, options, segments, program, cols);
     add_cells(problem, segments, program, cols);

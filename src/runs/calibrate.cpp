@@ -296,14 +296,8 @@ workload::Calibration read_calibration(const TextFile& file) {
     calibration.file = file.name;
     if (auto root = detail::parse_yaml_document(file.text, context)) {
         if (root->expect_map({"schema_version", "prior", "factors"})) {
-            if (auto version = root->require("schema_version")) {
-                auto value = version->as_integer(0, 1'000'000);
-                if (value && *value != k_calibration_schema_version) {
-                    version->error(fmt::format("unsupported schema_version {}; this gpuplan "
-                                               "reads calibration schema_version {}",
-                                               *value, k_calibration_schema_version));
-                }
-            }
+            // The factors are read whatever the version, so that one run reports them all.
+            (void)detail::read_schema_version(*root, "calibration", k_calibration_schema_version);
             if (auto factors = root->require("factors"); factors && factors->expect_sequence()) {
                 for (const detail::YamlNode& item : factors->items()) {
                     if (auto f = read_factor(item)) {

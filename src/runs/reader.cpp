@@ -254,24 +254,11 @@ std::optional<Run> read_run(const YamlNode& node, const FileLoader& load,
     return run;
 }
 
-bool read_version(const YamlNode& root) {
-    auto version = root.require("schema_version");
-    if (!version) {
-        return false;
-    }
-    auto value = version->as_integer(0, 1'000'000);
-    if (value && (*value < k_min_schema_version || *value > k_max_schema_version)) {
-        version->error(fmt::format("unsupported schema_version {}; this gpuplan reads runs "
-                                   "schema_version {} to {}",
-                                   *value, k_min_schema_version, k_max_schema_version));
-        return false;
-    }
-    return value.has_value();
-}
-
 void read_root(const YamlNode& root, RunsFile& file, const FileLoader& load,
                std::span<const std::string> gpus) {
-    if (!root.expect_map({"schema_version", "description", "runs"}) || !read_version(root)) {
+    if (!root.expect_map({"schema_version", "description", "runs"}) ||
+        detail::read_schema_version(root, "runs", k_min_schema_version, k_max_schema_version) !=
+            detail::SchemaVersion::supported) {
         return;
     }
     auto list = root.require("runs");

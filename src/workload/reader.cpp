@@ -610,20 +610,12 @@ void read_lists(const YamlNode& root, Workload& workload) {
     }
 }
 
-// Whether the file's schema_version is one this gpuplan reads; reports it at its place when not.
+// Whether the file's schema_version is one this gpuplan reads (a missing one is reported and the
+// rest still read); reports it at its place when not.
 bool supported_version(const YamlNode& root) {
-    auto version = root.require("schema_version");
-    if (!version) {
-        return true;
-    }
-    auto value = version->as_integer(0, 1'000'000);
-    if (value && (*value < k_min_schema_version || *value > k_max_schema_version)) {
-        version->error(fmt::format("unsupported schema_version {}; this gpuplan reads workload "
-                                   "schema_version {} to {}",
-                                   *value, k_min_schema_version, k_max_schema_version));
-        return false;
-    }
-    return value.has_value();
+    const detail::SchemaVersion version =
+        detail::read_schema_version(root, "workload", k_min_schema_version, k_max_schema_version);
+    return version == detail::SchemaVersion::absent || version == detail::SchemaVersion::supported;
 }
 
 // The section of the task, training or inference (the other one is an error), and the method the
