@@ -33,6 +33,26 @@ const cost::Option& option_at(const recommend::Recommendation& r, std::size_t in
     return r.plan.options()[index];
 }
 
+// The summary's sentence on a service: its hours, monthly cost, engine and targets.
+std::string service_sentence(const recommend::Recommendation& r,
+                             const recommend::Service& service) {
+    std::string out = fmt::format("{} service hours a month at {} a month on average.",
+                                  format_fixed(service.hours_per_month, 0),
+                                  money(service.cost_per_month, r.plan.currency));
+    if (r.workload.inference.engine != workload::Engine::generic) {
+        out += fmt::format(" Served by {}.", workload::to_string(r.workload.inference.engine));
+    }
+    for (const recommend::ServiceTarget& t : service.targets) {
+        out += t.what == "requests/s"
+                   ? fmt::format(" It serves {:g} requests/s (capacity {:.4g}): {}.", t.target,
+                                 t.achieved, t.met ? "met" : "**missed**")
+                   : fmt::format(" {} at P{} {:.4g} ms against {:g} ms: {}.", t.what,
+                                 service.percentile, t.achieved, t.target,
+                                 t.met ? "met" : "**missed**");
+    }
+    return out;
+}
+
 std::string summary(const recommend::Recommendation& r) {
     const std::string& currency = r.plan.currency;
     std::string out = "## Summary\n\n";
@@ -50,20 +70,7 @@ std::string summary(const recommend::Recommendation& r) {
                     gpuplan::to_string(best.purchase), esc(best.id()), money(best.npv, currency),
                     money(best.total, currency), format_fixed(r.plan.horizon_months, 0));
     if (r.service) {
-        out += fmt::format("{} service hours a month at {} a month on average.",
-                           format_fixed(r.service->hours_per_month, 0),
-                           money(r.service->cost_per_month, currency));
-        if (r.workload.inference.engine != workload::Engine::generic) {
-            out += fmt::format(" Served by {}.", workload::to_string(r.workload.inference.engine));
-        }
-        for (const recommend::ServiceTarget& t : r.service->targets) {
-            out += t.what == "requests/s"
-                       ? fmt::format(" It serves {:g} requests/s (capacity {:.4g}): {}.", t.target,
-                                     t.achieved, t.met ? "met" : "**missed**")
-                       : fmt::format(" {} at P{} {:.4g} ms against {:g} ms: {}.", t.what,
-                                     r.service->percentile, t.achieved, t.target,
-                                     t.met ? "met" : "**missed**");
-        }
+        out += service_sentence(r, *r.service);
     } else {
         out += fmt::format("wall time {}.", format_duration(best.wall_hours));
     }
