@@ -144,7 +144,7 @@ double flops_per_metric_unit(const Workload& w, const catalog::Benchmark& b,
     if (w.model.family == Family::transformer) {
         return w.model.seq_len.value_or(0) * flops_per_token;
     }
-    return w.task == Task::inference ? forward : k_train_flops_per_forward * forward;
+    return k_train_flops_per_forward * forward;
 }
 
 bool is_inference_row(const catalog::Benchmark& b) {
@@ -162,7 +162,7 @@ double spec_distance(const Gpu& gpu, const Gpu& other, Precision precision) {
 Efficiency efficiency(const Workload& w, const Gpu& gpu, Precision precision, double default_mfu,
                       double flops_per_token, const catalog::Catalog& catalog,
                       const std::function<double(const Gpu&, Precision)>& default_for) {
-    if (w.task != Task::inference && w.training.mfu) {
+    if (w.training.mfu) {
         return {*w.training.mfu, false, "", EfficiencySource::user, 0};
     }
     if (w.model.reference.empty()) {

@@ -80,6 +80,8 @@ struct Efficiency {
 // training estimates read only the other rows, inference estimates only these.
 [[nodiscard]] bool is_inference_row(const catalog::Benchmark& b);
 
+// A training job's efficiency: the user's MFU, a training benchmark of the reference (same GPU,
+// else scaled from the nearest GPU measured), or the table default (E3.6).
 [[nodiscard]] Efficiency
 efficiency(const workload::Workload& w, const catalog::Gpu& gpu, catalog::Precision precision,
            double default_mfu, double flops_per_token, const catalog::Catalog& catalog,
