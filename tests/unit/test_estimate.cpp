@@ -756,11 +756,8 @@ TEST_CASE("serving never reads a training figure and takes the reference at the 
     catalog::Catalog catalog = a100_catalog();
     catalog.benchmarks.push_back(
         a100_benchmark("cnn", catalog::Precision::fp16, "samples_per_second_per_gpu", 2000.0, 8));
-    Workload w;
+    Workload w = resnet50();
     w.task = workload::Task::inference;
-    w.model.family = workload::Family::cnn;
-    w.model.params = 25.6e6;
-    w.model.flops_per_sample = 8.18e9;
     w.model.reference = "cnn";
     w.inference.requests_per_second = 1.0;
     w.inference.batch = 8;
@@ -1135,14 +1132,9 @@ TEST_CASE("a reference's multi-GPU scaling is modelled on its own node so one GP
     catalog::Catalog catalog = a100_catalog();
     catalog.benchmarks.push_back(
         a100_benchmark("cnn", catalog::Precision::fp16, "samples_per_second_per_gpu", 2000.0, 8));
-    Workload w;
+    Workload w = resnet50();
     w.task = workload::Task::train;
-    w.model.family = workload::Family::cnn;
-    w.model.params = 25.6e6;
-    w.model.flops_per_sample = 8.18e9;
     w.model.reference = "cnn";
-    w.data.samples = 1281167;
-    w.data.epochs = 90;
     w.training.precision = catalog::Precision::fp16;
     w.training.micro_batch = 256;
     NodeShape slow;
